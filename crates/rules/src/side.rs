@@ -29,7 +29,7 @@ impl Side {
 
     /// Whose turn it is after `moves` moves have been played.
     pub fn after_moves(moves: usize) -> Side {
-        if moves % 2 == 0 { Side::First } else { Side::Second }
+        if moves.is_multiple_of(2) { Side::First } else { Side::Second }
     }
 
     /// 0 for [`Side::First`], 1 for [`Side::Second`]: handy for indexing pairs.

@@ -1,0 +1,150 @@
+//! The command line, defined once with clap: help text comes from here.
+
+use std::path::PathBuf;
+
+use bouton_players::Level;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Nim, solved: play it, analyse it, simulate it.
+///
+/// With no command, `bouton` starts a game against the computer (the same as
+/// `bouton play`).
+#[derive(Debug, Parser)]
+#[command(name = "bouton", version, args_conflicts_with_subcommands = true)]
+#[command(after_help = "Exit codes: 0 success (including quitting a game or end of input), \
+1 runtime failure (I/O, unreadable save file), 2 invalid command line.")]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Options for the default `play` command.
+    #[command(flatten)]
+    pub play: PlayArgs,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Play Nim in the terminal (the default).
+    Play(PlayArgs),
+    /// Analyse a position: nim-sum, winner, every winning move, the binary table.
+    Analyze(AnalyzeArgs),
+    /// Play many computer-vs-computer games and report the results.
+    Simulate(SimulateArgs),
+}
+
+/// Where the starting heaps come from.
+#[derive(Debug, Clone, Args)]
+pub struct StartArgs {
+    /// Heap sizes, e.g. `3 5 7` (each 0 to 18446744073709551615). Default: 3 5 7.
+    #[arg(value_name = "HEAPS", conflicts_with = "random")]
+    pub heaps: Vec<u64>,
+    /// Start from N random heaps instead (reproducible with --seed).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub random: Option<u64>,
+    /// Largest size of a random heap.
+    #[arg(long, value_name = "SIZE", default_value_t = 15, requires = "random",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max: u64,
+    /// Misère play: whoever takes the last token loses.
+    #[arg(long)]
+    pub misere: bool,
+    /// Seed for every random choice (computer moves, random heaps, who starts).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+}
+
+/// Who plays, in the order they move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Mode {
+    /// You move first, the computer second.
+    HumanComputer,
+    /// The computer moves first, you second.
+    ComputerHuman,
+    /// Two people taking turns at one terminal.
+    HumanHuman,
+    /// Watch the computer play itself.
+    ComputerComputer,
+}
+
+/// Who moves first against the computer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum First {
+    /// You move first.
+    #[value(alias = "you")]
+    Human,
+    /// The computer moves first.
+    Computer,
+    /// Toss a coin.
+    Random,
+}
+
+/// Options of `bouton play`.
+#[derive(Debug, Clone, Args)]
+pub struct PlayArgs {
+    /// The starting position.
+    #[command(flatten)]
+    pub start: StartArgs,
+    /// Who plays, in move order. Default: you against the computer, asking who
+    /// moves first.
+    #[arg(long, value_enum, conflicts_with = "first")]
+    pub mode: Option<Mode>,
+    /// Who moves first against the computer (asked when not given).
+    #[arg(long, value_enum)]
+    pub first: Option<First>,
+    /// The computer's level: random, beginner, easy, medium, hard, perfect.
+    #[arg(long, default_value = "hard")]
+    pub level: Level,
+    /// In computer-computer mode, the second computer's level (default: --level).
+    #[arg(long, value_name = "LEVEL")]
+    pub second_level: Option<Level>,
+    /// No colour and no box drawing: for screen readers and pipes. NO_COLOR
+    /// turns colour off too.
+    #[arg(long)]
+    pub plain: bool,
+    /// The computer's pause before each move, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 700)]
+    pub delay: u64,
+    /// Resume a game saved with the `save FILE` command.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["heaps", "random", "misere", "mode", "first"])]
+    pub load: Option<PathBuf>,
+}
+
+/// Options of `bouton analyze`.
+#[derive(Debug, Clone, Args)]
+pub struct AnalyzeArgs {
+    /// Heap sizes, or `-` to read them from standard input, separated by
+    /// whitespace (millions are fine).
+    #[arg(value_name = "HEAPS", required = true, num_args = 1..)]
+    pub heaps: Vec<String>,
+    /// Misère play: whoever takes the last token loses.
+    #[arg(long)]
+    pub misere: bool,
+    /// Print JSON: {"heaps", "misere", "nim_sum", "winner", "winning_moves"}.
+    #[arg(long)]
+    pub json: bool,
+    /// No colour.
+    #[arg(long)]
+    pub plain: bool,
+}
+
+/// Options of `bouton simulate`.
+#[derive(Debug, Clone, Args)]
+pub struct SimulateArgs {
+    /// The starting position of every game (default 3 5 7), or --random for a
+    /// fresh random position each game.
+    #[command(flatten)]
+    pub start: StartArgs,
+    /// How many games to play.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: u64,
+    /// The level of the player who moves first.
+    #[arg(long, default_value = "perfect")]
+    pub first: Level,
+    /// The level of the player who moves second.
+    #[arg(long, default_value = "perfect")]
+    pub second: Level,
+    /// Print the results as JSON.
+    #[arg(long)]
+    pub json: bool,
+}

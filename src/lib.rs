@@ -1,0 +1,59 @@
+//! The `bouton` command-line program as a library: the terminal game,
+//! `analyze` and `simulate`, over the `bouton-rules`, `bouton-analysis` and
+//! `bouton-players` crates, which it re-exports.
+//!
+//! The binary's `main` only calls [`run`].
+
+pub mod cli;
+mod analyze;
+mod play;
+mod simulate;
+mod start;
+mod table;
+mod theme;
+mod wording;
+
+use std::process::ExitCode;
+
+pub use bouton_analysis as analysis;
+pub use bouton_players as players;
+pub use bouton_rules as rules;
+use clap::Parser;
+
+pub use play::MAX_INTERACTIVE_HEAPS;
+
+/// A mistake in what the user asked for (exit code 2), as opposed to a
+/// failure while doing it (exit code 1).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+/// Parses the command line, runs the command, and maps the result to the
+/// documented exit code: 0 success, 1 failure, 2 invalid command line.
+pub fn run() -> ExitCode {
+    let cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+        }
+    };
+    let result = match &cli.command {
+        None => play::run(&cli.play),
+        Some(cli::Command::Play(args)) => play::run(args),
+        Some(cli::Command::Analyze(args)) => analyze::run(args),
+        Some(cli::Command::Simulate(args)) => simulate::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("bouton: {e}");
+            if e.downcast_ref::<UsageError>().is_some() { ExitCode::from(2) } else { ExitCode::FAILURE }
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+}
