@@ -76,12 +76,19 @@ impl Session<'_, '_> {
         self.term.say("")?;
         let board = render_board(self.game.position(), self.game.last_move(), theme);
         self.term.say_all(&board)?;
+        let mut status = Vec::new();
+        if !self.game.is_over() {
+            status.push(match self.seat(self.game.to_move()).name() {
+                "You" => "Your turn.".to_owned(),
+                "I" => "My turn.".to_owned(),
+                name => format!("{name}'s turn."),
+            });
+        }
         if let Some(mv) = self.game.last_move() {
             let mover = self.seat(self.game.to_move().other());
-            let line = format!("Last move: {} {}.", mover.name_mid_sentence(), past_tense(&describe(mv)));
-            self.term.say(&theme.dim(&line))?;
+            status.push(format!("Last move: {} {}.", mover.name_mid_sentence(), past_tense(&describe(mv))));
         }
-        Ok(())
+        self.term.say(&theme.dim(&status.join(" ")))
     }
 
     /// Reads and carries out commands until the person moves or quits.
