@@ -49,6 +49,7 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
                 return Err(UsageError(format!("the game in {} is already over", path.display())).into());
             }
             term.say(&format!("Resuming the game saved in {}.", path.display()))?;
+            introduce_rules(&mut term, &loaded.game)?;
             (loaded.game, loaded.seats, None)
         }
         None => {
@@ -63,6 +64,7 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
             }
             let convention = if args.start.misere { Convention::Misere } else { Convention::Normal };
             let game = Game::new(Nim::new(convention), heaps).map_err(|e| UsageError(e.to_string()))?;
+            introduce_rules(&mut term, &game)?;
             let who_first = match (args.mode, args.first) {
                 (Some(_), _) => None,
                 (None, Some(first)) => Some(first),
@@ -76,7 +78,7 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
         }
     };
 
-    introduce(&mut term, &game, &seats)?;
+    introduce_seats(&mut term, &seats)?;
     let delay = Duration::from_millis(args.delay);
     let mut session = Session { term: &mut term, game, seats, rng, delay };
     loop {
@@ -96,11 +98,10 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
         let start: Heaps = session.game.start().clone();
         session.game = Game::new(*session.game.rules(), start).expect("the start was playable before");
         if who_first == Some(First::Random) {
-            let seats = std::mem::replace(&mut session.seats, [Seat::human("You"), Seat::human("You")]);
-            session.seats = toss(seats, &mut session.rng);
+            toss(&mut session.seats, &mut session.rng);
         }
-        let (game, seats) = (&session.game, &session.seats);
-        introduce(session.term, game, seats)?;
+        introduce_rules(session.term, &session.game)?;
+        introduce_seats(session.term, &session.seats)?;
     }
 }
 
@@ -126,7 +127,11 @@ fn seats_for(args: &PlayArgs, first: Option<First>, rng: &mut ChaCha8Rng) -> [Se
     let seats = match (args.mode, first) {
         (Some(Mode::HumanComputer), _) | (None, Some(First::Human) | None) => [you(), computer()],
         (Some(Mode::ComputerHuman), _) | (None, Some(First::Computer)) => [computer(), you()],
-        (None, Some(First::Random)) => toss([you(), computer()], rng),
+        (None, Some(First::Random)) => {
+            let mut seats = [you(), computer()];
+            toss(&mut seats, rng);
+            seats
+        }
         (Some(Mode::HumanHuman), _) => [Seat::human("Player 1"), Seat::human("Player 2")],
         (Some(Mode::ComputerComputer), _) => {
             [computer(), Seat::computer(args.second_level.unwrap_or(level), "")]
@@ -135,12 +140,15 @@ fn seats_for(args: &PlayArgs, first: Option<First>, rng: &mut ChaCha8Rng) -> [Se
     save::name_computers(seats)
 }
 
-fn toss(seats: [Seat; 2], rng: &mut ChaCha8Rng) -> [Seat; 2] {
-    let [a, b] = seats;
-    if rng.random_bool(0.5) { [b, a] } else { [a, b] }
+/// Decides at random who moves first.
+fn toss(seats: &mut [Seat; 2], rng: &mut ChaCha8Rng) {
+    if rng.random_bool(0.5) {
+        seats.swap(0, 1);
+    }
 }
 
-fn introduce(term: &mut Terminal<'_>, game: &Game<Nim>, seats: &[Seat; 2]) -> io::Result<()> {
+/// Names the rules and the start.
+fn introduce_rules(term: &mut Terminal<'_>, game: &Game<Nim>) -> io::Result<()> {
     let convention = game.rules().convention;
     let theme = term.theme;
     let title = match convention {
@@ -149,7 +157,11 @@ fn introduce(term: &mut Terminal<'_>, game: &Game<Nim>, seats: &[Seat; 2]) -> io
     };
     term.say(&format!("{}: {}.", theme.strong(title), convention.rule()))?;
     let heaps = game.position();
-    term.say(&format!("{} heaps, {} in all.", heaps.len(), tokens_u128(heaps.total())))?;
+    term.say(&format!("Heaps: {heaps} ({} in all).", tokens_u128(heaps.total())))
+}
+
+/// Names the players and how to move.
+fn introduce_seats(term: &mut Terminal<'_>, seats: &[Seat; 2]) -> io::Result<()> {
     let describe_seat = |seat: &Seat| match seat {
         Seat::Human { name } if name == "You" => "you".to_owned(),
         Seat::Human { name } => name.clone(),
