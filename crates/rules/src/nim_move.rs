@@ -32,15 +32,17 @@ impl NimMove {
         NimMove { heap, take }
     }
 
-    /// The heap as players number it, from 1.
+    /// The heap as players number it, from 1 (saturated at `usize::MAX`, as
+    /// in [`IllegalNimMove::NoSuchHeap`](crate::IllegalNimMove::NoSuchHeap)).
     pub fn heap_number(&self) -> usize {
-        self.heap + 1
+        self.heap.saturating_add(1)
     }
 }
 
 impl fmt::Display for NimMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.heap_number(), self.take)
+        // Widened so that heap index `usize::MAX` prints its true number.
+        write!(f, "{}:{}", self.heap as u128 + 1, self.take)
     }
 }
 
