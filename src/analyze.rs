@@ -54,7 +54,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
                 .collect(),
         };
         let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
-        serde_json::to_writer(&mut out, &report)?;
+        serde_json::to_writer(&mut out, &report).map_err(io::Error::from)?;
         writeln!(out)?;
         out.flush()?;
         return Ok(());

@@ -37,7 +37,7 @@ pub enum Command {
 #[derive(Debug, Clone, Args)]
 pub struct StartArgs {
     /// Heap sizes, e.g. `3 5 7` (each 0 to 18446744073709551615). Default: 3 5 7.
-    #[arg(value_name = "HEAPS", conflicts_with = "random")]
+    #[arg(value_name = "HEAPS", conflicts_with = "random", allow_negative_numbers = true)]
     pub heaps: Vec<u64>,
     /// Start from N random heaps instead (reproducible with --seed).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -115,7 +115,7 @@ pub struct PlayArgs {
 pub struct AnalyzeArgs {
     /// Heap sizes, or `-` to read them from standard input, separated by
     /// whitespace (millions are fine).
-    #[arg(value_name = "HEAPS", required = true, num_args = 1..)]
+    #[arg(value_name = "HEAPS", required = true, num_args = 1.., allow_negative_numbers = true)]
     pub heaps: Vec<String>,
     /// Misère play: whoever takes the last token loses.
     #[arg(long)]

@@ -94,7 +94,7 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
     };
     let mut out = io::stdout().lock();
     if args.json {
-        serde_json::to_writer(&mut out, &summary)?;
+        serde_json::to_writer(&mut out, &summary).map_err(io::Error::from)?;
         writeln!(out)?;
         return Ok(());
     }

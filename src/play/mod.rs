@@ -45,9 +45,6 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
     let (game, seats, who_first) = match &args.load {
         Some(path) => {
             let loaded = save::load(path, MAX_INTERACTIVE_HEAPS)?;
-            if loaded.game.is_over() {
-                return Err(UsageError(format!("the game in {} is already over", path.display())).into());
-            }
             term.say(&format!("Resuming the game saved in {}.", path.display()))?;
             introduce_rules(&mut term, &loaded.game)?;
             (loaded.game, loaded.seats, None)

@@ -110,6 +110,9 @@ pub fn load(path: &Path, max_heaps: usize) -> Result<Loaded, LoadError> {
         )));
     }
     let game = Game::replay(Nim::new(file.convention), file.start, file.moves).map_err(|e| invalid(e.to_string()))?;
+    if game.is_over() {
+        return Err(invalid("the game in it is already over: there is nothing to resume".to_owned()));
+    }
     let mut seats = Vec::with_capacity(2);
     for seat in file.seats {
         seats.push(match seat {

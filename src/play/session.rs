@@ -199,15 +199,23 @@ impl Session<'_, '_> {
                 let mv = best[0];
                 let mut after = heaps.to_vec();
                 after[mv.heap] -= mv.take;
-                let replies = Analysis::new(&after, self.convention()).count_winning_moves(&after);
-                let why = if endgame { "an odd number of heaps of 1" } else { "nim-sum 0" };
-                format!(
-                    "Against perfect play you lose from here ({why}: every move hands your opponent a win). \
-                     Best try: {}, which leaves your opponent {} winning repl{}.",
-                    theme.strong(&describe(mv)),
-                    replies,
-                    if replies == 1 { "y" } else { "ies" }
-                )
+                if after.iter().all(|&h| h == 0) {
+                    // Misère with a single token left: nothing to hope for.
+                    format!(
+                        "You must {}, the last token, and in misère play that loses.",
+                        theme.strong(&describe(mv))
+                    )
+                } else {
+                    let replies = Analysis::new(&after, self.convention()).count_winning_moves(&after);
+                    let why = if endgame { "an odd number of heaps of 1" } else { "nim-sum 0" };
+                    format!(
+                        "Against perfect play you lose from here ({why}: every move hands your opponent a win). \
+                         Best try: {}, which leaves your opponent {} winning repl{}.",
+                        theme.strong(&describe(mv)),
+                        replies,
+                        if replies == 1 { "y" } else { "ies" }
+                    )
+                }
             }
         };
         self.term.say(&line)
@@ -227,7 +235,7 @@ impl Session<'_, '_> {
         let analysis = Analysis::new(&heaps, self.convention());
         let theme = self.term.theme;
         self.term.say(&format!(
-            "Each legal move and the nim-sum it leaves (now {}):",
+            "Each legal move and the nim-sum it leaves (now {}); * marks a winning move:",
             analysis.nim_sum()
         ))?;
         for (heap, &size) in heaps.iter().enumerate() {
@@ -235,10 +243,12 @@ impl Session<'_, '_> {
                 continue;
             }
             let shown = size.min(LISTED_TAKES);
+            let winning_take = analysis.winning_target(size).map(|target| size - target);
             let cells: Vec<(String, String)> = (1..=shown)
                 .map(|take| {
                     let sum = analysis.nim_sum_after(&heaps, bouton_rules::NimMove::new(heap, take));
-                    (take.to_string(), sum.to_string())
+                    let mark = if winning_take == Some(take) { "*" } else { "" };
+                    (take.to_string(), format!("{sum}{mark}"))
                 })
                 .collect();
             let width = cells.iter().map(|(t, s)| t.len().max(s.len())).max().unwrap_or(1);
@@ -247,18 +257,16 @@ impl Session<'_, '_> {
                 .iter()
                 .map(|(_, s)| {
                     let cell = format!("{s:>width$}");
-                    if s == "0" { theme.good(&cell) } else { cell }
+                    if s.ends_with('*') { theme.good(&cell) } else { cell }
                 })
                 .collect();
             self.term.say(&format!("  Heap {} ({size}):", heap + 1))?;
             self.term.say(&format!("    take     {}", takes.join(" ")))?;
             self.term.say(&format!("    nim-sum  {}", sums.join(" ")))?;
             if size > shown {
-                let zero = analysis.nim_sum() ^ size;
-                let rest = if zero < size && size - zero > shown {
-                    format!("; taking {} leaves nim-sum 0", size - zero)
-                } else {
-                    String::new()
+                let rest = match winning_take {
+                    Some(take) if take > shown => format!("; taking {take} wins"),
+                    _ => String::new(),
                 };
                 self.term.say(&format!("    ... and {} more takes, up to {size}{rest}", size - shown))?;
             }

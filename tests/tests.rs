@@ -1,0 +1,12 @@
+//! The integration tests of the `bouton` binary, in one test binary (each
+//! separate file under tests/ would be its own binary, linked and run
+//! separately). They run the real executable with arguments and standard
+//! input, or in a pseudo-terminal, and check what a user sees.
+
+mod util;
+
+mod analyze;
+mod play;
+mod pty;
+mod save;
+mod simulate;
