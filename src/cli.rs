@@ -31,6 +31,20 @@ pub enum Command {
     Analyze(AnalyzeArgs),
     /// Play many computer-vs-computer games and report the results.
     Simulate(SimulateArgs),
+    /// Serve the browser game and its JSON API.
+    Serve(ServeArgs),
+}
+
+/// Options of `bouton serve`.
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// The address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: std::net::SocketAddr,
+    /// The SQLite database file, created if missing. Default:
+    /// $XDG_DATA_HOME/bouton/bouton.sqlite3 (~/.local/share/bouton/bouton.sqlite3).
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<PathBuf>,
 }
 
 /// Where the starting heaps come from.

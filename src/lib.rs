@@ -7,6 +7,7 @@
 pub mod cli;
 mod analyze;
 mod play;
+mod serve;
 mod simulate;
 mod start;
 mod table;
@@ -43,6 +44,7 @@ pub fn run() -> ExitCode {
         Some(cli::Command::Play(args)) => play::run(args),
         Some(cli::Command::Analyze(args)) => analyze::run(args),
         Some(cli::Command::Simulate(args)) => simulate::run(args),
+        Some(cli::Command::Serve(args)) => serve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

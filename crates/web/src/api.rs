@@ -1,0 +1,269 @@
+//! The HTTP routes: JSON API, server-sent events, the page and its assets.
+//! Handlers only translate HTTP into calls of [`crate::service`] on the
+//! storage thread and back.
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use bouton_rules::Convention;
+use futures_util::Stream;
+use rand::Rng;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+use crate::error::ApiError;
+use crate::limits::MAX_BODY_BYTES;
+use crate::service::{self, CreateRequest, MoveRequest, PlyRequest, Secrets};
+use crate::store::{Store, games};
+use crate::views::{AnalysisView, GameView};
+
+/// The most heaps `GET /api/analyze` takes.
+pub const MAX_ANALYZE_HEAPS: usize = 64;
+/// How often an event stream checks the database for changes made by other
+/// server instances.
+const POLL: Duration = Duration::from_secs(2);
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    /// The storage thread.
+    pub store: Store,
+}
+
+/// The whole application, without a socket: tests call it directly.
+pub fn app(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/openapi.json", get(openapi))
+        .route("/games", post(create))
+        .route("/games/{id}", get(state_of))
+        .route("/games/{id}/moves", post(play))
+        .route("/games/{id}/undo", post(undo))
+        .route("/games/{id}/step", post(step))
+        .route("/games/{id}/join", post(join))
+        .route("/games/{id}/hint", get(hint))
+        .route("/games/{id}/review", get(review))
+        .route("/games/{id}/events", get(events))
+        .route("/analyze", get(analyze))
+        .route("/stats", get(stats))
+        .fallback(|| async { ApiError::NotFound("no such API route; see /api/openapi.json".into()) })
+        .method_not_allowed_fallback(|| async {
+            (StatusCode::METHOD_NOT_ALLOWED, Json(serde_json::json!({"error": "method not allowed on this route; see /api/openapi.json"})))
+        });
+    Router::new()
+        .route("/", get(page))
+        .route("/g/{id}", get(page))
+        .route("/assets/app.js", get(script))
+        .route("/assets/style.css", get(style))
+        .nest("/api", api)
+        .fallback(|| async { ApiError::NotFound("no such page".into()) })
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .with_state(state)
+}
+
+async fn page() -> Html<&'static str> {
+    Html(include_str!("../assets/index.html"))
+}
+
+async fn script() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("../assets/app.js"))
+}
+
+async fn style() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], include_str!("../assets/style.css"))
+}
+
+async fn openapi() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "application/json")], crate::openapi::DOCUMENT)
+}
+
+/// A JSON body, read whatever its content type, with errors as API errors.
+fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+    let bytes = body.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::TooLarge(format!("the request body is larger than {MAX_BODY_BYTES} bytes"))
+        } else {
+            ApiError::BadRequest(e.body_text())
+        }
+    })?;
+    let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) { b"{}" } else { &bytes };
+    serde_json::from_slice(bytes).map_err(|e| ApiError::BadRequest(format!("invalid JSON body: {e}")))
+}
+
+fn bearer(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let token = value.strip_prefix("Bearer ").or_else(|| value.strip_prefix("bearer "))?;
+    Some(token.trim().to_owned())
+}
+
+fn secret(rng: &mut impl Rng, alphabet: &[u8], length: usize) -> String {
+    (0..length).map(|_| alphabet[rng.random_range(0..alphabet.len())] as char).collect()
+}
+
+fn new_token() -> String {
+    secret(&mut rand::rng(), b"0123456789abcdef", 32)
+}
+
+async fn create(State(state): State<AppState>, body: Result<Bytes, BytesRejection>) -> Result<Response, ApiError> {
+    let request: CreateRequest = parse_body(body)?;
+    let secrets = {
+        let mut rng = rand::rng();
+        Secrets {
+            id: secret(&mut rng, b"abcdefghijkmnpqrstuvwxyz23456789", 10),
+            token: new_token(),
+            seed: rng.random(),
+        }
+    };
+    let changed = Some(secrets.id.clone());
+    let grant = state.store.run(changed, move |conn| service::create(conn, &request, secrets)).await?;
+    Ok((StatusCode::CREATED, Json(grant)).into_response())
+}
+
+async fn state_of(State(state): State<AppState>, Path(id): Path<String>, headers: HeaderMap) -> Result<Json<GameView>, ApiError> {
+    let token = bearer(&headers);
+    Ok(Json(state.store.run(None, move |conn| service::view(conn, &id, token.as_deref())).await?))
+}
+
+async fn play(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<GameView>, ApiError> {
+    let request: MoveRequest = parse_body(body)?;
+    let token = bearer(&headers);
+    let changed = Some(id.clone());
+    Ok(Json(state.store.run(changed, move |conn| service::play(conn, &id, token.as_deref(), &request)).await?))
+}
+
+async fn undo(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<GameView>, ApiError> {
+    let request: PlyRequest = parse_body(body)?;
+    let token = bearer(&headers);
+    let changed = Some(id.clone());
+    Ok(Json(state.store.run(changed, move |conn| service::undo(conn, &id, token.as_deref(), &request)).await?))
+}
+
+async fn step(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<GameView>, ApiError> {
+    let request: PlyRequest = parse_body(body)?;
+    let token = bearer(&headers);
+    let changed = Some(id.clone());
+    Ok(Json(state.store.run(changed, move |conn| service::step(conn, &id, token.as_deref(), &request)).await?))
+}
+
+async fn join(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<service::SeatGrant>, ApiError> {
+    let token = new_token();
+    let changed = Some(id.clone());
+    Ok(Json(state.store.run(changed, move |conn| service::join(conn, &id, token)).await?))
+}
+
+async fn hint(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<service::HintView>, ApiError> {
+    Ok(Json(state.store.run(None, move |conn| service::hint(conn, &id)).await?))
+}
+
+async fn review(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<service::ReviewView>, ApiError> {
+    Ok(Json(state.store.run(None, move |conn| service::review(conn, &id)).await?))
+}
+
+async fn stats(State(state): State<AppState>) -> Result<Json<serde_json::Value>, ApiError> {
+    let rows = state.store.run(None, service::stats).await?;
+    Ok(Json(serde_json::json!({ "rows": rows })))
+}
+
+/// `GET /api/analyze?heaps=3,5,7&misere=true`.
+#[derive(Debug, Deserialize)]
+struct AnalyzeQuery {
+    heaps: Option<String>,
+    #[serde(default)]
+    misere: Option<String>,
+}
+
+async fn analyze(query: Result<Query<AnalyzeQuery>, axum::extract::rejection::QueryRejection>) -> Result<Json<AnalysisView>, ApiError> {
+    let Query(query) = query.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let text = query.heaps.ok_or_else(|| ApiError::BadRequest("give the heaps, like ?heaps=3,5,7".into()))?;
+    let heaps = bouton_rules::Heaps::parse_bytes(text.replace(',', " ").as_bytes())
+        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    if heaps.len() > MAX_ANALYZE_HEAPS {
+        return Err(ApiError::BadRequest(format!("at most {MAX_ANALYZE_HEAPS} heaps can be analysed here, not {}", heaps.len())));
+    }
+    let misere = match query.misere.as_deref() {
+        None | Some("false") | Some("0") => false,
+        Some("true") | Some("1") | Some("") => true,
+        Some(other) => return Err(ApiError::BadRequest(format!("misere is true or false, not {other:?}"))),
+    };
+    let convention = if misere { Convention::Misere } else { Convention::Normal };
+    Ok(Json(AnalysisView::new(heaps.as_slice(), convention)))
+}
+
+/// `GET /api/games/{id}/events`: the game's state now and after every change.
+async fn events(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let lookup = id.clone();
+    let first = state.store.run(None, move |conn| service::view(conn, &lookup, None)).await?;
+    let changes = state.store.subscribe();
+    let mut poll = tokio::time::interval(POLL);
+    poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    struct Watch {
+        store: Store,
+        id: String,
+        changes: tokio::sync::broadcast::Receiver<String>,
+        poll: tokio::time::Interval,
+        version: i64,
+        pending: Option<GameView>,
+    }
+    let watch = Watch { store: state.store.clone(), id, changes, poll, version: first.version, pending: Some(first) };
+    let stream = futures_util::stream::unfold(watch, |mut w| async move {
+        loop {
+            if let Some(view) = w.pending.take() {
+                let event = Event::default().event("state").json_data(&view).unwrap_or_default();
+                return Some((Ok(event), w));
+            }
+            tokio::select! {
+                change = w.changes.recv() => match change {
+                    Ok(changed) if changed != w.id => continue,
+                    Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
+                },
+                _ = w.poll.tick() => {
+                    let id = w.id.clone();
+                    let version = w.store.run(None, move |conn| games::version(conn, &id)).await;
+                    match version {
+                        Ok(Some(v)) if v == w.version => continue,
+                        Ok(Some(_)) => {}
+                        Ok(None) | Err(ApiError::NotFound(_)) => return None,
+                        Err(_) => continue,
+                    }
+                }
+            }
+            let id = w.id.clone();
+            match w.store.run(None, move |conn| service::view(conn, &id, None)).await {
+                Ok(view) if view.version != w.version => {
+                    w.version = view.version;
+                    w.pending = Some(view);
+                }
+                Ok(_) => {}
+                Err(ApiError::NotFound(_)) => return None,
+                Err(_) => {}
+            }
+        }
+    });
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}

@@ -1,0 +1,77 @@
+//! The API's errors: every one is JSON `{"error": "..."}` with a status that
+//! says whose fault it is. Client mistakes are always 4xx.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+
+use crate::store::StorageError;
+
+/// An error answered to an API client.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ApiError {
+    /// The request is malformed or out of limits (400).
+    #[error("{0}")]
+    BadRequest(String),
+    /// A seat's token is needed (401).
+    #[error("this request needs your seat's token: send `Authorization: Bearer TOKEN`")]
+    Unauthorized,
+    /// The token does not hold the seat (403).
+    #[error("{0}")]
+    Forbidden(String),
+    /// No such game or route (404).
+    #[error("{0}")]
+    NotFound(String),
+    /// The request came too late: the game moved on, or the seat is taken (409).
+    #[error("{0}")]
+    Conflict(String),
+    /// The request body is too large (413).
+    #[error("{0}")]
+    TooLarge(String),
+    /// The move breaks the rules (422).
+    #[error("{0}")]
+    IllegalMove(String),
+    /// The storage failed (503): not the client's fault.
+    #[error("{0}")]
+    Storage(String),
+}
+
+impl ApiError {
+    /// The HTTP status.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::IllegalMove(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Storage(_) => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+
+    /// "No game with id X".
+    pub fn no_game(id: &str) -> ApiError {
+        ApiError::NotFound(format!("no game with id {id:?} (games expire after {} days unused)", crate::limits::EXPIRY_DAYS))
+    }
+}
+
+impl From<StorageError> for ApiError {
+    fn from(e: StorageError) -> ApiError {
+        tracing::error!("{e}");
+        ApiError::Storage(e.to_string())
+    }
+}
+
+impl From<rusqlite::Error> for ApiError {
+    fn from(e: rusqlite::Error) -> ApiError {
+        StorageError::from(e).into()
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status(), Json(serde_json::json!({ "error": self.to_string() }))).into_response()
+    }
+}

@@ -1,0 +1,90 @@
+//! The browser game of bouton: `bouton serve`.
+//!
+//! A JSON API and a page over the Nim library, with games stored in SQLite.
+//! [`app`] builds the whole application without a socket, so it can be
+//! tested with `tower::ServiceExt::oneshot`; [`serve`] runs it on an address.
+//!
+//! ```
+//! use bouton_web::{AppState, Store, app};
+//!
+//! let store = Store::open(std::path::Path::new(":memory:"))?;
+//! let router = app(AppState { store });
+//! # let _ = router;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod api;
+mod error;
+pub mod limits;
+mod mode;
+mod openapi;
+mod record;
+pub mod service;
+pub mod store;
+pub mod views;
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::time::Duration;
+
+pub use api::{AppState, MAX_ANALYZE_HEAPS, app};
+pub use error::ApiError;
+pub use mode::{Mode, SeatKind};
+pub use openapi::DOCUMENT as OPENAPI;
+pub use store::Store;
+
+/// How often abandoned games are looked for.
+const EXPIRY_SWEEP: Duration = Duration::from_secs(3600);
+
+/// Why the server could not start or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The database could not be opened or prepared.
+    #[error("cannot open the database {path}: {source}")]
+    Database {
+        /// The database file.
+        path: String,
+        /// Why.
+        source: store::SchemaError,
+    },
+    /// The address could not be bound, or serving failed.
+    #[error("cannot serve on {addr}: {source}")]
+    Io {
+        /// The address.
+        addr: String,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// Runs the server on `addr` with the database at `db` until Ctrl-C.
+/// `on_ready` is called with the bound address (useful with port 0).
+pub async fn serve(addr: SocketAddr, db: &Path, on_ready: impl FnOnce(SocketAddr)) -> Result<(), ServeError> {
+    let store = Store::open(db).map_err(|source| ServeError::Database { path: db.display().to_string(), source })?;
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|source| ServeError::Io { addr: addr.to_string(), source })?;
+    let bound = listener.local_addr().map_err(|source| ServeError::Io { addr: addr.to_string(), source })?;
+    tokio::spawn(expire_forever(store.clone()));
+    on_ready(bound);
+    axum::serve(listener, app(AppState { store }))
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+        .map_err(|source| ServeError::Io { addr: bound.to_string(), source })
+}
+
+/// Deletes abandoned games now and every hour.
+async fn expire_forever(store: Store) {
+    let mut sweep = tokio::time::interval(EXPIRY_SWEEP);
+    loop {
+        sweep.tick().await;
+        let before = store::games::now() - limits::EXPIRY_DAYS * 24 * 3600;
+        match store.run(None, move |conn| store::games::expire(conn, before)).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!("deleted {n} games unused for {} days", limits::EXPIRY_DAYS),
+            Err(e) => tracing::warn!("expiring old games failed: {e}"),
+        }
+    }
+}

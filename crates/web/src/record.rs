@@ -1,0 +1,100 @@
+//! A stored game and who may act in it.
+
+use bouton_players::Level;
+use bouton_rules::{Game, Nim, Side};
+
+use crate::error::ApiError;
+use crate::mode::{Mode, SeatKind};
+
+/// A game as stored: the game itself and its settings and secrets.
+#[derive(Debug, Clone)]
+pub struct Record {
+    /// The public id, part of the game's link.
+    pub id: String,
+    /// Who plays.
+    pub mode: Mode,
+    /// The computer's level, in modes with a computer.
+    pub level: Option<Level>,
+    /// Seeds the computer's choices: move `ply` uses `seed` and `ply`.
+    pub seed: u64,
+    /// The creator's secret.
+    pub owner_token: String,
+    /// The online guest's secret, once someone has joined.
+    pub guest_token: Option<String>,
+    /// Bumped by every change; watchers compare it.
+    pub version: i64,
+    /// The game.
+    pub game: Game<Nim>,
+}
+
+/// What a request's token lets it do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Nothing: a watcher.
+    Watch,
+    /// Move for one side.
+    Seat(Side),
+    /// Move for both sides (two players on one device; the demo's owner).
+    Both,
+}
+
+impl Access {
+    /// Whether this access moves for `side`.
+    pub fn controls(self, side: Side) -> bool {
+        match self {
+            Access::Watch => false,
+            Access::Seat(own) => own == side,
+            Access::Both => true,
+        }
+    }
+
+    /// "first", "second", "both", or `None` for a watcher.
+    pub fn name(self) -> Option<&'static str> {
+        match self {
+            Access::Watch => None,
+            Access::Seat(Side::First) => Some("first"),
+            Access::Seat(Side::Second) => Some("second"),
+            Access::Both => Some("both"),
+        }
+    }
+}
+
+impl Record {
+    /// Who sits in `side`.
+    pub fn seat(&self, side: Side) -> SeatKind {
+        self.mode.seats()[side.index()]
+    }
+
+    /// What `token` allows; no token means watching.
+    pub fn access(&self, token: Option<&str>) -> Access {
+        let Some(token) = token else { return Access::Watch };
+        if constant_time_eq(token, &self.owner_token) {
+            return match self.mode {
+                Mode::Computer | Mode::Online => Access::Seat(Side::First),
+                Mode::ComputerFirst => Access::Seat(Side::Second),
+                Mode::Local | Mode::Demo => Access::Both,
+            };
+        }
+        match &self.guest_token {
+            Some(guest) if constant_time_eq(token, guest) => Access::Seat(Side::Second),
+            _ => Access::Watch,
+        }
+    }
+
+    /// Like [`Record::access`], but a request that must act fails without a
+    /// valid token.
+    pub fn require_access(&self, token: Option<&str>) -> Result<Access, ApiError> {
+        match (token, self.access(token)) {
+            (None, _) => Err(ApiError::Unauthorized),
+            (Some(_), Access::Watch) => {
+                Err(ApiError::Forbidden(format!("this token holds no seat in game {}", self.id)))
+            }
+            (Some(_), access) => Ok(access),
+        }
+    }
+}
+
+/// Compares secrets without stopping at the first difference.
+fn constant_time_eq(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}

@@ -1,0 +1,147 @@
+//! SQL for games, moves and results. Every function runs on the storage
+//! thread, inside the transaction of the current batch.
+
+use bouton_players::Level;
+use bouton_rules::{Convention, Game, Heaps, Nim, NimMove, Side};
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::error::ApiError;
+use crate::mode::Mode;
+use crate::record::Record;
+
+/// Seconds since the Unix epoch.
+pub fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
+/// Stores a new game with the moves already played (the computer may move
+/// first).
+pub fn insert(conn: &Connection, record: &Record) -> Result<(), ApiError> {
+    let start = serde_json::to_string(record.game.start()).map_err(|e| ApiError::Storage(e.to_string()))?;
+    let time = now();
+    conn.prepare_cached(
+        "INSERT INTO games (id, created_at, updated_at, version, mode, misere, level, start, seed, owner_token, guest_token)
+         VALUES (?1, ?2, ?2, 0, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    )?
+    .execute(params![
+        record.id,
+        time,
+        record.mode.name(),
+        record.game.rules().convention.is_misere(),
+        record.level.map(Level::name),
+        start,
+        record.seed as i64,
+        record.owner_token,
+        record.guest_token,
+    ])?;
+    append_moves(conn, &record.id, record.game.moves(), 0)
+}
+
+/// Reads a game and replays its moves.
+pub fn load(conn: &Connection, id: &str) -> Result<Record, ApiError> {
+    let row = conn
+        .prepare_cached(
+            "SELECT mode, misere, level, start, seed, owner_token, guest_token, version FROM games WHERE id = ?1",
+        )?
+        .query_row([id], |row| {
+            Ok((
+                row.get::<_, String>(0)?,
+                row.get::<_, bool>(1)?,
+                row.get::<_, Option<String>>(2)?,
+                row.get::<_, String>(3)?,
+                row.get::<_, i64>(4)?,
+                row.get::<_, String>(5)?,
+                row.get::<_, Option<String>>(6)?,
+                row.get::<_, i64>(7)?,
+            ))
+        })
+        .optional()?;
+    let Some((mode, misere, level, start, seed, owner_token, guest_token, version)) = row else {
+        return Err(ApiError::no_game(id));
+    };
+    let corrupt = |what: String| ApiError::Storage(format!("game {id} is damaged in the database: {what}"));
+    let mode = Mode::from_name(&mode).ok_or_else(|| corrupt(format!("unknown mode {mode:?}")))?;
+    let level = level.map(|l| l.parse::<Level>()).transpose().map_err(|e| corrupt(e.to_string()))?;
+    let start: Heaps = serde_json::from_str(&start).map_err(|e| corrupt(e.to_string()))?;
+    let moves = conn
+        .prepare_cached("SELECT heap, take FROM moves WHERE game_id = ?1 ORDER BY ply")?
+        .query_map([id], |row| Ok(NimMove::new(row.get::<_, i64>(0)? as usize, row.get::<_, i64>(1)? as u64)))?
+        .collect::<Result<Vec<_>, _>>()?;
+    let convention = if misere { Convention::Misere } else { Convention::Normal };
+    let game = Game::replay(Nim::new(convention), start, moves).map_err(|e| corrupt(e.to_string()))?;
+    Ok(Record { id: id.to_owned(), mode, level, seed: seed as u64, owner_token, guest_token, version, game })
+}
+
+/// Appends `moves`, the first of which is ply `first_ply`. The primary key
+/// (game, ply) refuses a second move at the same ply, even from another
+/// server instance.
+pub fn append_moves(conn: &Connection, id: &str, moves: &[NimMove], first_ply: usize) -> Result<(), ApiError> {
+    let mut insert = conn.prepare_cached("INSERT INTO moves (game_id, ply, heap, take) VALUES (?1, ?2, ?3, ?4)")?;
+    for (offset, mv) in moves.iter().enumerate() {
+        let ply = (first_ply + offset) as i64;
+        insert.execute(params![id, ply, mv.heap as i64, mv.take as i64]).map_err(|e| match e {
+            rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation => {
+                ApiError::Conflict("another move was stored at the same moment; reload the game".into())
+            }
+            other => other.into(),
+        })?;
+    }
+    Ok(())
+}
+
+/// Removes every move from ply `from` on.
+pub fn truncate_moves(conn: &Connection, id: &str, from: usize) -> Result<(), ApiError> {
+    conn.prepare_cached("DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2")?.execute(params![id, from as i64])?;
+    Ok(())
+}
+
+/// Marks a game changed: a new version and a fresh expiry clock.
+pub fn touch(conn: &Connection, id: &str) -> Result<(), ApiError> {
+    conn.prepare_cached("UPDATE games SET version = version + 1, updated_at = ?2 WHERE id = ?1")?
+        .execute(params![id, now()])?;
+    Ok(())
+}
+
+/// Gives the online guest seat its token.
+pub fn set_guest(conn: &Connection, id: &str, token: &str) -> Result<(), ApiError> {
+    conn.prepare_cached("UPDATE games SET guest_token = ?2 WHERE id = ?1")?.execute(params![id, token])?;
+    Ok(())
+}
+
+/// Records a finished game for the statistics.
+pub fn record_result(conn: &Connection, record: &Record, winner: Side) -> Result<(), ApiError> {
+    let winner = match winner {
+        Side::First => "first",
+        Side::Second => "second",
+    };
+    conn.prepare_cached(
+        "INSERT OR REPLACE INTO results (game_id, finished_at, mode, level, winner) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![record.id, now(), record.mode.name(), record.level.map(Level::name), winner])?;
+    Ok(())
+}
+
+/// Finished games per mode, level and winning seat.
+pub fn result_counts(conn: &Connection) -> Result<Vec<(String, Option<String>, String, u64)>, ApiError> {
+    let rows = conn
+        .prepare_cached(
+            "SELECT mode, level, winner, COUNT(*) FROM results GROUP BY mode, level, winner ORDER BY mode, level, winner",
+        )?
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get::<_, i64>(3)? as u64)))?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+/// Deletes games not touched since `before` (seconds since the epoch), and
+/// their moves; returns how many.
+pub fn expire(conn: &Connection, before: i64) -> Result<usize, ApiError> {
+    Ok(conn.prepare_cached("DELETE FROM games WHERE updated_at < ?1")?.execute([before])?)
+}
+
+/// The version of a game, to see whether it changed.
+pub fn version(conn: &Connection, id: &str) -> Result<Option<i64>, ApiError> {
+    Ok(conn.prepare_cached("SELECT version FROM games WHERE id = ?1")?.query_row([id], |row| row.get(0)).optional()?)
+}

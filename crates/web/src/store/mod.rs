@@ -1,0 +1,147 @@
+//! Storage: one SQLite database, reached through one thread that owns the
+//! connection.
+//!
+//! Requests hand the thread a job; it runs every job waiting at that moment
+//! inside one transaction (each job in its own savepoint, so one job's failure
+//! does not touch the others), commits once, and only then answers them. This
+//! is group commit: every acknowledged write is on disk (WAL, `synchronous =
+//! FULL`), and a burst of concurrent moves shares one disk flush.
+
+pub mod games;
+mod schema;
+
+use std::path::Path;
+use std::sync::mpsc;
+use std::thread;
+
+use rusqlite::Connection;
+use tokio::sync::{broadcast, oneshot};
+
+pub use schema::{SCHEMA_VERSION, SchemaError};
+
+/// The most jobs committed together.
+const BATCH: usize = 512;
+
+/// What a job reports after the commit: the answer, and whether it changed a
+/// game (so watchers can be told).
+type Deliver = Box<dyn FnOnce(Result<(), String>) + Send>;
+/// A job gets the connection, or why there is no transaction to run in.
+type Job = Box<dyn FnOnce(Result<&Connection, &str>) -> (Deliver, Option<String>) + Send>;
+
+/// A failure of the storage itself, not of the request.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("storage failure: {0}")]
+pub struct StorageError(pub String);
+
+impl From<rusqlite::Error> for StorageError {
+    fn from(e: rusqlite::Error) -> StorageError {
+        StorageError(e.to_string())
+    }
+}
+
+/// A handle to the storage thread; cheap to clone.
+#[derive(Clone)]
+pub struct Store {
+    jobs: mpsc::Sender<Job>,
+    changes: broadcast::Sender<String>,
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `path` and starts its
+    /// thread. `:memory:` gives a private in-memory database (for tests).
+    pub fn open(path: &Path) -> Result<Store, SchemaError> {
+        let mut conn = Connection::open(path)?;
+        schema::prepare(&mut conn)?;
+        let (jobs, queue) = mpsc::channel::<Job>();
+        let (changes, _) = broadcast::channel(1024);
+        let notify = changes.clone();
+        thread::Builder::new()
+            .name("bouton-store".into())
+            .spawn(move || run(conn, queue, notify))
+            .map_err(|e| SchemaError::Sqlite(rusqlite::Error::ToSqlConversionFailure(Box::new(e))))?;
+        Ok(Store { jobs, changes })
+    }
+
+    /// Runs `work` on the storage thread inside a transaction and returns its
+    /// result once committed. If `work` fails, its writes are rolled back.
+    /// `changed` names the game the work modifies, for watchers.
+    pub async fn run<T, E>(
+        &self,
+        changed: Option<String>,
+        work: impl FnOnce(&Connection) -> Result<T, E> + Send + 'static,
+    ) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: From<StorageError> + Send + 'static,
+    {
+        let (answer, reply) = oneshot::channel::<Result<T, E>>();
+        let job: Job = Box::new(move |conn: Result<&Connection, &str>| {
+            let result = match conn {
+                Ok(conn) => in_savepoint(conn, work),
+                Err(e) => Err(E::from(StorageError(e.to_owned()))),
+            };
+            let changed = if result.is_ok() { changed } else { None };
+            let deliver: Deliver = Box::new(move |commit: Result<(), String>| {
+                let result = match commit {
+                    Ok(()) => result,
+                    Err(e) => Err(E::from(StorageError(e))),
+                };
+                let _ = answer.send(result);
+            });
+            (deliver, changed)
+        });
+        self.jobs.send(job).map_err(|_| E::from(StorageError("the storage thread has stopped".into())))?;
+        reply.await.map_err(|_| E::from(StorageError("the storage thread has stopped".into())))?
+    }
+
+    /// Game ids as they change (after each commit).
+    pub fn subscribe(&self) -> broadcast::Receiver<String> {
+        self.changes.subscribe()
+    }
+}
+
+fn in_savepoint<T, E: From<StorageError>>(
+    conn: &Connection,
+    work: impl FnOnce(&Connection) -> Result<T, E>,
+) -> Result<T, E> {
+    conn.execute_batch("SAVEPOINT job").map_err(|e| E::from(e.into()))?;
+    let result = work(conn);
+    let end = if result.is_ok() { "RELEASE job" } else { "ROLLBACK TO job; RELEASE job" };
+    conn.execute_batch(end).map_err(|e| E::from(e.into()))?;
+    result
+}
+
+fn run(conn: Connection, queue: mpsc::Receiver<Job>, notify: broadcast::Sender<String>) {
+    while let Ok(first) = queue.recv() {
+        let mut jobs = vec![first];
+        while jobs.len() < BATCH {
+            match queue.try_recv() {
+                Ok(job) => jobs.push(job),
+                Err(_) => break,
+            }
+        }
+        let begun = conn.execute_batch("BEGIN IMMEDIATE").map_err(|e| e.to_string());
+        let mut done = Vec::with_capacity(jobs.len());
+        let mut changed = Vec::new();
+        for job in jobs {
+            let (deliver, id) = job(begun.as_ref().map(|()| &conn).map_err(String::as_str));
+            changed.extend(id);
+            done.push(deliver);
+        }
+        let commit = match &begun {
+            Ok(()) => conn.execute_batch("COMMIT").map_err(|e| e.to_string()),
+            Err(e) => Err(e.clone()),
+        };
+        if commit.is_err() {
+            let _ = conn.execute_batch("ROLLBACK");
+        }
+        for deliver in done {
+            deliver(commit.clone());
+        }
+        if commit.is_ok() {
+            for id in changed {
+                let _ = notify.send(id);
+            }
+        }
+    }
+}

@@ -1,0 +1,275 @@
+//! The JSON the API sends, built from library types. Heaps are counted from
+//! 1 everywhere in the API, as players count them.
+
+use bouton_analysis::{Advice, Analysis, Explanation, Winner};
+use bouton_rules::{Convention, NimMove, Side};
+use serde::{Deserialize, Serialize};
+
+use crate::mode::{Mode, SeatKind};
+use crate::record::{Access, Record};
+
+/// A move: take `take` tokens from heap `heap` (from 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveView {
+    /// The heap, from 1.
+    pub heap: usize,
+    /// How many tokens.
+    pub take: u64,
+}
+
+impl From<NimMove> for MoveView {
+    fn from(mv: NimMove) -> MoveView {
+        MoveView { heap: mv.heap_number(), take: mv.take }
+    }
+}
+
+/// A played move and who played it.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlayedView {
+    /// The heap, from 1.
+    pub heap: usize,
+    /// How many tokens.
+    pub take: u64,
+    /// "first" or "second".
+    pub side: &'static str,
+    /// "human" or "computer".
+    pub by: SeatKind,
+}
+
+/// A seat.
+#[derive(Debug, Clone, Serialize)]
+pub struct SeatView {
+    /// Human or computer.
+    pub kind: SeatKind,
+    /// For an online guest seat: whether somebody has taken it.
+    pub taken: bool,
+}
+
+/// A game's state as anyone may see it, plus what the asker may do.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameView {
+    /// The id.
+    pub id: String,
+    /// Who plays.
+    pub mode: Mode,
+    /// Misère play?
+    pub misere: bool,
+    /// The rule in one sentence.
+    pub rule: &'static str,
+    /// The computer's level.
+    pub level: Option<String>,
+    /// The heaps at the start.
+    pub start: Vec<u64>,
+    /// The heaps now.
+    pub heaps: Vec<u64>,
+    /// Every move so far.
+    pub moves: Vec<PlayedView>,
+    /// How many moves have been played: send it back with a move.
+    pub ply: usize,
+    /// Whose turn, or null when the game is over.
+    pub to_move: Option<&'static str>,
+    /// The two seats.
+    pub seats: [SeatView; 2],
+    /// Whether the game is over.
+    pub over: bool,
+    /// The winner, once the game is over.
+    pub winner: Option<&'static str>,
+    /// Bumped by every change.
+    pub version: i64,
+    /// The seat the request's token holds: "first", "second", "both", or null.
+    pub your_seat: Option<&'static str>,
+}
+
+/// "first" or "second".
+pub fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::First => "first",
+        Side::Second => "second",
+    }
+}
+
+impl GameView {
+    /// The view of `record` for a request holding `access`.
+    pub fn new(record: &Record, access: Access) -> GameView {
+        let game = &record.game;
+        let moves = game
+            .moves()
+            .iter()
+            .enumerate()
+            .map(|(ply, &mv)| {
+                let side = Side::after_moves(ply);
+                PlayedView { heap: mv.heap_number(), take: mv.take, side: side_name(side), by: record.seat(side) }
+            })
+            .collect();
+        let seats = [Side::First, Side::Second].map(|side| SeatView {
+            kind: record.seat(side),
+            taken: !(record.mode == Mode::Online && side == Side::Second && record.guest_token.is_none()),
+        });
+        let convention = game.rules().convention;
+        GameView {
+            id: record.id.clone(),
+            mode: record.mode,
+            misere: convention == Convention::Misere,
+            rule: convention.rule(),
+            level: record.level.map(|l| l.name().to_owned()),
+            start: game.start().as_slice().to_vec(),
+            heaps: game.position().as_slice().to_vec(),
+            moves,
+            ply: game.moves().len(),
+            to_move: (!game.is_over()).then(|| side_name(game.to_move())),
+            seats,
+            over: game.is_over(),
+            winner: game.outcome().map(|o| side_name(o.winner)),
+            version: record.version,
+            your_seat: access.name(),
+        }
+    }
+}
+
+/// The binary table, as in the `explain` command.
+#[derive(Debug, Clone, Serialize)]
+pub struct TableView {
+    /// Column bit numbers, most significant first (column 0 is the 1s).
+    pub columns: Vec<u32>,
+    /// Each heap's bits in those columns.
+    pub rows: Vec<Vec<u8>>,
+    /// Ones per column.
+    pub ones: Vec<u32>,
+    /// Whether each column is odd.
+    pub odd: Vec<bool>,
+    /// The reading of the table.
+    pub advice: AdviceView,
+}
+
+/// How to play, read off the table.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum AdviceView {
+    /// The game is over.
+    GameOver,
+    /// Every column even: the mover loses.
+    AllColumnsEven,
+    /// Misère endgame with an odd number of single tokens: the mover loses.
+    OddSinglesLeft {
+        /// Heaps of 1.
+        singles: usize,
+    },
+    /// Flip the chosen heap's bits in the odd columns.
+    Flip {
+        /// The leftmost odd column.
+        column: u32,
+        /// The heap, from 1.
+        heap: usize,
+        /// Its size.
+        from: u64,
+        /// What to leave.
+        to: u64,
+    },
+    /// Misère endgame rule: leave an odd number of heaps of 1.
+    MisereEndgame {
+        /// The heap, from 1.
+        heap: usize,
+        /// Its size.
+        from: u64,
+        /// What to leave.
+        to: u64,
+        /// What the column rule alone would leave.
+        column_rule_to: Option<u64>,
+        /// Heaps of 1 after the move.
+        singles_left: usize,
+    },
+}
+
+impl From<&Advice> for AdviceView {
+    fn from(advice: &Advice) -> AdviceView {
+        match *advice {
+            Advice::GameOver => AdviceView::GameOver,
+            Advice::AllColumnsEven => AdviceView::AllColumnsEven,
+            Advice::OddSinglesLeft { singles } => AdviceView::OddSinglesLeft { singles },
+            Advice::Flip { column, heap, from, to } => AdviceView::Flip { column, heap: heap + 1, from, to },
+            Advice::MisereEndgame { heap, from, to, column_rule_to, singles_left } => {
+                AdviceView::MisereEndgame { heap: heap + 1, from, to, column_rule_to, singles_left }
+            }
+        }
+    }
+}
+
+/// A legal move and the nim-sum it leaves.
+#[derive(Debug, Clone, Serialize)]
+pub struct OptionView {
+    /// The heap, from 1.
+    pub heap: usize,
+    /// How many tokens.
+    pub take: u64,
+    /// The nim-sum after it.
+    pub nim_sum: u64,
+    /// Whether it wins against perfect play.
+    pub wins: bool,
+}
+
+/// Everything about a position: `GET /api/analyze`.
+#[derive(Debug, Clone, Serialize)]
+pub struct AnalysisView {
+    /// The heaps.
+    pub heaps: Vec<u64>,
+    /// Misère play?
+    pub misere: bool,
+    /// The XOR of the heaps.
+    pub nim_sum: u64,
+    /// "mover" or "opponent".
+    pub winner: Winner,
+    /// Every winning move.
+    pub winning_moves: Vec<MoveView>,
+    /// The binary table.
+    pub table: TableView,
+    /// Every legal move with the nim-sum it leaves (omitted above
+    /// [`MAX_LISTED_OPTIONS`] moves).
+    pub moves: Option<Vec<OptionView>>,
+}
+
+/// The most legal moves listed by [`AnalysisView::moves`].
+pub const MAX_LISTED_OPTIONS: u128 = 2_000;
+
+impl AnalysisView {
+    /// Analyses `heaps`.
+    pub fn new(heaps: &[u64], convention: Convention) -> AnalysisView {
+        let analysis = Analysis::new(heaps, convention);
+        let explanation = Explanation::new(heaps, convention);
+        let columns: Vec<u32> = explanation.columns().collect();
+        let table = TableView {
+            rows: (0..heaps.len())
+                .map(|heap| columns.iter().map(|&c| u8::from(explanation.bit(heap, c))).collect())
+                .collect(),
+            ones: columns.iter().map(|&c| explanation.ones_in_column(c)).collect(),
+            odd: columns.iter().map(|&c| explanation.is_odd(c)).collect(),
+            advice: explanation.advice().into(),
+            columns,
+        };
+        let total: u128 = heaps.iter().map(|&h| u128::from(h)).sum();
+        let moves = (total <= MAX_LISTED_OPTIONS).then(|| {
+            heaps
+                .iter()
+                .enumerate()
+                .flat_map(|(heap, &size)| {
+                    let winning = analysis.winning_target(size).map(|t| size - t);
+                    (1..=size).map(move |take| (heap, take, winning == Some(take)))
+                })
+                .map(|(heap, take, wins)| OptionView {
+                    heap: heap + 1,
+                    take,
+                    nim_sum: analysis.nim_sum_after(heaps, NimMove::new(heap, take)),
+                    wins,
+                })
+                .collect()
+        });
+        AnalysisView {
+            heaps: heaps.to_vec(),
+            misere: convention == Convention::Misere,
+            nim_sum: analysis.nim_sum(),
+            winner: analysis.winner(),
+            winning_moves: analysis.winning_moves(heaps).map(MoveView::from).collect(),
+            table,
+            moves,
+        }
+    }
+}
