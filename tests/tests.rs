@@ -9,4 +9,5 @@ mod analyze;
 mod play;
 mod pty;
 mod save;
+mod serve;
 mod simulate;

@@ -303,7 +303,7 @@ pub struct StatsRow {
 /// computer, wins and losses are the person's; otherwise the first player's.
 pub fn stats(conn: &Connection) -> Result<Vec<StatsRow>, ApiError> {
     let mut rows: Vec<StatsRow> = Vec::new();
-    for (mode, level, winner, count) in games::result_counts(conn)? {
+    for games::ResultCount { mode, level, winner, games: count } in games::result_counts(conn)? {
         let person = match Mode::from_name(&mode) {
             Some(Mode::ComputerFirst) => "second",
             _ => "first",

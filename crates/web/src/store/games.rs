@@ -124,13 +124,28 @@ pub fn record_result(conn: &Connection, record: &Record, winner: Side) -> Result
     Ok(())
 }
 
+/// How many finished games of one mode and level one seat won.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResultCount {
+    /// The mode's name.
+    pub mode: String,
+    /// The computer's level, if any.
+    pub level: Option<String>,
+    /// "first" or "second".
+    pub winner: String,
+    /// How many games.
+    pub games: u64,
+}
+
 /// Finished games per mode, level and winning seat.
-pub fn result_counts(conn: &Connection) -> Result<Vec<(String, Option<String>, String, u64)>, ApiError> {
+pub fn result_counts(conn: &Connection) -> Result<Vec<ResultCount>, ApiError> {
     let rows = conn
         .prepare_cached(
             "SELECT mode, level, winner, COUNT(*) FROM results GROUP BY mode, level, winner ORDER BY mode, level, winner",
         )?
-        .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get::<_, i64>(3)? as u64)))?
+        .query_map([], |row| {
+            Ok(ResultCount { mode: row.get(0)?, level: row.get(1)?, winner: row.get(2)?, games: row.get::<_, i64>(3)? as u64 })
+        })?
         .collect::<Result<Vec<_>, _>>()?;
     Ok(rows)
 }

@@ -1,0 +1,94 @@
+//! Shared helpers: the application without a socket, and JSON calls to it.
+
+#![allow(dead_code)]
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use bouton_web::{AppState, Store, app};
+use http_body_util::BodyExt;
+use serde_json::Value;
+use tower::ServiceExt;
+
+/// The app over a fresh in-memory database.
+pub struct Api {
+    pub router: Router,
+    pub store: Store,
+}
+
+/// A response: status and JSON body (Null when the body is not JSON).
+#[derive(Debug, Clone)]
+pub struct Reply {
+    pub status: StatusCode,
+    pub json: Value,
+}
+
+impl Reply {
+    /// Asserts the status and returns the body.
+    pub fn expect(self, status: u16) -> Value {
+        assert_eq!(self.status.as_u16(), status, "unexpected status; body: {}", self.json);
+        self.json
+    }
+
+    /// Asserts a JSON error with this status whose message contains `words`.
+    pub fn expect_error(self, status: u16, words: &str) {
+        let message = self.json["error"].as_str().unwrap_or_else(|| panic!("no error message in {}", self.json));
+        assert_eq!(self.status.as_u16(), status, "unexpected status for error {message:?}");
+        assert!(message.contains(words), "error {message:?} does not mention {words:?}");
+        assert!(!message.contains('\n'), "error {message:?} is not one line");
+    }
+}
+
+impl Api {
+    pub fn new() -> Api {
+        let store = Store::open(std::path::Path::new(":memory:")).expect("in-memory database");
+        Api { router: app(AppState { store: store.clone() }), store }
+    }
+
+    /// Sends a request with an optional bearer token and raw body.
+    pub async fn raw(&self, method: &str, uri: &str, token: Option<&str>, body: Vec<u8>) -> Reply {
+        let mut request = Request::builder().method(method).uri(uri);
+        if let Some(token) = token {
+            request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
+        }
+        if !body.is_empty() {
+            request = request.header(header::CONTENT_TYPE, "application/json");
+        }
+        let response = self.router.clone().oneshot(request.body(Body::from(body)).unwrap()).await.unwrap();
+        let status = response.status();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let json = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        Reply { status, json }
+    }
+
+    pub async fn get(&self, uri: &str) -> Reply {
+        self.raw("GET", uri, None, Vec::new()).await
+    }
+
+    pub async fn get_as(&self, uri: &str, token: &str) -> Reply {
+        self.raw("GET", uri, Some(token), Vec::new()).await
+    }
+
+    pub async fn post(&self, uri: &str, token: Option<&str>, body: Value) -> Reply {
+        self.raw("POST", uri, token, serde_json::to_vec(&body).unwrap()).await
+    }
+
+    /// Creates a game; returns (id, token, game).
+    pub async fn create(&self, body: Value) -> (String, String, Value) {
+        let grant = self.post("/api/games", None, body).await.expect(201);
+        let id = grant["game"]["id"].as_str().unwrap().to_owned();
+        let token = grant["token"].as_str().unwrap().to_owned();
+        (id, token, grant["game"].clone())
+    }
+
+    /// Plays `heap take` at the game's current ply.
+    pub async fn play(&self, id: &str, token: &str, heap: u64, take: u64, ply: u64) -> Reply {
+        let body = serde_json::json!({ "heap": heap, "take": take, "ply": ply });
+        self.post(&format!("/api/games/{id}/moves"), Some(token), body).await
+    }
+}
+
+/// Heaps of a game view as numbers.
+pub fn heaps(game: &Value) -> Vec<u64> {
+    game["heaps"].as_array().unwrap().iter().map(|h| h.as_u64().unwrap()).collect()
+}
