@@ -131,16 +131,28 @@ async fn state_of(State(state): State<AppState>, Path(id): Path<String>, headers
     Ok(Json(state.store.run(None, move |conn| service::view(conn, &id, token.as_deref())).await?))
 }
 
+/// A seat holder's action on a game: parse the body, run `work` on the
+/// storage thread with the bearer token, answer the new state.
+async fn act<R: DeserializeOwned + Send + 'static>(
+    state: AppState,
+    id: String,
+    headers: &HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+    work: fn(&rusqlite::Connection, &str, Option<&str>, &R) -> Result<GameView, ApiError>,
+) -> Result<Json<GameView>, ApiError> {
+    let request: R = parse_body(body)?;
+    let token = bearer(headers);
+    let changed = Some(id.clone());
+    Ok(Json(state.store.run(changed, move |conn| work(conn, &id, token.as_deref(), &request)).await?))
+}
+
 async fn play(
     State(state): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<GameView>, ApiError> {
-    let request: MoveRequest = parse_body(body)?;
-    let token = bearer(&headers);
-    let changed = Some(id.clone());
-    Ok(Json(state.store.run(changed, move |conn| service::play(conn, &id, token.as_deref(), &request)).await?))
+    act::<MoveRequest>(state, id, &headers, body, service::play).await
 }
 
 async fn undo(
@@ -149,10 +161,7 @@ async fn undo(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<GameView>, ApiError> {
-    let request: PlyRequest = parse_body(body)?;
-    let token = bearer(&headers);
-    let changed = Some(id.clone());
-    Ok(Json(state.store.run(changed, move |conn| service::undo(conn, &id, token.as_deref(), &request)).await?))
+    act::<PlyRequest>(state, id, &headers, body, service::undo).await
 }
 
 async fn step(
@@ -161,10 +170,7 @@ async fn step(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<GameView>, ApiError> {
-    let request: PlyRequest = parse_body(body)?;
-    let token = bearer(&headers);
-    let changed = Some(id.clone());
-    Ok(Json(state.store.run(changed, move |conn| service::step(conn, &id, token.as_deref(), &request)).await?))
+    act::<PlyRequest>(state, id, &headers, body, service::step).await
 }
 
 async fn join(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<service::SeatGrant>, ApiError> {
