@@ -6,6 +6,7 @@
 mod util;
 
 mod analyze;
+mod browser;
 mod play;
 mod pty;
 mod save;

@@ -1,0 +1,536 @@
+#!/usr/bin/env node
+// End-to-end tests of the bouton browser game in a real browser.
+//
+//   node crates/web/e2e/run.mjs http://127.0.0.1:PORT
+//
+// Needs a running `bouton serve` at that address, Debian's chromium at
+// /usr/bin/chromium (or BOUTON_CHROMIUM) and `npm ci` run in this directory.
+// With BOUTON_SCREENSHOTS=1 it also rewrites docs/screenshots/*.png.
+// Exits 0 when every test passes, 1 (with a message) otherwise.
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { chromium } from 'playwright-core';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '..', '..', '..');
+const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
+const TAKE_SCREENSHOTS = process.env.BOUTON_SCREENSHOTS === '1';
+const CHROMIUM = process.env.BOUTON_CHROMIUM || '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+/** The whole run may not take longer than this. */
+const TOTAL_TIMEOUT_MS = 100_000;
+/** Waiting for one thing on a page. */
+const WAIT_MS = 15_000;
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+const base = (process.argv[2] || process.env.BOUTON_URL || '').replace(/\/+$/, '');
+if (!/^https?:\/\//.test(base)) {
+  console.error('usage: node run.mjs http://127.0.0.1:PORT   (the address of a running `bouton serve`)');
+  process.exit(2);
+}
+
+const watchdog = setTimeout(() => {
+  console.error(`e2e: FAILED: the tests did not finish within ${TOTAL_TIMEOUT_MS / 1000} s`);
+  process.exit(1);
+}, TOTAL_TIMEOUT_MS);
+watchdog.unref();
+
+// ------------------------------------------------------------------ helpers
+
+class Failure extends Error {}
+
+function check(condition, message) {
+  if (!condition) throw new Failure(message);
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Every page opened, so a failure can show them all. */
+const pages = [];
+
+async function newPage(context, label) {
+  const page = await context.newPage();
+  page.setDefaultTimeout(WAIT_MS);
+  page.problems = [];
+  page.label = label;
+  page.on('pageerror', (error) => page.problems.push(`uncaught exception: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') page.problems.push(`console error: ${message.text()}`);
+  });
+  pages.push(page);
+  return page;
+}
+
+function checkNoProblems(...list) {
+  for (const page of list) {
+    check(page.problems.length === 0, `${page.label}: the page reported errors:\n  ${page.problems.join('\n  ')}`);
+  }
+}
+
+/** Waits until `fn` (run in the page) returns something truthy. */
+async function waitIn(page, what, fn, arg) {
+  try {
+    return await (await page.waitForFunction(fn, arg, { timeout: WAIT_MS, polling: 50 })).jsonValue();
+  } catch (error) {
+    const status = await page
+      .evaluate(() => document.getElementById('status')?.textContent)
+      .catch(() => '?');
+    throw new Failure(`${page.label}: timed out waiting for ${what} (status line: ${JSON.stringify(status)})`);
+  }
+}
+
+const text = (page, selector) => page.locator(selector).first().innerText();
+const logCount = (page) => page.locator('#log li').count();
+
+async function waitForLog(page, atLeast) {
+  return waitIn(page, `at least ${atLeast} moves in the log`, (n) => document.querySelectorAll('#log li').length >= n, atLeast);
+}
+
+/** Waits until this page may move or the game is over; true when over. */
+async function waitForTurnOrEnd(page) {
+  return waitIn(
+    page,
+    'its turn or the end of the game',
+    () => {
+      if (!document.getElementById('result').hidden) return 'over';
+      return document.querySelector('#board button.token:not([aria-disabled]):not(:disabled)') ? 'turn' : null;
+    },
+  ).then((state) => state === 'over');
+}
+
+async function waitForText(page, selector, pattern, what) {
+  return waitIn(
+    page,
+    what || `${selector} to match ${pattern}`,
+    ([sel, source, flags]) => {
+      const node = document.querySelector(sel);
+      return !!node && !node.closest('[hidden]') && new RegExp(source, flags).test(node.textContent);
+    },
+    [selector, pattern.source, pattern.flags],
+  );
+}
+
+async function gameId(page) {
+  await page.waitForURL(/\/g\/[a-z0-9]+$/);
+  return new URL(page.url()).pathname.split('/').pop();
+}
+
+/** The heaps shown: token buttons per heap. */
+async function heapsOn(page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('#board .heap')].map((heap) => heap.querySelectorAll('button.token').length),
+  );
+}
+
+function token(page, heap, index) {
+  return page.locator(`#board button.token[data-heap="${heap}"][data-index="${index}"]`);
+}
+
+/** Clicks a chosen token a second time, which plays the move. The page
+ * redraws the heaps as soon as the server answers, which can be before a
+ * locator click finishes its checks (it would then retry on a token that is
+ * gone), so this is a plain mouse click at the token's centre. */
+async function clickAgain(page, locator) {
+  check((await locator.getAttribute('aria-pressed')) === 'true', `${page.label}: the token is chosen before it is clicked again`);
+  const box = await locator.boundingBox();
+  check(box, `${page.label}: the chosen token is on the page`);
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+}
+
+/** Chooses (without confirming) up to 3 tokens of the biggest heap. */
+async function previewMove(page) {
+  const heaps = await heapsOn(page);
+  const size = Math.max(...heaps);
+  const heap = heaps.indexOf(size) + 1;
+  await token(page, heap, Math.max(1, size - 2)).click();
+  await waitForText(page, '#selection-text', /^Take \d+ from heap \d+\?$/);
+}
+
+async function startGame(page, { heaps, custom, misere = false, mode, level }) {
+  await page.goto(`${base}/`);
+  await page.locator('#setup-form').waitFor();
+  if (custom) await page.locator('#custom-heaps').fill(custom);
+  else await page.getByRole('radio', { name: heaps, exact: true }).check();
+  await page.getByRole('radio', { name: misere ? /^Misère/ : /^Normal/ }).check();
+  await page.getByRole('radio', { name: mode }).check();
+  if (level) await page.locator('#level').selectOption(level);
+  await page.getByRole('button', { name: 'Start the game' }).click();
+  return gameId(page);
+}
+
+async function screenshot(page, name, options = {}) {
+  if (!TAKE_SCREENSHOTS) return;
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, name), ...options });
+}
+
+async function checkNoHorizontalScroll(page, where) {
+  const widths = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    view: window.innerWidth,
+  }));
+  check(widths.scroll <= widths.view, `${where}: the page scrolls sideways (${widths.scroll}px wide in a ${widths.view}px window)`);
+}
+
+async function checkTargets(page, where) {
+  const small = await page.evaluate(() =>
+    [...document.querySelectorAll('button, a.button, .chip span, .option, select, input[type=text]')]
+      .filter((el) => el.offsetParent !== null && !el.closest('[hidden]') && !el.closest('.visually-hidden'))
+      .map((el) => ({ el, box: el.getBoundingClientRect() }))
+      .filter(({ box }) => box.width > 0 && (box.height < 43.5 || box.width < 43.5))
+      .map(({ el, box }) => `${el.tagName.toLowerCase()}#${el.id || ''}.${el.className} "${(el.getAttribute('aria-label') || el.textContent).trim().slice(0, 30)}" ${Math.round(box.width)}x${Math.round(box.height)}`),
+  );
+  check(small.length === 0, `${where}: touch targets smaller than 44px:\n  ${small.join('\n  ')}`);
+}
+
+// -------------------------------------------------------------------- tests
+
+/** (1) A whole game against the computer, with the mouse. */
+async function mouseGame(browser) {
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const page = await newPage(context, 'mouse game');
+  await startGame(page, { heaps: '3 5 7', mode: /^Against the computer/, level: 'random' });
+  await waitForText(page, '#game-title', /3 5 7/);
+  await waitForText(page, '#status', /^Your turn\.$/);
+  check((await heapsOn(page)).join() === '3,5,7', 'the board shows heaps of 3, 5 and 7 tokens');
+  const label = await token(page, 2, 3).getAttribute('aria-label');
+  check(label === 'Heap 2, token 3 of 5: take 3', `a token's accessible name, got ${JSON.stringify(label)}`);
+  check(await page.getByRole('button', { name: 'Heap 3, token 7 of 7: take 1' }).isVisible(), 'tokens are buttons named for the move');
+
+  // Learn: the hint is hidden until asked; the tables explain the position.
+  check(!(await page.locator('#hint').isVisible()), 'the hint is hidden until asked');
+  await page.getByRole('button', { name: 'Hint' }).click();
+  await waitForText(page, '#hint-text', /take 1 from heap [123]/, 'the hint to name a winning move');
+  await page.locator('#explain summary').click();
+  await waitIn(page, 'the binary table', () => document.querySelectorAll('#explain table.bits tbody tr').length === 3);
+  const parity = await text(page, '#explain tr.parity');
+  check(/odd/.test(parity) && /even/.test(parity), `the table marks odd and even columns in words, got ${JSON.stringify(parity)}`);
+  await waitForText(page, '#explain .advice', /take 1 from heap 1/i, 'the advice read off the table');
+  await page.locator('#moves-panel summary').click();
+  await waitIn(page, 'the list of moves', () => document.querySelectorAll('#moves-body li').length === 15);
+  const winning = await page.locator('#moves-body li.wins').allInnerTexts();
+  check(winning.length === 3 && winning.every((w) => /take 1/.test(w) && /nim-sum 0/.test(w) && /wins/.test(w)),
+    `taking 1 from any heap wins from 3 5 7, marked in words, got ${JSON.stringify(winning)}`);
+
+  // A typed move, the computer's answer, and undo.
+  await page.getByLabel('Or type a move').fill('3:2');
+  await page.getByLabel('Or type a move').press('Enter');
+  await waitForLog(page, 2);
+  const first = await text(page, '#log li:nth-child(1)');
+  check(/^You took 2 from heap 3/.test(first), `the log names the typed move, got ${JSON.stringify(first)}`);
+  await waitForText(page, '#live', /^The computer took \d+ from heap \d\. Your turn\.$/, 'the computer\'s move announced');
+  await waitForTurnOrEnd(page);
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await waitIn(page, 'the moves taken back', () => document.querySelectorAll('#log li').length === 0);
+  check((await heapsOn(page)).join() === '3,5,7', 'undo restores the heaps');
+
+  // Click tokens until the game ends.
+  for (let turn = 0; ; turn += 1) {
+    check(turn < 20, 'the game ends within 20 turns');
+    if (await waitForTurnOrEnd(page)) break;
+    const heaps = await heapsOn(page);
+    const heap = heaps.findLastIndex((n) => n > 0) + 1;
+    const size = heaps[heap - 1];
+    const index = turn === 0 ? size - 1 || 1 : 1;
+    const take = size - index + 1;
+    await token(page, heap, index).click();
+    const question = await text(page, '#selection-text');
+    check(question === `Take ${take} from heap ${heap}?`, `the selection asks "Take ${take} from heap ${heap}?", got ${JSON.stringify(question)}`);
+    const pressed = await page.locator(`#board .heap[data-heap="${heap}"] button.token[aria-pressed="true"]`).count();
+    check(pressed === take, `the chosen token and those to its right are selected (${pressed} of ${take})`);
+    const before = await logCount(page);
+    if (turn === 0) await page.getByRole('button', { name: `Confirm: take ${take}` }).click();
+    else await clickAgain(page, token(page, heap, index));
+    await waitForLog(page, before + 1);
+  }
+  const headline = await text(page, '#result-title');
+  check(/^(You win!|The computer wins!)$/.test(headline), `the result names the winner, got ${JSON.stringify(headline)}`);
+  const detail = await text(page, '#result-detail');
+  check(/took the last token\. Normal: whoever takes the last token wins\.$/.test(detail), `the result gives the rule, got ${JSON.stringify(detail)}`);
+  await waitIn(page, 'the review', () => document.querySelectorAll('#review li').length === 2);
+  const review = await text(page, '#review');
+  check(/first mistake|never gave away/.test(review), `the review speaks of mistakes, got ${JSON.stringify(review)}`);
+  await waitForText(page, '#stats-body', /Against the computer\s*random\s*[1-9]/, 'the statistics to count the game');
+  checkNoProblems(page);
+  await context.close();
+}
+
+/** (2) A whole game with the keyboard only. */
+async function keyboardGame(browser) {
+  const context = await browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
+  const page = await newPage(context, 'keyboard game');
+  await page.goto(`${base}/`);
+  await page.locator('#setup-form').waitFor();
+  const focused = () =>
+    page.evaluate(() => {
+      const el = document.activeElement;
+      return { id: el.id, name: el.getAttribute('name'), cls: el.className, label: el.getAttribute('aria-label') || '', value: el.value };
+    });
+  async function tabTo(what, predicate, limit = 40) {
+    for (let i = 0; i < limit; i += 1) {
+      await page.keyboard.press('Tab');
+      if (predicate(await focused())) return;
+    }
+    throw new Failure(`keyboard game: Tab never reached ${what}`);
+  }
+  await tabTo('the custom heaps field', (f) => f.id === 'custom-heaps');
+  await page.keyboard.type('2 3 4');
+  await tabTo('the rule', (f) => f.name === 'rule');
+  await page.keyboard.press('ArrowDown');
+  check(await page.getByRole('radio', { name: /^Misère/ }).isChecked(), 'arrow keys choose misère');
+  await tabTo('the start button', (f) => f.id === 'start');
+  await page.keyboard.press('Enter');
+  await gameId(page);
+  await waitForText(page, '#game-title', /2 3 4/);
+  await waitForText(page, '#game-meta', /Misère/);
+  await tabTo('a token', (f) => f.cls.includes('token'), 20);
+
+  for (let turn = 0; ; turn += 1) {
+    check(turn < 20, 'the game ends within 20 turns');
+    if (await waitForTurnOrEnd(page)) break;
+    let f = await focused();
+    check(f.cls.includes('token'), `keyboard game: after the computer's move the focus stays on a token, not ${JSON.stringify(f)}`);
+    if (turn === 0) {
+      await page.keyboard.press('Home');
+      f = await focused();
+      check(/token 1 of \d+: take \d+$/.test(f.label), `Home goes to the first token, got ${JSON.stringify(f.label)}`);
+      await page.keyboard.press('ArrowRight');
+      f = await focused();
+      check(/token 2 of/.test(f.label), `ArrowRight moves along the heap, got ${JSON.stringify(f.label)}`);
+      await page.keyboard.press('ArrowDown');
+      const down = await focused();
+      check(down.label !== f.label || /^Heap 3/.test(f.label), 'ArrowDown moves to the next heap');
+      await page.keyboard.press('End');
+      f = await focused();
+      check(/take 1$/.test(f.label), `End goes to the last token, got ${JSON.stringify(f.label)}`);
+      await page.keyboard.press(' ');
+      await waitForText(page, '#selection-text', /^Take 1 from heap \d+\?$/, 'Space to choose a token');
+      await page.keyboard.press('Escape');
+      await waitIn(page, 'Escape to cancel the choice', () => !document.querySelector('#board button.token[aria-pressed="true"]'));
+      f = await focused();
+      check(f.cls.includes('token'), 'the focus stays on the token after Escape');
+    } else {
+      await page.keyboard.press('Home');
+    }
+    f = await focused();
+    const take = Number(/take (\d+)$/.exec(f.label)[1]);
+    const heap = Number(/^Heap (\d+)/.exec(f.label)[1]);
+    await page.keyboard.press('Enter');
+    await waitForText(page, '#selection-text', new RegExp(`^Take ${take} from heap ${heap}\\?$`), 'Enter to choose a token');
+    const before = await logCount(page);
+    await page.keyboard.press('Enter');
+    await waitForLog(page, before + 1);
+  }
+  const headline = await text(page, '#result-title');
+  check(/^(You win!|The computer wins!)$/.test(headline), `keyboard game: the result names the winner, got ${JSON.stringify(headline)}`);
+  const detail = await text(page, '#result-detail');
+  check(/Misère: whoever takes the last token loses\.$/.test(detail), `keyboard game: the result gives the misère rule, got ${JSON.stringify(detail)}`);
+  const f = await focused();
+  check(f.id === 'result-title', `keyboard game: the focus moves to the result, not ${JSON.stringify(f)}`);
+  checkNoProblems(page);
+  await context.close();
+}
+
+/** (3) Two people online, and a third watching. */
+async function onlineGame(browser) {
+  const contexts = [];
+  const open = async (label, viewport) => {
+    const context = await browser.newContext({ viewport });
+    contexts.push(context);
+    return newPage(context, label);
+  };
+  const creator = await open('online creator', DESKTOP);
+  const friend = await open('online friend', PHONE);
+  const watcher = await open('online watcher', DESKTOP);
+
+  const id = await startGame(creator, { heaps: '3 5 7', mode: /^Online with a friend/ });
+  const link = await creator.locator('#share-link').inputValue();
+  check(link === `${base}/g/${id}`, `the creator sees the game's link, got ${JSON.stringify(link)}`);
+  check(await creator.getByRole('button', { name: 'Copy link' }).isVisible(), 'the link has a copy button');
+  await waitForText(creator, '#status', /Waiting for your friend to join/);
+  await screenshot(creator, 'desktop-online-link.png');
+
+  await friend.goto(link);
+  await friend.getByRole('button', { name: 'Take the second seat' }).waitFor();
+  await screenshot(friend, 'phone-online-join.png');
+  await friend.getByRole('button', { name: 'Take the second seat' }).click();
+  await waitForText(friend, '#status', /^Your friend’s turn/);
+  await waitForText(creator, '#share-state', /Your friend has joined/, 'the creator to see the friend join');
+  await waitForText(creator, '#status', /^Your turn\.$/);
+
+  await watcher.goto(link);
+  await waitForText(watcher, '#watch-note', /You are watching this game/);
+  check(!(await watcher.locator('#join').isVisible()), 'a watcher is not offered a taken seat');
+  check((await watcher.locator('#board button.token:not(:disabled)').count()) === 0, 'a watcher has no token to press');
+  check(!(await watcher.locator('#type-move').isVisible()), 'a watcher cannot type a move');
+  await watcher.locator('#board button.token').first().click({ force: true }).catch(() => {});
+  check((await text(watcher, '#selection-text').catch(() => '')) === '', 'a watcher cannot choose a token');
+
+  async function move(page, heap, take, others) {
+    const size = (await heapsOn(page))[heap - 1];
+    const before = await logCount(page);
+    await token(page, heap, size - take + 1).click();
+    await clickAgain(page, token(page, heap, size - take + 1));
+    await waitForLog(page, before + 1);
+    for (const [other, name] of others) {
+      await waitForText(other, `#log li:nth-child(${before + 1})`, new RegExp(`^${name} took ${take} from heap ${heap}`), `${other.label} to see the move`);
+    }
+  }
+  await move(creator, 1, 3, [[friend, 'Your friend'], [watcher, 'Player 1']]);
+  await waitForText(friend, '#status', /^Your turn\.$/);
+
+  // A reload keeps the seat (the token is in localStorage).
+  await friend.reload();
+  await waitForText(friend, '#status', /^Your turn\.$/, 'the friend to keep the seat after reloading');
+  await move(friend, 2, 5, [[creator, 'Your friend'], [watcher, 'Player 2']]);
+  await move(creator, 3, 7, [[friend, 'Your friend'], [watcher, 'Player 1']]);
+
+  const expected = [
+    [creator, 'You win!'],
+    [friend, 'Your friend wins!'],
+    [watcher, 'Player 1 wins!'],
+  ];
+  for (const [page, headline] of expected) {
+    await waitForText(page, '#result-title', new RegExp(`^${headline}$`), `${page.label} to see "${headline}"`);
+    const detail = await text(page, '#result-detail');
+    check(/Normal: whoever takes the last token wins\./.test(detail), `${page.label}: the result gives the rule, got ${JSON.stringify(detail)}`);
+  }
+  await checkNoHorizontalScroll(friend, 'online game on a phone');
+  checkNoProblems(creator, friend, watcher);
+  for (const context of contexts) await context.close();
+}
+
+/** (4) Phone layout checks, and the screenshots in docs/screenshots. */
+async function layoutAndScreenshots(browser) {
+  for (const scheme of ['light', 'dark']) {
+    const phone = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, colorScheme: scheme, deviceScaleFactor: 2 });
+    const page = await newPage(phone, `phone (${scheme})`);
+    await page.goto(`${base}/`);
+    await page.locator('#setup-form').waitFor();
+    await checkNoHorizontalScroll(page, 'the setup on a phone');
+    await checkTargets(page, 'the setup on a phone');
+    if (scheme === 'light') await screenshot(page, 'phone-setup.png');
+    await startGame(page, { heaps: '12 12 20 20', mode: /^Against the computer/, level: 'perfect' });
+    await waitForText(page, '#status', /^Your turn\.$/);
+    await checkNoHorizontalScroll(page, 'the biggest preset on a phone');
+    await checkTargets(page, 'a game on a phone');
+    // Taking 1 from heap 1 of 3 5 7 leaves every column even: whatever the
+    // computer answers, the explanation then has odd columns to show.
+    await startGame(page, { heaps: '3 5 7', mode: /^Against the computer/, level: 'medium' });
+    await waitForText(page, '#status', /^Your turn\.$/);
+    await token(page, 1, 3).click();
+    await clickAgain(page, token(page, 1, 3));
+    await waitForLog(page, 1);
+    await waitForTurnOrEnd(page);
+    await previewMove(page);
+    await checkNoHorizontalScroll(page, 'a game on a phone');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await sleep(900); // let the computer's move finish animating
+    await screenshot(page, `phone-game-${scheme}.png`);
+    await page.locator('#explain summary').click();
+    await page.locator('#explain table.bits').waitFor();
+    await checkNoHorizontalScroll(page, 'the explanation on a phone');
+    if (scheme === 'light') {
+      await page.locator('#explain').evaluate((el) => el.scrollIntoView());
+      await screenshot(page, 'phone-explain.png');
+    }
+    checkNoProblems(page);
+    await phone.close();
+  }
+
+  if (!TAKE_SCREENSHOTS) return;
+  for (const scheme of ['light', 'dark']) {
+    const desktop = await browser.newContext({ viewport: DESKTOP, colorScheme: scheme });
+    const page = await newPage(desktop, `desktop (${scheme})`);
+    await page.goto(`${base}/`);
+    await page.locator('#setup-form').waitFor();
+    if (scheme === 'light') await screenshot(page, 'desktop-setup.png');
+    await startGame(page, { heaps: '3 5 7', mode: /^Against the computer/, level: 'random' });
+    await waitForText(page, '#status', /^Your turn\.$/);
+    await page.getByLabel('Or type a move').fill('1 1');
+    await page.getByLabel('Or type a move').press('Enter');
+    await waitForLog(page, 2);
+    await waitForTurnOrEnd(page);
+    await page.locator('#explain summary').click();
+    await page.locator('#explain table.bits').waitFor();
+    await page.getByRole('button', { name: 'Hint' }).click();
+    await page.locator('#hint-text').waitFor();
+    await previewMove(page);
+    await page.mouse.move(0, 0);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await sleep(900); // let the computer's move finish animating
+    await screenshot(page, `desktop-game-${scheme}.png`);
+    checkNoProblems(page);
+    await desktop.close();
+  }
+}
+
+// --------------------------------------------------------------------- main
+
+async function main() {
+  if (!fs.existsSync(CHROMIUM)) {
+    throw new Failure(`no browser at ${CHROMIUM}: install Debian's chromium (apt-get install chromium) or set BOUTON_CHROMIUM`);
+  }
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'bouton-e2e-'));
+  // A fresh profile and home directory: nothing of the user's browser is read.
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    env: { ...process.env, HOME: profile, XDG_CONFIG_HOME: path.join(profile, 'config'), XDG_CACHE_HOME: path.join(profile, 'cache') },
+  });
+  const tests = [
+    ['plays a whole game against the computer with the mouse', mouseGame],
+    ['plays a whole game with the keyboard only', keyboardGame],
+    ['plays online between two browsers, with a watcher', onlineGame],
+    [`fits a phone${TAKE_SCREENSHOTS ? ' and takes screenshots' : ''}`, layoutAndScreenshots],
+  ];
+  let failed = 0;
+  try {
+    for (const [name, test] of tests) {
+      const started = Date.now();
+      try {
+        await test(browser);
+        console.log(`ok - ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      } catch (error) {
+        failed += 1;
+        const message = error instanceof Failure ? error.message : error.stack || String(error);
+        console.log(`not ok - ${name}\n  ${message.replace(/\n/g, '\n  ')}`);
+        for (const page of pages.splice(0)) {
+          if (page.isClosed()) continue;
+          const file = path.join(os.tmpdir(), `bouton-e2e-failure-${page.label.replace(/\W+/g, '-')}.png`);
+          if (await page.screenshot({ path: file }).then(() => true, () => false)) console.log(`  screenshot of ${page.label}: ${file}`);
+          await page.context().close().catch(() => {});
+        }
+      }
+      pages.length = 0;
+    }
+  } finally {
+    await browser.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+  if (failed) {
+    console.error(`e2e: FAILED: ${failed} of ${tests.length} browser tests failed (see above)`);
+    process.exit(1);
+  }
+  console.log(`e2e: all ${tests.length} browser tests passed against ${base}`);
+}
+
+main().catch((error) => {
+  console.error(`e2e: FAILED: ${error instanceof Failure ? error.message : error.stack || error}`);
+  process.exit(1);
+});
