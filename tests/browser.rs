@@ -6,20 +6,16 @@
 //! crates/web/e2e. Without them the test prints a notice and passes, unless
 //! the environment variable CI is set: then it fails, saying what to install.
 
-use std::fs::File;
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::util::{BIN, TempDir};
+use crate::util::{Server, TempDir};
 
 /// The browser Playwright launches (the script uses the same default).
 const CHROMIUM: &str = "/usr/bin/chromium";
-/// How long the server may take to print its address.
-const START_TIMEOUT: Duration = Duration::from_secs(20);
 /// How long the whole browser run may take (the script stops itself sooner).
 const E2E_TIMEOUT: Duration = Duration::from_secs(150);
 
@@ -74,46 +70,6 @@ fn collect(mut pipe: impl Read + Send + 'static) -> thread::JoinHandle<String> {
     })
 }
 
-/// Starts `bouton serve` on a free port; returns it and its base URL.
-fn start_server(dir: &TempDir) -> (Killed, String) {
-    let log = File::create(dir.join("server.log")).expect("creating the server log");
-    let mut child = Command::new(BIN)
-        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-        .arg(dir.join("games.sqlite3"))
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(log)
-        .spawn()
-        .expect("bouton serve starts");
-    let stdout = child.stdout.take().expect("stdout is piped");
-    let server = Killed(child);
-    let (sender, receiver) = mpsc::channel();
-    thread::spawn(move || {
-        let mut lines = BufReader::new(stdout).lines();
-        let first = lines.next().and_then(Result::ok);
-        let _ = sender.send(first);
-        // Keep draining so that the server never blocks on a full pipe.
-        for _ in lines {}
-    });
-    let line = match receiver.recv_timeout(START_TIMEOUT) {
-        Ok(Some(line)) => line,
-        Ok(None) => panic!(
-            "bouton serve stopped without printing its address; its log:\n{}",
-            std::fs::read_to_string(dir.join("server.log")).unwrap_or_default()
-        ),
-        Err(_) => panic!("bouton serve did not print its address within {START_TIMEOUT:?}"),
-    };
-    // "bouton is serving the game at http://127.0.0.1:PORT/ (database ...)"
-    let url = line
-        .split_whitespace()
-        .find(|word| word.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no address in the server's first line: {line:?}"))
-        .trim_end_matches('/')
-        .to_owned();
-    (server, url)
-}
-
 #[test]
 fn the_page_plays_in_a_real_browser() {
     let e2e = e2e_dir();
@@ -128,7 +84,8 @@ fn the_page_plays_in_a_real_browser() {
     }
 
     let dir = TempDir::new();
-    let (server, url) = start_server(&dir);
+    let server = Server::start(&dir.join("games.sqlite3"));
+    let url = server.url.clone();
 
     let mut child = Command::new("node")
         .arg(e2e.join("run.mjs"))
@@ -153,10 +110,10 @@ fn the_page_plays_in_a_real_browser() {
         thread::sleep(Duration::from_millis(50));
     };
     drop(node);
+    let server_log = server.log();
     drop(server);
     let stdout = stdout.join().unwrap_or_default();
     let stderr = stderr.join().unwrap_or_default();
-    let server_log = std::fs::read_to_string(dir.join("server.log")).unwrap_or_default();
     let report =
         format!("--- e2e stdout ---\n{stdout}\n--- e2e stderr ---\n{stderr}\n--- server log ---\n{server_log}");
     let status = status.unwrap_or_else(|| panic!("the browser tests did not finish within {E2E_TIMEOUT:?}\n{report}"));

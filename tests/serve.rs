@@ -2,56 +2,12 @@
 //! SIGKILL, live events, and simultaneous moves over real sockets.
 
 use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::util::TempDir;
-
-/// A running `bouton serve`, killed when dropped.
-pub struct Server {
-    child: Child,
-    /// `http://127.0.0.1:PORT`.
-    pub base: String,
-}
-
-impl Server {
-    /// Starts the server on a free port with the database `db`.
-    pub fn start(db: &std::path::Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_bouton"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-            .arg(db)
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("bouton serve starts");
-        let mut first = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).expect("the server names its address");
-        let base = first
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .unwrap_or_else(|| panic!("no address in {first:?}"))
-            .trim_end_matches('/')
-            .to_owned();
-        Server { child, base }
-    }
-
-    /// Kills the server with SIGKILL: no chance to flush or clean up.
-    pub fn kill(mut self) {
-        self.child.kill().expect("SIGKILL");
-        self.child.wait().unwrap();
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use crate::util::{Server, TempDir};
 
 fn agent() -> ureq::Agent {
     ureq::Agent::config_builder()
@@ -83,22 +39,22 @@ fn an_acknowledged_move_survives_sigkill_and_the_game_continues() {
     let dir = TempDir::new();
     let db = dir.join("bouton.sqlite3");
     let server = Server::start(&db);
-    let (status, grant) = post(&format!("{}/api/games", server.base), None, json!({"heaps": [3, 5, 7], "level": "perfect"}));
+    let (status, grant) = post(&format!("{}/api/games", server.url), None, json!({"heaps": [3, 5, 7], "level": "perfect"}));
     assert_eq!(status, 201);
     let id = grant["game"]["id"].as_str().unwrap().to_owned();
     let token = grant["token"].as_str().unwrap().to_owned();
-    let (status, after) = post(&format!("{}/api/games/{id}/moves", server.base), Some(&token), json!({"heap": 3, "take": 1, "ply": 0}));
+    let (status, after) = post(&format!("{}/api/games/{id}/moves", server.url), Some(&token), json!({"heap": 3, "take": 1, "ply": 0}));
     assert_eq!(status, 200);
     // Killed right after the acknowledgement.
     server.kill();
 
     let server = Server::start(&db);
-    let resumed = get(&format!("{}/api/games/{id}", server.base));
+    let resumed = get(&format!("{}/api/games/{id}", server.url));
     assert_eq!(resumed["ply"], 2);
     assert_eq!(resumed["moves"], after["moves"]);
     assert_eq!(resumed["heaps"], after["heaps"]);
     // The seat token still works, and play goes on where it was.
-    let (status, next) = post(&format!("{}/api/games/{id}/moves", server.base), Some(&token), json!({"heap": 2, "take": 1, "ply": 2}));
+    let (status, next) = post(&format!("{}/api/games/{id}/moves", server.url), Some(&token), json!({"heap": 2, "take": 1, "ply": 2}));
     assert_eq!(status, 200, "{next}");
     assert_eq!(next["ply"], 4);
 }
@@ -107,10 +63,10 @@ fn an_acknowledged_move_survives_sigkill_and_the_game_continues() {
 fn moves_reach_watchers_as_server_sent_events() {
     let dir = TempDir::new();
     let server = Server::start(&dir.join("events.sqlite3"));
-    let (_, grant) = post(&format!("{}/api/games", server.base), None, json!({"mode": "online", "heaps": [2, 2]}));
+    let (_, grant) = post(&format!("{}/api/games", server.url), None, json!({"mode": "online", "heaps": [2, 2]}));
     let id = grant["game"]["id"].as_str().unwrap().to_owned();
     let owner = grant["token"].as_str().unwrap().to_owned();
-    let response = agent().get(&format!("{}/api/games/{id}/events", server.base)).call().unwrap();
+    let response = agent().get(&format!("{}/api/games/{id}/events", server.url)).call().unwrap();
     assert_eq!(response.headers().get("content-type").unwrap(), "text/event-stream");
     let mut events = BufReader::new(response.into_body().into_reader());
     let mut next_state = move || -> Value {
@@ -124,15 +80,15 @@ fn moves_reach_watchers_as_server_sent_events() {
         }
     };
     assert_eq!(next_state()["ply"], 0);
-    let (_, joined) = post(&format!("{}/api/games/{id}/join", server.base), None, json!({}));
+    let (_, joined) = post(&format!("{}/api/games/{id}/join", server.url), None, json!({}));
     let guest = joined["token"].as_str().unwrap().to_owned();
     assert_eq!(next_state()["seats"][1]["taken"], true);
-    post(&format!("{}/api/games/{id}/moves", server.base), Some(&owner), json!({"heap": 1, "take": 1, "ply": 0}));
+    post(&format!("{}/api/games/{id}/moves", server.url), Some(&owner), json!({"heap": 1, "take": 1, "ply": 0}));
     let seen = next_state();
     assert_eq!(seen["ply"], 1);
     assert_eq!(seen["heaps"], json!([1, 2]));
     assert_eq!(seen["your_seat"], Value::Null, "watchers hold no seat");
-    post(&format!("{}/api/games/{id}/moves", server.base), Some(&guest), json!({"heap": 2, "take": 1, "ply": 1}));
+    post(&format!("{}/api/games/{id}/moves", server.url), Some(&guest), json!({"heap": 2, "take": 1, "ply": 1}));
     assert_eq!(next_state()["heaps"], json!([1, 1]));
 }
 
@@ -141,13 +97,13 @@ fn simultaneous_moves_over_real_sockets_one_accepted_one_conflict() {
     let dir = TempDir::new();
     let server = Server::start(&dir.join("race.sqlite3"));
     for _ in 0..10 {
-        let (_, grant) = post(&format!("{}/api/games", server.base), None, json!({"mode": "local", "heaps": [4, 4, 4]}));
+        let (_, grant) = post(&format!("{}/api/games", server.url), None, json!({"mode": "local", "heaps": [4, 4, 4]}));
         let id = grant["game"]["id"].as_str().unwrap().to_owned();
         let token = grant["token"].as_str().unwrap().to_owned();
         let barrier = Arc::new(Barrier::new(2));
         let racers: Vec<_> = (1..=2u64)
             .map(|heap| {
-                let (url, token, barrier) = (format!("{}/api/games/{id}/moves", server.base), token.clone(), barrier.clone());
+                let (url, token, barrier) = (format!("{}/api/games/{id}/moves", server.url), token.clone(), barrier.clone());
                 std::thread::spawn(move || {
                     barrier.wait();
                     post(&url, Some(&token), json!({"heap": heap, "take": 1, "ply": 0}))
@@ -159,6 +115,6 @@ fn simultaneous_moves_over_real_sockets_one_accepted_one_conflict() {
         assert_eq!(results[0].0, 200);
         assert_eq!(results[1].0, 409, "{}", results[1].1);
         assert!(results[1].1["error"].as_str().unwrap().contains("moved on"));
-        assert_eq!(get(&format!("{}/api/games/{id}", server.base))["ply"], 1);
+        assert_eq!(get(&format!("{}/api/games/{id}", server.url))["ply"], 1);
     }
 }

@@ -360,3 +360,74 @@ fn transcript_readers() {
     assert_eq!(referee(&[2, 1], false, ["You", "I"], &moves[..2]), "I");
     assert_eq!(referee(&[2, 1], true, ["You", "I"], &moves[..2]), "You");
 }
+
+
+/// A running `bouton serve` on a free port, killed when dropped (also when a
+/// test panics). Its log goes to `server.log` beside the database.
+pub struct Server {
+    child: std::process::Child,
+    /// `http://127.0.0.1:PORT`, without a trailing slash.
+    pub url: String,
+    log: PathBuf,
+}
+
+impl Server {
+    /// How long the server may take to print its address.
+    const START_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
+
+    /// Starts the server with the database `db`.
+    pub fn start(db: &Path) -> Server {
+        use std::io::BufRead;
+        let log = db.with_file_name("server.log");
+        let log_file = std::fs::File::create(&log).expect("creating the server log");
+        let mut child = std::process::Command::new(BIN)
+            .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+            .arg(db)
+            .env("RUST_LOG", "warn")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(log_file)
+            .spawn()
+            .expect("bouton serve starts");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut lines = std::io::BufReader::new(stdout).lines();
+            let _ = sender.send(lines.next().and_then(Result::ok));
+            // Keep draining so that the server never blocks on a full pipe.
+            for _ in lines {}
+        });
+        let mut server = Server { child, url: String::new(), log };
+        let line = match receiver.recv_timeout(Server::START_TIMEOUT) {
+            Ok(Some(line)) => line,
+            Ok(None) => panic!("bouton serve stopped without printing its address; its log:\n{}", server.log()),
+            Err(_) => panic!("bouton serve did not print its address within {:?}", Server::START_TIMEOUT),
+        };
+        // "bouton is serving the game at http://127.0.0.1:PORT/ (database ...)"
+        server.url = line
+            .split_whitespace()
+            .find(|word| word.starts_with("http://"))
+            .unwrap_or_else(|| panic!("no address in the server's first line: {line:?}"))
+            .trim_end_matches('/')
+            .to_owned();
+        server
+    }
+
+    /// What the server logged so far.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Kills the server with SIGKILL: no chance to flush or clean up.
+    pub fn kill(mut self) {
+        self.child.kill().expect("SIGKILL");
+        self.child.wait().expect("the killed server is reaped");
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
