@@ -33,6 +33,8 @@ pub enum Command {
     Simulate(SimulateArgs),
     /// Serve the browser game and its JSON API.
     Serve(ServeArgs),
+    /// General Game Playing: read GDL rules, play over the GGP protocol.
+    Ggp(crate::ggp::GgpArgs),
 }
 
 /// Options of `bouton serve`.

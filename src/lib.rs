@@ -6,6 +6,7 @@
 
 pub mod cli;
 mod analyze;
+mod ggp;
 mod play;
 mod serve;
 mod simulate;
@@ -45,6 +46,7 @@ pub fn run() -> ExitCode {
         Some(cli::Command::Analyze(args)) => analyze::run(args),
         Some(cli::Command::Simulate(args)) => simulate::run(args),
         Some(cli::Command::Serve(args)) => serve::run(args),
+        Some(cli::Command::Ggp(args)) => ggp::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -7,6 +7,7 @@ mod util;
 
 mod analyze;
 mod browser;
+mod ggp;
 mod play;
 mod pty;
 mod save;

@@ -1,0 +1,115 @@
+//! The usual GGP speed figure: state transitions per second in random
+//! playouts, single thread, on ticTacToe, connectFour and nim1–nim4 (each
+//! transition computes every role's legal moves, picks a random joint move,
+//! computes the next state and tests terminality); the reference prover on
+//! ticTacToe for comparison; and the time to solve nim3 exactly (about
+//! 130,000 states) from its initial state.
+//!
+//! Each playout iteration runs exactly `TRANSITIONS` transitions, starting a
+//! new playout from the initial state whenever one ends, so that throughput
+//! is in transitions per second.
+//!
+//! The games are read from `../shared/gdl` beside the workspace.
+//!
+//! Run with `cargo bench -p bouton-ggp --bench playouts`.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use bouton_ggp::{Evaluator, Game, Machine, Prover, Solver};
+use criterion::{BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+const TRANSITIONS: u64 = 100_000;
+
+fn gdl_dir() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/gdl");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("notice: {} is missing; nothing to measure", dir.display());
+        None
+    }
+}
+
+fn game(dir: &Path, name: &str) -> Game {
+    let text = std::fs::read_to_string(dir.join(format!("{name}.kif"))).expect("the game file is readable");
+    Game::parse(&text).expect("the game parses")
+}
+
+/// Exactly `n` transitions of random playouts from the initial state.
+fn transitions(e: &mut Evaluator, rng: &mut SmallRng, n: u64) {
+    let start = e.machine().initial_state();
+    let mut left = n as usize;
+    while left > 0 {
+        e.load(&start);
+        let done = e.playout(rng, left);
+        left -= done.max(1);
+    }
+}
+
+fn bench_playouts(c: &mut Criterion) {
+    let Some(dir) = gdl_dir() else { return };
+    let mut group = c.benchmark_group("playouts");
+    group.throughput(Throughput::Elements(TRANSITIONS));
+    group.sample_size(20);
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(4));
+    for name in ["ticTacToe", "connectFour", "nim1", "nim2", "nim3", "nim4"] {
+        let machine = Machine::compile(&game(&dir, name)).expect("the game compiles");
+        let mut e = Evaluator::new(&machine);
+        let mut rng = SmallRng::seed_from_u64(7);
+        group.bench_function(BenchmarkId::new("compiled", name), |b| {
+            b.iter(|| transitions(&mut e, &mut rng, black_box(TRANSITIONS)));
+        });
+    }
+    group.finish();
+
+    // The reference prover, for scale: far fewer transitions per iteration.
+    let mut group = c.benchmark_group("playouts-prover");
+    const PROVER_TRANSITIONS: u64 = 100;
+    group.throughput(Throughput::Elements(PROVER_TRANSITIONS));
+    group.sample_size(10);
+    group.sampling_mode(SamplingMode::Flat);
+    let g = game(&dir, "ticTacToe");
+    let mut prover = Prover::new(&g);
+    let mut rng = SmallRng::seed_from_u64(7);
+    group.bench_function(BenchmarkId::new("prover", "ticTacToe"), |b| {
+        b.iter(|| {
+            let mut state = prover.initial_state();
+            for _ in 0..PROVER_TRANSITIONS {
+                let inspection = prover.inspect(&state);
+                if inspection.terminal {
+                    state = prover.initial_state();
+                    continue;
+                }
+                let joint: Vec<_> = inspection.legal.iter().map(|l| l[rng.random_range(0..l.len())].clone()).collect();
+                state = prover.next_state(&state, &joint);
+            }
+            black_box(state)
+        });
+    });
+    group.finish();
+}
+
+fn bench_solve(c: &mut Criterion) {
+    let Some(dir) = gdl_dir() else { return };
+    let mut group = c.benchmark_group("solve");
+    group.sample_size(10);
+    group.sampling_mode(SamplingMode::Flat);
+    let machine = Machine::compile(&game(&dir, "nim3")).expect("nim3 compiles");
+    group.bench_function("nim3", |b| {
+        b.iter(|| {
+            let mut solver = Solver::new(&machine);
+            let value = solver.solve(&machine.initial_state(), Instant::now() + Duration::from_secs(60));
+            assert_eq!(value, Ok(vec![100, 0]));
+            black_box(solver.solved_states())
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_playouts, bench_solve);
+criterion_main!(benches);

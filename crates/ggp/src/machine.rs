@@ -1,0 +1,491 @@
+//! The compiled state machine: a game's rules grounded and compiled to bit
+//! operations (see [`crate::circuit`]), with the usual GGP interface —
+//! initial state, legal moves, next state, terminality, goals.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use rand::Rng;
+
+use crate::circuit::{self, Circuit, MoveInfo};
+use crate::game::Game;
+use crate::ground::{self, Limits};
+use crate::hash::FastMap;
+use crate::specialize::{Spec, specialize};
+use crate::term::Term;
+
+/// Why a game could not be compiled.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CompileError {
+    /// The description declares no role.
+    #[error("the game has no roles")]
+    NoRoles,
+    /// Grounding would exceed the size limits.
+    #[error("the game is too large to compile: {0} exceed the limits")]
+    TooLarge(&'static str),
+}
+
+/// A game state of a [`Machine`]: one bit per base proposition.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct State(pub(crate) Box<[u64]>);
+
+/// Figures about a compiled game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stats {
+    /// Ground rules before simplification.
+    pub ground_rules: usize,
+    /// Base propositions (bits of a state).
+    pub base_propositions: usize,
+    /// Clauses (word tests) in the three compiled programs together.
+    pub clauses: usize,
+    /// Nodes (derived propositions) computed in every state: legal moves,
+    /// terminality and what they depend on.
+    pub state_nodes: usize,
+    /// Nodes of the next-state program.
+    pub next_nodes: usize,
+    /// Recursive groups computed to a fixpoint.
+    pub fixpoint_groups: usize,
+    /// Milliseconds spent compiling.
+    pub compile_ms: u64,
+}
+
+struct Inner {
+    roles: Vec<Term>,
+    moves: Vec<Vec<Term>>,
+    infos: Vec<Vec<MoveInfo>>,
+    lookup: Vec<HashMap<Term, u32>>,
+    base: Vec<Term>,
+    circuit: Circuit,
+    max_goal: Vec<u8>,
+    stats: Stats,
+}
+
+/// A game compiled for fast reasoning. Cheap to clone (shared).
+///
+/// Moves are numbered per role; [`Machine::moves`] lists them and
+/// [`Machine::move_index`] finds one. For speed in loops use an
+/// [`Evaluator`], which keeps its working memory between calls; the methods
+/// here create one each time.
+///
+/// ```
+/// use bouton_ggp::{Game, Machine};
+///
+/// let game = Game::parse("(role robot) (base p) (base q) (input robot a) (init p) (legal robot a)
+///     (<= (next q) (true p)) (<= terminal (true q)) (goal robot 100)")?;
+/// let machine = Machine::compile(&game)?;
+/// let start = machine.initial_state();
+/// assert_eq!(machine.legal_moves(&start, 0), vec![0]);
+/// assert_eq!(machine.moves(0)[0].to_string(), "a");
+/// let end = machine.next_state(&start, &[0]);
+/// assert!(machine.is_terminal(&end));
+/// assert_eq!(machine.goals(&end), vec![Some(100)]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct Machine(Arc<Inner>);
+
+impl std::fmt::Debug for Machine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Machine").field("roles", &self.0.roles).field("stats", &self.0.stats).finish()
+    }
+}
+
+/// The default bound on grounding: atoms in the over-approximation, and
+/// ground rules.
+pub const DEFAULT_GROUNDING_LIMIT: usize = 4_000_000;
+
+impl Machine {
+    /// Grounds and compiles `game`.
+    ///
+    /// # Errors
+    ///
+    /// [`CompileError::NoRoles`], or [`CompileError::TooLarge`] when grounding
+    /// exceeds its limits (the [`Prover`](crate::Prover) can still reason
+    /// about such a game, slowly).
+    pub fn compile(game: &Game) -> Result<Machine, CompileError> {
+        Machine::compile_within(game, DEFAULT_GROUNDING_LIMIT)
+    }
+
+    /// As [`Machine::compile`], with at most `limit` atoms and `limit` ground
+    /// rules during grounding (invalid games can define infinite relations;
+    /// huge games take long to ground).
+    ///
+    /// ```
+    /// use bouton_ggp::{CompileError, Game, Machine};
+    ///
+    /// // Counting forever: (c 0), (c (s 0)), (c (s (s 0))), …
+    /// let game = Game::parse("(role r) (init (c 0)) (<= (next (c (s ?x))) (true (c ?x)))
+    ///     (legal r go) (<= terminal (true (c done))) (goal r 0)")?;
+    /// assert!(matches!(Machine::compile_within(&game, 1000), Err(CompileError::TooLarge(_))));
+    /// # Ok::<(), bouton_ggp::GameError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Machine::compile`].
+    pub fn compile_within(game: &Game, limit: usize) -> Result<Machine, CompileError> {
+        let started = Instant::now();
+        let g = ground::ground(game, Limits { atoms: limit, rules: limit })?;
+        let mut circuit = circuit::compile(&g);
+        let roles: Vec<Term> = g.roles.iter().map(|&r| g.store.to_term(r, &g.symbols)).collect();
+        let mut moves: Vec<Vec<Term>> = Vec::new();
+        let mut infos = Vec::new();
+        for list in std::mem::take(&mut circuit.moves) {
+            moves.push(list.iter().map(|m| g.store.to_term(m.term, &g.symbols)).collect());
+            infos.push(list);
+        }
+        let lookup =
+            moves.iter().map(|list| list.iter().enumerate().map(|(i, t)| (t.clone(), i as u32)).collect()).collect();
+        let base = circuit.base.iter().map(|&b| g.store.to_term(b, &g.symbols)).collect();
+        let max_goal = circuit.goals.iter().map(|list| list.iter().map(|&(_, v)| v).max().unwrap_or(0)).collect();
+        let stats = Stats {
+            ground_rules: g.rules.len(),
+            base_propositions: circuit.base.len(),
+            clauses: circuit.legal.size() + circuit.goal.size() + circuit.next.size(),
+            state_nodes: circuit.legal.nodes.len(),
+            next_nodes: circuit.next.nodes.len(),
+            fixpoint_groups: [&circuit.legal, &circuit.goal, &circuit.next]
+                .iter()
+                .map(|c| c.steps.iter().filter(|s| matches!(s, crate::code::Step::Fixpoint { .. })).count())
+                .sum(),
+            compile_ms: started.elapsed().as_millis() as u64,
+        };
+        Ok(Machine(Arc::new(Inner { roles, moves, infos, lookup, base, circuit, max_goal, stats })))
+    }
+
+    /// The roles, in declaration order.
+    pub fn roles(&self) -> &[Term] {
+        &self.0.roles
+    }
+
+    /// Every move `role` can ever have, indexed by move number.
+    pub fn moves(&self, role: usize) -> &[Term] {
+        &self.0.moves[role]
+    }
+
+    /// The number of `mv` for `role` (case-insensitive), if it can ever be legal.
+    pub fn move_index(&self, role: usize, mv: &Term) -> Option<u32> {
+        self.0.lookup.get(role)?.get(mv).copied()
+    }
+
+    /// The highest goal value `role` can get.
+    pub fn max_goal(&self, role: usize) -> u8 {
+        self.0.max_goal[role]
+    }
+
+    /// Figures about the compilation.
+    pub fn stats(&self) -> Stats {
+        self.0.stats
+    }
+
+    /// The initial state.
+    pub fn initial_state(&self) -> State {
+        State(self.0.circuit.init.clone().into_boxed_slice())
+    }
+
+    /// The base propositions true in `state`, sorted.
+    pub fn facts(&self, state: &State) -> Vec<Term> {
+        let mut facts: Vec<Term> = (0..self.0.base.len())
+            .filter(|&i| state.0[i / 64] & (1 << (i % 64)) != 0)
+            .map(|i| self.0.base[i].clone())
+            .collect();
+        facts.sort();
+        facts
+    }
+
+    /// The moves of `role` that are legal in `state`.
+    pub fn legal_moves(&self, state: &State, role: usize) -> Vec<u32> {
+        let mut e = Evaluator::new(self);
+        e.load(state);
+        let mut out = Vec::new();
+        e.legal_moves(role, &mut out);
+        out
+    }
+
+    /// Whether `state` is terminal.
+    pub fn is_terminal(&self, state: &State) -> bool {
+        let mut e = Evaluator::new(self);
+        e.load(state);
+        e.is_terminal()
+    }
+
+    /// Each role's goal value in `state` (the highest if several hold).
+    pub fn goals(&self, state: &State) -> Vec<Option<u8>> {
+        let mut e = Evaluator::new(self);
+        e.load(state);
+        e.goals()
+    }
+
+    /// The state after the joint move `joint` (a move number per role).
+    pub fn next_state(&self, state: &State, joint: &[u32]) -> State {
+        let mut e = Evaluator::new(self);
+        e.load(state);
+        e.next_state(joint)
+    }
+}
+
+/// Most cached specialisations per evaluator.
+const MAX_SPECS: usize = 1 << 16;
+
+/// The specialisations of the next-state program, by joint move.
+enum SpecCache {
+    /// Indexed directly by the joint move's mixed-radix number (allocated
+    /// on first use).
+    Dense {
+        radix: Vec<u32>,
+        size: usize,
+        specs: Vec<Option<Box<Spec>>>,
+    },
+    Sparse(FastMap<Box<[u32]>, Box<Spec>>),
+}
+
+/// Working memory for reasoning about states of one [`Machine`]: holds a
+/// current state (see [`Evaluator::load`]) and its legal moves.
+///
+/// ```
+/// use bouton_ggp::{Evaluator, Game, Machine};
+/// use rand::SeedableRng;
+///
+/// let game = Game::parse("(role r) (init (n 0)) (succ 0 1) (succ 1 2)
+///     (legal r inc) (<= (next (n ?y)) (true (n ?x)) (succ ?x ?y))
+///     (<= terminal (true (n 2))) (goal r 100)")?;
+/// let machine = Machine::compile(&game)?;
+/// let mut e = Evaluator::new(&machine);
+/// e.load(&machine.initial_state());
+/// let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
+/// assert_eq!(e.playout(&mut rng, 100), 2);
+/// assert!(e.is_terminal());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Evaluator {
+    m: Machine,
+    bits: Vec<u64>,
+    goals_ready: bool,
+    specs: SpecCache,
+    joint: Vec<u32>,
+}
+
+impl Evaluator {
+    /// An evaluator for `machine`, with the initial state loaded.
+    pub fn new(machine: &Machine) -> Evaluator {
+        let c = &machine.0.circuit;
+        let radix: Vec<u32> = machine.0.moves.iter().map(|m| m.len().max(1) as u32).collect();
+        let product = radix.iter().try_fold(1usize, |acc, &r| acc.checked_mul(r as usize).filter(|&p| p <= 1 << 16));
+        let specs = match product {
+            Some(size) => SpecCache::Dense { radix, size, specs: Vec::new() },
+            None => SpecCache::Sparse(FastMap::default()),
+        };
+        let mut e = Evaluator {
+            m: machine.clone(),
+            bits: vec![0; c.total_words as usize],
+            goals_ready: false,
+            specs,
+            joint: Vec::new(),
+        };
+        e.load(&machine.initial_state());
+        e
+    }
+
+    /// The machine.
+    pub fn machine(&self) -> &Machine {
+        &self.m
+    }
+
+    /// Makes `state` the current state.
+    pub fn load(&mut self, state: &State) {
+        let n = state.0.len();
+        self.bits[..n].copy_from_slice(&state.0);
+        self.m.0.circuit.legal.run(&mut self.bits);
+        self.goals_ready = false;
+    }
+
+    /// The current state.
+    pub fn state(&self) -> State {
+        State(self.bits[..self.m.0.circuit.state_words as usize].into())
+    }
+
+    #[inline(always)]
+    fn bit(&self, bit: u32) -> bool {
+        self.bits[(bit / 64) as usize] & (1 << (bit % 64)) != 0
+    }
+
+    /// Whether the current state is terminal.
+    pub fn is_terminal(&self) -> bool {
+        self.bit(self.m.0.circuit.terminal_bit)
+    }
+
+    /// The words holding `role`'s legal bits, each masked to them, with the
+    /// move number of each word's bit 0.
+    #[inline(always)]
+    fn legal_words(&self, role: usize) -> impl Iterator<Item = (u64, i64)> + '_ {
+        let first = self.m.0.circuit.legal_first[role];
+        let end = first + self.m.0.infos[role].len() as u32;
+        (first / 64..end.div_ceil(64)).map(move |w| {
+            let lo = (w * 64).max(first);
+            let hi = ((w + 1) * 64).min(end);
+            let width = hi - lo;
+            let mask = if width == 64 { !0 } else { ((1u64 << width) - 1) << (lo % 64) };
+            (self.bits[w as usize] & mask, i64::from(w * 64) - i64::from(first))
+        })
+    }
+
+    /// Replaces `out` with the moves of `role` legal in the current state.
+    pub fn legal_moves(&self, role: usize, out: &mut Vec<u32>) {
+        out.clear();
+        for (mut word, base) in self.legal_words(role) {
+            while word != 0 {
+                out.push((base + i64::from(word.trailing_zeros())) as u32);
+                word &= word - 1;
+            }
+        }
+    }
+
+    /// A uniformly random legal move of `role`, if it has one.
+    pub fn random_legal_move(&self, role: usize, rng: &mut impl Rng) -> Option<u32> {
+        let count: u32 = self.legal_words(role).map(|(w, _)| w.count_ones()).sum();
+        if count == 0 {
+            return None;
+        }
+        let mut k = rng.random_range(0..count);
+        for (mut word, base) in self.legal_words(role) {
+            let ones = word.count_ones();
+            if k >= ones {
+                k -= ones;
+                continue;
+            }
+            for _ in 0..k {
+                word &= word - 1;
+            }
+            return Some((base + i64::from(word.trailing_zeros())) as u32);
+        }
+        unreachable!("k is below the number of legal moves")
+    }
+
+    /// Whether move `mv` of `role` is legal in the current state.
+    pub fn is_legal(&self, role: usize, mv: u32) -> bool {
+        self.m.0.infos[role].get(mv as usize).is_some_and(|info| self.bit(info.legal_bit))
+    }
+
+    /// The goal value of `role` in the current state (the highest if several
+    /// hold).
+    pub fn goal(&mut self, role: usize) -> Option<u8> {
+        if !self.goals_ready {
+            self.m.0.circuit.goal.run(&mut self.bits);
+            self.goals_ready = true;
+        }
+        self.m.0.circuit.goals[role].iter().filter(|&&(bit, _)| self.bit(bit)).map(|&(_, v)| v).max()
+    }
+
+    /// Every role's goal value in the current state.
+    pub fn goals(&mut self) -> Vec<Option<u8>> {
+        (0..self.m.0.roles.len()).map(|r| self.goal(r)).collect()
+    }
+
+    /// Computes the next state of the current state into the next region.
+    fn compute_next(&mut self, joint: &[u32]) {
+        let c = &self.m.0.circuit;
+        let next_word = c.next_word as usize;
+        let key = match &self.specs {
+            SpecCache::Dense { radix, .. } => {
+                let mut k = 0usize;
+                for (r, &mv) in joint.iter().enumerate() {
+                    k = k * radix[r] as usize + mv as usize;
+                }
+                Some(k)
+            }
+            SpecCache::Sparse(_) => None,
+        };
+        let spec: Option<&Spec> = match (&mut self.specs, key) {
+            (SpecCache::Dense { specs, size, .. }, Some(k)) => {
+                if specs.is_empty() {
+                    specs.resize_with(*size, || None);
+                }
+                if specs[k].is_none() {
+                    specs[k] = Some(Box::new(Self::build_spec(&self.m, joint)));
+                }
+                specs[k].as_deref()
+            }
+            (SpecCache::Sparse(map), _) => {
+                if !map.contains_key(joint) && map.len() < MAX_SPECS {
+                    map.insert(joint.into(), Box::new(Self::build_spec(&self.m, joint)));
+                }
+                map.get(joint).map(|b| &**b)
+            }
+            _ => None,
+        };
+        match spec {
+            Some(spec) => spec.apply(&mut self.bits, next_word),
+            None => {
+                // The general program: the does bits, then every next node.
+                let does = c.state_words as usize..(c.state_words + c.does_words) as usize;
+                self.bits[does].iter_mut().for_each(|w| *w = 0);
+                self.bits[next_word..next_word + c.state_words as usize].iter_mut().for_each(|w| *w = 0);
+                for (r, &mv) in joint.iter().enumerate() {
+                    if let Some(bit) = self.m.0.infos[r].get(mv as usize).and_then(|i| i.does_bit) {
+                        self.bits[(bit / 64) as usize] |= 1 << (bit % 64);
+                    }
+                }
+                c.next.run(&mut self.bits);
+            }
+        }
+    }
+
+    fn build_spec(m: &Machine, joint: &[u32]) -> Spec {
+        let c = &m.0.circuit;
+        let on: Vec<u32> = joint
+            .iter()
+            .enumerate()
+            .filter_map(|(r, &mv)| m.0.infos[r].get(mv as usize).and_then(|i| i.does_bit))
+            .collect();
+        specialize(
+            &c.next,
+            c.total_words as usize,
+            c.state_words as usize..(c.state_words + c.does_words) as usize,
+            &on,
+            c.next_word,
+            c.state_words,
+        )
+    }
+
+    /// The state after `joint` (a move number per role) in the current state;
+    /// the current state does not change.
+    pub fn next_state(&mut self, joint: &[u32]) -> State {
+        self.compute_next(joint);
+        let c = &self.m.0.circuit;
+        let next_word = c.next_word as usize;
+        State(self.bits[next_word..next_word + c.state_words as usize].into())
+    }
+
+    /// Plays `joint` in the current state: the next state becomes current.
+    pub fn advance(&mut self, joint: &[u32]) {
+        self.compute_next(joint);
+        let c = &self.m.0.circuit;
+        let (s, next_word) = (c.state_words as usize, c.next_word as usize);
+        self.bits.copy_within(next_word..next_word + s, 0);
+        c.legal.run(&mut self.bits);
+        self.goals_ready = false;
+    }
+
+    /// Plays random legal moves from the current state until a terminal
+    /// state or `max_steps` transitions; returns the number of transitions.
+    /// A role without legal moves ends the playout too.
+    pub fn playout(&mut self, rng: &mut impl Rng, max_steps: usize) -> usize {
+        let roles = self.m.0.roles.len();
+        let mut steps = 0;
+        let mut joint = std::mem::take(&mut self.joint);
+        'play: while steps < max_steps && !self.is_terminal() {
+            joint.clear();
+            for r in 0..roles {
+                match self.random_legal_move(r, rng) {
+                    Some(mv) => joint.push(mv),
+                    None => break 'play,
+                }
+            }
+            self.advance(&joint);
+            steps += 1;
+        }
+        self.joint = joint;
+        steps
+    }
+}

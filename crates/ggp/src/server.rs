@@ -1,0 +1,421 @@
+//! A GGP player over HTTP, as the Stanford and Dresden game managers expect
+//! it.
+//!
+//! - `START`: compiles the rules within the start clock (a very large game
+//!   keeps compiling in the background while the reference [`Prover`]
+//!   answers), then uses the rest of the start clock to solve the game if it
+//!   can; answers `ready`. A START for another match while one is running
+//!   gets `busy`.
+//! - `PLAY`: applies the previous joint move and answers a legal move,
+//!   spelled as the rules spell it, before the play clock ends minus a safety
+//!   margin — the thinking runs on a blocking thread and, should it overrun,
+//!   a legal move computed up front is sent instead.
+//! - `STOP`/`ABORT` end the match (`done`/`aborted`); `INFO` tells whether
+//!   the player is free; `PREVIEW` is acknowledged.
+//! - Anything else — unparsable, truncated, oversized — gets an error reply;
+//!   no request can stop the player.
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::net::{TcpListener, TcpStream};
+use tokio::time::{Instant, timeout_at};
+
+use crate::game::Game;
+use crate::http;
+use crate::machine::{Evaluator, Machine, State};
+use crate::protocol::Message;
+use crate::prover::{Prover, ProverState};
+use crate::term::Term;
+use crate::thinker::{Strategy, Thinker};
+
+/// How the player behaves.
+#[derive(Debug, Clone)]
+pub struct PlayerConfig {
+    /// The name given in answer to INFO.
+    pub name: String,
+    /// How moves are chosen.
+    pub strategy: Strategy,
+    /// Largest message accepted, in bytes.
+    pub max_message: usize,
+    /// Time allowed for a request to arrive completely.
+    pub read_timeout: Duration,
+    /// Seed of the player's random choices.
+    pub seed: u64,
+    /// Print one line per message to standard error.
+    pub verbose: bool,
+    /// Never compile: reason with the reference prover only, choosing random
+    /// legal moves — what the player falls back to while a game too large to
+    /// compile in time is compiling. For diagnostics and tests.
+    pub prover_only: bool,
+}
+
+impl Default for PlayerConfig {
+    fn default() -> Self {
+        PlayerConfig {
+            name: "bouton".into(),
+            strategy: Strategy::Best,
+            max_message: 8 * 1024 * 1024,
+            read_timeout: Duration::from_secs(20),
+            seed: 0x0b07_7011,
+            verbose: false,
+            prover_only: false,
+        }
+    }
+}
+
+/// The time kept in reserve on each clock: network and scheduling delays.
+///
+/// ```
+/// use bouton_ggp::server::safety_margin;
+/// use std::time::Duration;
+///
+/// assert_eq!(safety_margin(Duration::from_secs(10)), Duration::from_millis(1500));
+/// assert_eq!(safety_margin(Duration::from_secs(1)), Duration::from_millis(250));
+/// assert_eq!(safety_margin(Duration::from_secs(60)), Duration::from_secs(2));
+/// ```
+pub fn safety_margin(clock: Duration) -> Duration {
+    clock.mul_f64(0.15).clamp(Duration::from_millis(250), Duration::from_secs(2)).min(clock / 2)
+}
+
+/// Why a START could not be honoured with a compiled game.
+enum StartFailure {
+    /// The role given is not in the game: the match cannot be played.
+    NoRole(String),
+    /// The game does not compile (too large): the prover answers instead.
+    Compile(String),
+}
+
+/// A compiled game ready to play one role.
+#[derive(Clone)]
+struct Engine {
+    machine: Machine,
+    role: usize,
+    thinker: Arc<Mutex<Thinker>>,
+}
+
+/// One match.
+struct Session {
+    role: Term,
+    play_clock: Duration,
+    game: Arc<Game>,
+    history: Vec<Vec<Term>>,
+    engine: Arc<Mutex<Option<Engine>>>,
+    fallback: Option<(Prover, ProverState, usize)>,
+    seed: u64,
+}
+
+struct Current {
+    id: String,
+    last_contact: std::time::Instant,
+    /// Without any message for this long, the match is considered abandoned.
+    patience: Duration,
+    session: Arc<tokio::sync::Mutex<Session>>,
+}
+
+struct Player {
+    config: PlayerConfig,
+    current: Mutex<Option<Current>>,
+}
+
+/// Serves GGP requests on `listener` forever.
+///
+/// ```no_run
+/// use bouton_ggp::server::{PlayerConfig, serve};
+///
+/// # async fn run() -> std::io::Result<()> {
+/// let listener = tokio::net::TcpListener::bind("127.0.0.1:9147").await?;
+/// serve(listener, PlayerConfig { verbose: true, ..PlayerConfig::default() }).await
+/// # }
+/// ```
+///
+/// # Errors
+///
+/// Never in practice: failures of single connections are answered or logged
+/// and the loop goes on.
+pub async fn serve(listener: TcpListener, config: PlayerConfig) -> std::io::Result<()> {
+    let player = Arc::new(Player { config, current: Mutex::new(None) });
+    loop {
+        match listener.accept().await {
+            Ok((stream, peer)) => {
+                let player = Arc::clone(&player);
+                tokio::spawn(async move { player.connection(stream, peer).await });
+            }
+            Err(e) => {
+                if player.config.verbose {
+                    eprintln!("accept failed: {e}");
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Player {
+    async fn connection(self: Arc<Self>, stream: TcpStream, peer: SocketAddr) {
+        let _ = stream.set_nodelay(true);
+        let received = Instant::now();
+        let deadline = received + self.config.read_timeout;
+        let (status, body) = match http::read_request(&stream, self.config.max_message, deadline).await {
+            Ok(request) => match request.method.as_str() {
+                "OPTIONS" => ((200, "OK"), String::new()),
+                "GET" => ((200, "OK"), self.info()),
+                "POST" => self.message(&request.body, received).await,
+                other => ((405, "Method Not Allowed"), format!("error: method {other} not allowed")),
+            },
+            Err(e) => {
+                if self.config.verbose {
+                    eprintln!("{peer}: {e}");
+                }
+                (e.status(), format!("error: {e}"))
+            }
+        };
+        let _ = http::respond(stream, status, &body).await;
+    }
+
+    fn info(&self) -> String {
+        let busy = lock(&self.current).as_ref().is_some_and(|c| c.last_contact.elapsed() < c.patience);
+        format!("((name {}) (status {}))", self.config.name, if busy { "busy" } else { "available" })
+    }
+
+    async fn message(&self, body: &str, received: Instant) -> ((u16, &'static str), String) {
+        let message = match Message::parse(body) {
+            Ok(m) => m,
+            Err(e) => return ((400, "Bad Request"), format!("error: {e}")),
+        };
+        let ok = |body: String| ((200, "OK"), body);
+        match message {
+            Message::Info => ok(self.info()),
+            Message::Preview { .. } => ok("ready".into()),
+            Message::Start { id, role, rules, start_clock, play_clock } => {
+                match self.start(id, role, &rules, start_clock, play_clock, received).await {
+                    Ok(reply) => ok(reply),
+                    Err(e) => ((400, "Bad Request"), format!("error: {e}")),
+                }
+            }
+            Message::Play { id, moves } => {
+                let Some(session) = self.session(&id) else {
+                    return ((400, "Bad Request"), format!("error: no match {id}"));
+                };
+                let mut session = session.lock().await;
+                match session.play(moves, received).await {
+                    Ok((mv, how)) => {
+                        if self.config.verbose {
+                            eprintln!("{id}: play {mv} ({how})");
+                        }
+                        ok(mv.to_string())
+                    }
+                    Err(e) => ((400, "Bad Request"), format!("error: {e}")),
+                }
+            }
+            Message::Stop { id, .. } => {
+                self.end(&id, "stop");
+                ok("done".into())
+            }
+            Message::Abort { id } => {
+                self.end(&id, "abort");
+                ok("aborted".into())
+            }
+        }
+    }
+
+    fn session(&self, id: &str) -> Option<Arc<tokio::sync::Mutex<Session>>> {
+        let mut current = lock(&self.current);
+        let c = current.as_mut().filter(|c| c.id == id)?;
+        c.last_contact = std::time::Instant::now();
+        Some(Arc::clone(&c.session))
+    }
+
+    fn end(&self, id: &str, what: &str) {
+        let mut current = lock(&self.current);
+        if current.as_ref().is_some_and(|c| c.id == id) {
+            *current = None;
+            if self.config.verbose {
+                eprintln!("{id}: {what}");
+            }
+        }
+    }
+
+    async fn start(
+        &self,
+        id: String,
+        role: Term,
+        rules: &[crate::sexp::Sexp],
+        start_clock: Duration,
+        play_clock: Duration,
+        received: Instant,
+    ) -> Result<String, String> {
+        let game = Arc::new(Game::from_sexps(rules).map_err(|e| e.to_string())?);
+        let session = {
+            let mut current = lock(&self.current);
+            if let Some(c) = current.as_ref() {
+                if c.id == id {
+                    return Ok("ready".into());
+                }
+                if c.last_contact.elapsed() < c.patience {
+                    return Ok("busy".into());
+                }
+            }
+            let seed = self.config.seed ^ id.bytes().fold(0u64, |h, b| h.rotate_left(5) ^ u64::from(b));
+            let session = Arc::new(tokio::sync::Mutex::new(Session {
+                role: role.clone(),
+                play_clock,
+                game: Arc::clone(&game),
+                history: Vec::new(),
+                engine: Arc::new(Mutex::new(None)),
+                fallback: None,
+                seed,
+            }));
+            *current = Some(Current {
+                id: id.clone(),
+                last_contact: std::time::Instant::now(),
+                patience: start_clock + play_clock * 3 + Duration::from_secs(30),
+                session: Arc::clone(&session),
+            });
+            session
+        };
+        if self.config.verbose {
+            eprintln!("{id}: start as {role} ({} rules, clocks {start_clock:?}/{play_clock:?})", game.rule_count());
+        }
+        let deadline = received + start_clock.saturating_sub(safety_margin(start_clock));
+        if self.config.prover_only {
+            return Ok("ready".into());
+        }
+        let session = session.lock().await;
+        let slot = Arc::clone(&session.engine);
+        let strategy = self.config.strategy;
+        let seed = session.seed;
+        let compile = {
+            let game = Arc::clone(&game);
+            tokio::task::spawn_blocking(move || {
+                let machine = Machine::compile(&game).map_err(|e| StartFailure::Compile(e.to_string()))?;
+                let r = machine
+                    .roles()
+                    .iter()
+                    .position(|r| *r == role)
+                    .ok_or_else(|| StartFailure::NoRole(format!("the game has no role {role}")))?;
+                let thinker = Thinker::new(&machine, r, strategy, seed);
+                let engine = Engine { machine, role: r, thinker: Arc::new(Mutex::new(thinker)) };
+                *lock(&slot) = Some(engine.clone());
+                Ok::<Engine, StartFailure>(engine)
+            })
+        };
+        match timeout_at(deadline, compile).await {
+            Ok(Ok(Ok(engine))) => {
+                // The rest of the start clock goes to solving.
+                let initial = engine.machine.initial_state();
+                let thinker = Arc::clone(&engine.thinker);
+                let solve_until = deadline.into_std();
+                let prepare = tokio::task::spawn_blocking(move || lock(&thinker).prepare(&initial, solve_until));
+                let _ = timeout_at(deadline, prepare).await;
+                Ok("ready".into())
+            }
+            Ok(Ok(Err(StartFailure::NoRole(e)))) => {
+                drop(session);
+                self.end(&id, "refused");
+                Err(e)
+            }
+            Ok(Ok(Err(StartFailure::Compile(e)))) => {
+                if self.config.verbose {
+                    eprintln!("{id}: {e}; the reference prover will answer");
+                }
+                Ok("ready".into())
+            }
+            // Still compiling: the prover answers meanwhile (the compilation
+            // installs itself when done).
+            _ => Ok("ready".into()),
+        }
+    }
+}
+
+impl Session {
+    /// The legal move to send and how it was chosen.
+    async fn play(&mut self, moves: Option<Vec<Term>>, received: Instant) -> Result<(Term, &'static str), String> {
+        if let Some(moves) = moves {
+            self.history.push(moves);
+        }
+        let deadline = received + self.play_clock.saturating_sub(safety_margin(self.play_clock));
+        let engine = lock(&self.engine).clone();
+        match engine {
+            Some(engine) => {
+                let state = replay(&engine.machine, &self.history)?;
+                let legal = engine.machine.legal_moves(&state, engine.role);
+                let Some(&first) = legal.first() else {
+                    return Err("no legal move in this state".into());
+                };
+                let thinker = Arc::clone(&engine.thinker);
+                let think_until = deadline.into_std();
+                let task = tokio::task::spawn_blocking(move || lock(&thinker).choose(&state, think_until));
+                let (mv, how) = match timeout_at(deadline, task).await {
+                    Ok(Ok(mv)) => (mv, "chosen"),
+                    _ => (first, "out of time: first legal move"),
+                };
+                Ok((engine.machine.moves(engine.role)[mv as usize].clone(), how))
+            }
+            None => self.play_with_prover(deadline).await,
+        }
+    }
+
+    /// Without a compiled machine: a random legal move by the reference
+    /// reasoner.
+    async fn play_with_prover(&mut self, deadline: Instant) -> Result<(Term, &'static str), String> {
+        let fallback = self.fallback.take();
+        let game = Arc::clone(&self.game);
+        let history = self.history.clone();
+        let role = self.role.clone();
+        let seed = self.seed.wrapping_add(history.len() as u64);
+        let task = tokio::task::spawn_blocking(move || {
+            let (mut prover, mut state, mut done) = match fallback {
+                Some(f) => f,
+                None => {
+                    let mut prover = Prover::new(&game);
+                    let state = prover.initial_state();
+                    (prover, state, 0)
+                }
+            };
+            for joint in &history[done..] {
+                state = prover.next_state(&state, joint);
+                done += 1;
+            }
+            let r = prover.roles().iter().position(|r| *r == role);
+            let legal = r.map(|r| prover.inspect(&state).legal.swap_remove(r)).unwrap_or_default();
+            (prover, state, done, legal)
+        });
+        match timeout_at(deadline, task).await {
+            Ok(Ok((prover, state, done, legal))) => {
+                self.fallback = Some((prover, state, done));
+                if legal.is_empty() {
+                    return Err("no legal move in this state".into());
+                }
+                let k = (seed % legal.len() as u64) as usize;
+                Ok((legal[k].clone(), "reference reasoner: random legal move"))
+            }
+            _ => Err("the reasoner did not answer in time".into()),
+        }
+    }
+}
+
+/// The state after the joint moves of `history`, spelled as the manager
+/// spells them.
+fn replay(machine: &Machine, history: &[Vec<Term>]) -> Result<State, String> {
+    let mut e = Evaluator::new(machine);
+    for joint in history {
+        if joint.len() != machine.roles().len() {
+            return Err(format!("{} moves for {} roles", joint.len(), machine.roles().len()));
+        }
+        let indices = joint
+            .iter()
+            .enumerate()
+            .map(|(r, m)| {
+                machine.move_index(r, m).ok_or_else(|| format!("{m} is not a move of {}", machine.roles()[r]))
+            })
+            .collect::<Result<Vec<u32>, String>>()?;
+        e.advance(&indices);
+    }
+    Ok(e.state())
+}

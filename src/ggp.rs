@@ -1,0 +1,341 @@
+//! `bouton ggp`: General Game Playing — check GDL rule sheets, play them
+//! locally, serve a GGP player over HTTP, referee matches between players.
+
+use std::io::{self, BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, anyhow, bail};
+use bouton_ggp::local::{Builtin, Contestant, play_match};
+use bouton_ggp::referee::{RefereeConfig, run_match};
+use bouton_ggp::server::{PlayerConfig, serve};
+use bouton_ggp::{Game, Machine, SolveError, Solver, State, Strategy, Term, Thinker};
+use clap::{Args, Subcommand};
+
+use crate::UsageError;
+
+/// Options of `bouton ggp`.
+#[derive(Debug, Clone, Args)]
+pub struct GgpArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: GgpCommand,
+}
+
+/// The `bouton ggp` subcommands.
+#[derive(Debug, Clone, Subcommand)]
+pub enum GgpCommand {
+    /// Serve a GGP player over HTTP (the Stanford and Dresden protocol).
+    Serve(ServeArgs),
+    /// Validate a GDL file; print roles, initial legal moves and, when it can
+    /// be solved in time, the outcome of perfect play.
+    Check(CheckArgs),
+    /// Play a local match between built-in players, or against you.
+    Play(PlayArgs),
+    /// Run a match over HTTP between players at the given addresses.
+    Referee(RefereeArgs),
+}
+
+/// Options of `bouton ggp serve`.
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// The port to listen on.
+    #[arg(long, default_value_t = 9147)]
+    pub port: u16,
+    /// The address to listen on (0.0.0.0 for every interface).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: std::net::IpAddr,
+    /// How moves are chosen: best (perfect when solvable, else search), mcts, random.
+    #[arg(long, default_value = "best")]
+    pub strategy: Strategy,
+    /// The name given in answer to INFO.
+    #[arg(long, default_value = "bouton")]
+    pub name: String,
+    /// Print nothing per message.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Options of `bouton ggp check`.
+#[derive(Debug, Clone, Args)]
+pub struct CheckArgs {
+    /// The GDL (KIF) file.
+    pub file: PathBuf,
+    /// Time allowed for solving, in seconds (0: do not try).
+    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    pub solve_time: f64,
+}
+
+/// Options of `bouton ggp play`.
+#[derive(Debug, Clone, Args)]
+pub struct PlayArgs {
+    /// The GDL (KIF) file.
+    pub file: PathBuf,
+    /// Who plays each role, in role order, comma-separated: best, mcts,
+    /// random or human. One kind plays every role. Default: best.
+    #[arg(long, value_delimiter = ',', value_name = "KINDS")]
+    pub players: Vec<String>,
+    /// Seconds per move for the built-in players.
+    #[arg(long, value_name = "SECS", default_value_t = 1.0)]
+    pub play_clock: f64,
+    /// Seed for the built-in players' random choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Options of `bouton ggp referee`.
+#[derive(Debug, Clone, Args)]
+pub struct RefereeArgs {
+    /// The GDL (KIF) file.
+    pub file: PathBuf,
+    /// A player's address (host:port or http://host:port/), one per role in
+    /// role order.
+    #[arg(long = "player", value_name = "ADDRESS", required = true)]
+    pub players: Vec<String>,
+    /// Seconds before the first move.
+    #[arg(long, value_name = "SECS", default_value_t = 10)]
+    pub start_clock: u64,
+    /// Seconds per move.
+    #[arg(long, value_name = "SECS", default_value_t = 5)]
+    pub play_clock: u64,
+    /// The match identifier.
+    #[arg(long, default_value = "bouton-match")]
+    pub match_id: String,
+    /// Seed for the moves that replace late or illegal ones.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Runs `bouton ggp`.
+pub fn run(args: &GgpArgs) -> Result<()> {
+    match &args.command {
+        GgpCommand::Serve(a) => run_serve(a),
+        GgpCommand::Check(a) => run_check(a),
+        GgpCommand::Play(a) => run_play(a),
+        GgpCommand::Referee(a) => run_referee(a),
+    }
+}
+
+// The causes go into the messages themselves: `bouton` prints only the
+// outermost message of an error.
+fn read_game(path: &Path) -> Result<Game> {
+    let text = std::fs::read_to_string(path).map_err(|e| anyhow!("cannot read {}: {e}", path.display()))?;
+    Game::parse(&text).map_err(|e| anyhow!("{} is not a GDL description: {e}", path.display()))
+}
+
+fn compile(game: &Game, path: &Path) -> Result<Machine> {
+    Machine::compile(game).map_err(|e| anyhow!("cannot compile {}: {e}", path.display()))
+}
+
+fn run_serve(args: &ServeArgs) -> Result<()> {
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    let config = PlayerConfig {
+        name: args.name.clone(),
+        strategy: args.strategy,
+        verbose: !args.quiet,
+        ..PlayerConfig::default()
+    };
+    runtime.block_on(async {
+        let address = std::net::SocketAddr::new(args.host, args.port);
+        let listener =
+            tokio::net::TcpListener::bind(address).await.with_context(|| format!("cannot listen on {address}"))?;
+        let bound = listener.local_addr()?;
+        println!("bouton GGP player {} listening on http://{bound}/", args.name);
+        io::stdout().flush()?;
+        tokio::select! {
+            result = serve(listener, config) => result.context("the server stopped"),
+            _ = tokio::signal::ctrl_c() => Ok(()),
+        }
+    })
+}
+
+fn run_check(args: &CheckArgs) -> Result<()> {
+    let game = read_game(&args.file)?;
+    let verdict = game.validate();
+    let mut out = io::stdout().lock();
+    for e in &verdict.errors {
+        writeln!(out, "error: {e}")?;
+    }
+    for w in &verdict.warnings {
+        writeln!(out, "warning: {w}")?;
+    }
+    writeln!(
+        out,
+        "{}: {} ({} rules, {} errors, {} warnings)",
+        args.file.display(),
+        if verdict.is_valid() { "valid GDL" } else { "invalid GDL" },
+        game.rule_count(),
+        verdict.errors.len(),
+        verdict.warnings.len()
+    )?;
+    let machine = compile(&game, &args.file)?;
+    let stats = machine.stats();
+    writeln!(
+        out,
+        "compiled in {} ms: {} ground rules, {} base propositions, {} clauses",
+        stats.compile_ms, stats.ground_rules, stats.base_propositions, stats.clauses
+    )?;
+    let start = machine.initial_state();
+    writeln!(out, "roles and legal moves in the initial state:")?;
+    for (r, role) in machine.roles().iter().enumerate() {
+        let moves: Vec<String> =
+            machine.legal_moves(&start, r).iter().map(|&m| machine.moves(r)[m as usize].to_string()).collect();
+        writeln!(out, "  {role} ({}): {}", moves.len(), moves.join(" "))?;
+    }
+    if machine.is_terminal(&start) {
+        writeln!(out, "the initial state is terminal")?;
+    }
+    if args.solve_time > 0.0 {
+        let deadline = Instant::now() + Duration::from_secs_f64(args.solve_time);
+        let mut solver = Solver::new(&machine);
+        let started = Instant::now();
+        match solver.solve(&start, deadline) {
+            Ok(value) => {
+                let goals: Vec<String> =
+                    machine.roles().iter().zip(&value).map(|(role, v)| format!("{role} {v}")).collect();
+                writeln!(
+                    out,
+                    "solved in {:.2} s ({} states): with perfect play {}",
+                    started.elapsed().as_secs_f64(),
+                    solver.solved_states(),
+                    goals.join(", ")
+                )?;
+                for r in 0..machine.roles().len() {
+                    let legal = machine.legal_moves(&start, r);
+                    if legal.len() > 1 {
+                        let best = solver.best_moves(&start, r, deadline).unwrap_or_default();
+                        let names: Vec<String> =
+                            best.iter().map(|&m| machine.moves(r)[m as usize].to_string()).collect();
+                        writeln!(out, "  best first moves of {}: {}", machine.roles()[r], names.join(" "))?;
+                    }
+                }
+            }
+            Err(e) => {
+                let why = match e {
+                    SolveError::Deadline => format!("not solved within {} s", args.solve_time),
+                    other => format!("not solved: {other}"),
+                };
+                writeln!(out, "{why}")?;
+            }
+        }
+    }
+    if !verdict.is_valid() {
+        bail!("{} is not valid GDL", args.file.display());
+    }
+    Ok(())
+}
+
+/// A person at the terminal: picks a move by number or by typing it.
+struct Human {
+    lines: io::Lines<io::StdinLock<'static>>,
+}
+
+impl Contestant for Human {
+    fn name(&self) -> String {
+        "you".into()
+    }
+
+    fn choose(&mut self, machine: &Machine, state: &State, role: usize, legal: &[u32], _: Instant) -> Option<u32> {
+        if legal.len() == 1 {
+            return Some(legal[0]);
+        }
+        let facts: Vec<String> = machine.facts(state).iter().map(ToString::to_string).collect();
+        println!("state: {}", facts.join(" "));
+        for (i, &m) in legal.iter().enumerate() {
+            println!("  {:>3}. {}", i + 1, machine.moves(role)[m as usize]);
+        }
+        loop {
+            print!("{} to move (number or move, `quit` to stop): ", machine.roles()[role]);
+            let _ = io::stdout().flush();
+            let Some(Ok(line)) = self.lines.next() else {
+                println!();
+                return None;
+            };
+            let line = line.trim();
+            if line.eq_ignore_ascii_case("quit") {
+                return None;
+            }
+            if let Ok(k) = line.parse::<usize>()
+                && (1..=legal.len()).contains(&k)
+            {
+                return Some(legal[k - 1]);
+            }
+            if let Ok(term) = line.parse::<Term>()
+                && let Some(m) = machine.move_index(role, &term)
+                && legal.contains(&m)
+            {
+                return Some(m);
+            }
+            println!("not a legal move: type a number from 1 to {} or a move as listed", legal.len());
+        }
+    }
+}
+
+fn run_play(args: &PlayArgs) -> Result<()> {
+    let game = read_game(&args.file)?;
+    let machine = compile(&game, &args.file)?;
+    let roles = machine.roles().len();
+    let kinds: Vec<String> = match &args.players[..] {
+        [] => vec!["best".into(); roles],
+        [one] => vec![one.clone(); roles],
+        many => many.to_vec(),
+    };
+    if kinds.len() != roles {
+        return Err(UsageError(format!("the game has {roles} roles but --players names {}", kinds.len())).into());
+    }
+    if !(args.play_clock > 0.0 && args.play_clock < 1e6) {
+        return Err(UsageError("--play-clock must be a positive number of seconds".into()).into());
+    }
+    let mut contestants: Vec<Box<dyn Contestant>> = Vec::with_capacity(roles);
+    for (r, kind) in kinds.iter().enumerate() {
+        if kind.eq_ignore_ascii_case("human") {
+            contestants.push(Box::new(Human { lines: io::stdin().lock().lines() }));
+            continue;
+        }
+        let strategy: Strategy = kind.parse().map_err(UsageError)?;
+        let thinker = Thinker::new(&machine, r, strategy, args.seed.wrapping_add(r as u64));
+        contestants.push(Box::new(Builtin { name: kind.to_ascii_lowercase(), thinker }));
+    }
+    let clock = Duration::from_secs_f64(args.play_clock);
+    let mut step = 0;
+    let record = play_match(&machine, &mut contestants, clock, &mut |s, _| {
+        step += 1;
+        let moves: Vec<String> = s.moves.iter().map(ToString::to_string).collect();
+        println!("{step:>4}. {}", moves.join(" "));
+    });
+    print!("{}", record.summary());
+    Ok(())
+}
+
+fn run_referee(args: &RefereeArgs) -> Result<()> {
+    let game = read_game(&args.file)?;
+    let config = RefereeConfig {
+        match_id: args.match_id.clone(),
+        start_clock: Duration::from_secs(args.start_clock),
+        play_clock: Duration::from_secs(args.play_clock),
+        seed: args.seed,
+        ..RefereeConfig::default()
+    };
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    let mut step = 0;
+    let record = runtime
+        .block_on(run_match(&game, &args.players, &config, &mut |s| {
+            step += 1;
+            let moves: Vec<String> = s
+                .moves
+                .iter()
+                .zip(&s.replaced)
+                .map(|(m, why)| match why {
+                    Some(why) => format!("{m} [replaced: {why}]"),
+                    None => m.to_string(),
+                })
+                .collect();
+            println!("{step:>4}. {}", moves.join(" "));
+        }))
+        .map_err(|e| match e {
+            bouton_ggp::referee::RefereeError::PlayerCount { .. } => anyhow::Error::new(UsageError(e.to_string())),
+            other => anyhow::Error::new(other),
+        })?;
+    print!("{}", record.summary());
+    Ok(())
+}
