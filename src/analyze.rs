@@ -1,6 +1,6 @@
 //! `bouton analyze`: the facts of a position, as text or JSON.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 
 use anyhow::{Context, Result};
 use bouton_analysis::{Analysis, Explanation, Winner};
@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::UsageError;
 use crate::cli::AnalyzeArgs;
+use crate::heaps_input;
 use crate::table::render_table;
 use crate::theme::Theme;
 use crate::wording::describe;
@@ -73,9 +74,8 @@ fn read_heaps(words: &[String]) -> Result<Heaps> {
         if words.len() > 1 {
             return Err(UsageError("`-` reads every heap from standard input: give no other heaps".into()).into());
         }
-        let mut bytes = Vec::new();
-        io::stdin().lock().read_to_end(&mut bytes).context("cannot read the heaps from standard input")?;
-        return Heaps::parse_bytes(&bytes).map_err(|e| UsageError(format!("standard input: {e}")).into());
+        let heaps = heaps_input::read_heaps(io::stdin().lock()).context("cannot read the heaps from standard input")?;
+        return heaps.map_err(|e| UsageError(format!("standard input: {e}")).into());
     }
     Heaps::parse_bytes(words.join(" ").as_bytes()).map_err(|e| UsageError(e.to_string()).into())
 }

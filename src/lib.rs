@@ -7,6 +7,7 @@
 pub mod cli;
 mod analyze;
 mod ggp;
+mod heaps_input;
 mod play;
 mod serve;
 mod simulate;
