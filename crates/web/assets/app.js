@@ -110,22 +110,29 @@
 
   // ------------------------------------------------------------------ state
 
+  /** Everything that belongs to the game on screen, as it is with none. */
+  function noGame() {
+    return {
+      id: null,
+      token: null,
+      seat: null, // "first", "second", "both" or null (watching)
+      latest: null, // the newest state received
+      shown: null, // the state on screen (maybe a step towards `latest`)
+      selection: null, // { heap, take }, heap from 1
+      cursor: [], // per heap: the token index (from 1) that Tab reaches
+      events: null,
+      demoTimer: null,
+      demoPaused: false,
+      analysisKey: null,
+      hintFor: null,
+      reviewFor: null,
+    };
+  }
+
   const st = {
-    id: null,
-    token: null,
-    seat: null, // "first", "second", "both" or null (watching)
-    latest: null, // the newest state received
-    shown: null, // the state on screen (maybe a step towards `latest`)
+    ...noGame(),
     pumping: false,
-    selection: null, // { heap, take }, heap from 1
-    cursor: [], // per heap: the token index (from 1) that Tab reaches
     busy: false,
-    events: null,
-    demoTimer: null,
-    demoPaused: false,
-    analysisKey: null,
-    hintFor: null,
-    reviewFor: null,
     statsForVersion: null,
   };
 
@@ -313,21 +320,7 @@
   function leaveGame() {
     if (st.events) st.events.close();
     clearTimeout(st.demoTimer);
-    Object.assign(st, {
-      id: null,
-      token: null,
-      seat: null,
-      latest: null,
-      shown: null,
-      selection: null,
-      cursor: [],
-      events: null,
-      demoTimer: null,
-      demoPaused: false,
-      analysisKey: null,
-      hintFor: null,
-      reviewFor: null,
-    });
+    Object.assign(st, noGame());
   }
 
   function showSetup(focus) {
