@@ -38,6 +38,9 @@ struct JsonMove {
 
 /// Runs `bouton analyze`.
 pub fn run(args: &AnalyzeArgs) -> Result<()> {
+    if let Some(rules) = args.rules.as_deref().filter(|r| !crate::analyze_rules::is_nim(r)) {
+        return crate::analyze_rules::run(args, rules);
+    }
     let heaps = read_heaps(&args.heaps)?;
     let convention = if args.misere { Convention::Misere } else { Convention::Normal };
     let sizes = heaps.as_slice();

@@ -35,6 +35,8 @@ pub enum Command {
     Serve(ServeArgs),
     /// General Game Playing: read GDL rules, play over the GGP protocol.
     Ggp(crate::ggp::GgpArgs),
+    /// The Grundy sequence of a heap game: periodicity, checksum, rare values, plot.
+    Grundy(crate::grundy::GrundyArgs),
 }
 
 /// Options of `bouton serve`.
@@ -122,8 +124,13 @@ pub struct PlayArgs {
     #[arg(long, value_name = "MS", default_value_t = 700)]
     pub delay: u64,
     /// Resume a game saved with the `save FILE` command.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["heaps", "random", "misere", "mode", "first"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["heaps", "random", "misere", "mode", "first", "rules"])]
     pub load: Option<PathBuf>,
+    /// The rule set (default nim): subtraction:2,3,7, all-but:1,2,
+    /// take-limit:3, moore:2, wythoff, kayles, dawsons-kayles, octal:0.137
+    /// (any code), grundy, lasker, staircase, northcott, fibonacci.
+    #[arg(long, value_name = "RULESET")]
+    pub rules: Option<String>,
 }
 
 /// Options of `bouton analyze`.
@@ -142,6 +149,12 @@ pub struct AnalyzeArgs {
     /// No colour.
     #[arg(long)]
     pub plain: bool,
+    /// The rule set (default nim): subtraction:2,3,7, all-but:1,2,
+    /// take-limit:3, moore:2, wythoff, kayles, dawsons-kayles, octal:0.137
+    /// (any code), grundy, lasker, staircase, northcott, fibonacci. The
+    /// numbers are then that game's position.
+    #[arg(long, value_name = "RULESET")]
+    pub rules: Option<String>,
 }
 
 /// Options of `bouton simulate`.

@@ -6,9 +6,12 @@
 
 pub mod cli;
 mod analyze;
+mod analyze_rules;
 mod ggp;
+mod grundy;
 mod heaps_input;
 mod play;
+mod plot;
 mod serve;
 mod simulate;
 mod start;
@@ -48,10 +51,15 @@ pub fn run() -> ExitCode {
         Some(cli::Command::Simulate(args)) => simulate::run(args),
         Some(cli::Command::Serve(args)) => serve::run(args),
         Some(cli::Command::Ggp(args)) => ggp::run(args),
+        Some(cli::Command::Grundy(args)) => grundy::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) if e.downcast_ref::<grundy::Interrupted>().is_some() => {
+            eprintln!("bouton: {e}");
+            ExitCode::from(130)
+        }
         Err(e) => {
             eprintln!("bouton: {e}");
             if e.downcast_ref::<UsageError>().is_some() { ExitCode::from(2) } else { ExitCode::FAILURE }

@@ -8,6 +8,7 @@ mod util;
 mod analyze;
 mod browser;
 mod ggp;
+mod grundy;
 mod play;
 mod pty;
 mod save;

@@ -26,11 +26,8 @@ pub fn render_board(heaps: &Heaps, last: Option<NimMove>, theme: Theme) -> Vec<S
             })
             .collect();
     }
-    let drawings: Vec<(String, usize)> = sizes
-        .iter()
-        .enumerate()
-        .map(|(heap, &size)| draw_heap(size, taken_from(heap).unwrap_or(0), theme))
-        .collect();
+    let drawings: Vec<(String, usize)> =
+        sizes.iter().enumerate().map(|(heap, &size)| draw_heap(size, taken_from(heap).unwrap_or(0), theme)).collect();
     let art_width = drawings.iter().map(|(_, visible)| *visible).max().unwrap_or(0);
     let count_width = sizes.iter().map(|s| s.to_string().len()).max().unwrap_or(1);
     let rule = "─".repeat(label_width + art_width + count_width + 5);
@@ -47,7 +44,7 @@ pub fn render_board(heaps: &Heaps, last: Option<NimMove>, theme: Theme) -> Vec<S
 }
 
 /// The picture of one heap and its visible width in columns.
-fn draw_heap(size: u64, taken: u64, theme: Theme) -> (String, usize) {
+pub(crate) fn draw_heap(size: u64, taken: u64, theme: Theme) -> (String, usize) {
     if size.saturating_add(taken) <= DRAWN {
         let present = "● ".repeat(size as usize);
         let gone = "○ ".repeat(taken as usize);

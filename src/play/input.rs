@@ -2,15 +2,13 @@
 
 use std::path::PathBuf;
 
-use bouton_rules::{NimMove, ParseMoveError};
-
 /// One line of input, understood.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Input {
     /// Nothing typed.
     Nothing,
-    /// A move, not yet checked against the position.
-    Move(NimMove),
+    /// A move as typed, for the rule set to read and check.
+    Move(String),
     /// Show the commands.
     Help,
     /// Is the position winning, and a best move.
@@ -30,9 +28,6 @@ pub enum Input {
 /// Why a line was not understood.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum InputError {
-    /// Looked like a move but was not one.
-    #[error("{0}")]
-    Move(#[from] ParseMoveError),
     /// A word that is not a command.
     #[error("unknown command {0:?}: type a move like `3 2`, or `help` for the commands")]
     UnknownCommand(String),
@@ -44,9 +39,8 @@ pub enum InputError {
     UnexpectedArgument(&'static str),
 }
 
-/// The commands, for `help` and error messages.
-pub const COMMANDS: [(&str, &str); 8] = [
-    ("HEAP AMOUNT", "take AMOUNT tokens from heap HEAP (`3 2` or `3:2`)"),
+/// The commands after the rule set's move syntax, for `help`.
+pub const COMMANDS: [(&str, &str); 7] = [
     ("hint", "is your position winning, and a best move"),
     ("explain", "the binary table behind the winning move"),
     ("moves", "every legal move with the nim-sum it leaves"),
@@ -77,7 +71,7 @@ pub fn parse_input(line: &str) -> Result<Input, InputError> {
         "save" if rest.is_empty() => Err(InputError::SaveWithoutFile),
         "save" => Ok(Input::Save(PathBuf::from(rest))),
         _ if word.chars().any(|c| c.is_ascii_digit()) || word.starts_with(['-', '+', ':']) => {
-            Ok(Input::Move(line.parse()?))
+            Ok(Input::Move(line.to_owned()))
         }
         _ => Err(InputError::UnknownCommand(word.to_owned())),
     }
@@ -89,8 +83,8 @@ mod tests {
 
     #[test]
     fn understands_moves_and_commands() {
-        assert_eq!(parse_input(" 3 2 "), Ok(Input::Move(NimMove::new(2, 2))));
-        assert_eq!(parse_input("3:2"), Ok(Input::Move(NimMove::new(2, 2))));
+        assert_eq!(parse_input(" 3 2 "), Ok(Input::Move("3 2".into())));
+        assert_eq!(parse_input("3:2"), Ok(Input::Move("3:2".into())));
         assert_eq!(parse_input("HINT"), Ok(Input::Hint));
         assert_eq!(parse_input("save my game.json"), Ok(Input::Save("my game.json".into())));
         assert_eq!(parse_input(""), Ok(Input::Nothing));
@@ -101,7 +95,8 @@ mod tests {
         assert_eq!(parse_input("save"), Err(InputError::SaveWithoutFile));
         assert_eq!(parse_input("hint 3"), Err(InputError::UnexpectedArgument("hint")));
         assert_eq!(parse_input("dance"), Err(InputError::UnknownCommand("dance".into())));
-        assert_eq!(parse_input("-1 2"), Err(InputError::Move(ParseMoveError::Negative { text: "-1".into() })));
-        assert_eq!(parse_input("3 x"), Err(InputError::Move(ParseMoveError::NotANumber { text: "x".into() })));
+        // Moves are read by the rule set.
+        assert_eq!(parse_input("-1 2"), Ok(Input::Move("-1 2".into())));
+        assert_eq!(parse_input("3 x"), Ok(Input::Move("3 x".into())));
     }
 }

@@ -1,17 +1,23 @@
-//! `bouton play`: the terminal game.
+//! `bouton play`: the terminal game, for Nim and every other rule set.
 
+mod any;
+mod any_board;
 mod board;
 mod input;
+mod nim;
 mod save;
 mod seat;
 mod session;
 mod terminal;
+mod variant;
 
 use std::io::{self, BufRead, Write};
+use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Result;
-use bouton_rules::{Convention, Game, Heaps, Nim};
+use bouton_grundy::{AnyRules, RuleSet};
+use bouton_rules::{Convention, Game, Nim};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -19,10 +25,10 @@ use crate::UsageError;
 use crate::cli::{First, Mode, PlayArgs};
 use crate::start::{choose_seed, make_rng, starting_heaps};
 use crate::theme::Theme;
-use crate::wording::tokens;
 use seat::Seat;
 use session::{Ending, Session};
 use terminal::Terminal;
+use variant::Variant;
 
 /// The most heaps interactive play accepts: each heap is a row on screen.
 pub const MAX_INTERACTIVE_HEAPS: usize = 32;
@@ -41,43 +47,90 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
     let theme = Theme::new(args.plain);
     let mut rng = make_rng(choose_seed(args.start.seed));
     let mut term = Terminal::new(input, out, theme);
-
-    let (game, seats, who_first) = match &args.load {
-        Some(path) => {
-            let loaded = save::load(path, MAX_INTERACTIVE_HEAPS)?;
-            term.say(&format!("Resuming the game saved in {}.", path.display()))?;
-            introduce_rules(&mut term, &loaded.game)?;
-            (loaded.game, loaded.seats, None)
-        }
-        None => {
-            let heaps = starting_heaps(&args.start, &mut rng)?;
-            if heaps.len() > MAX_INTERACTIVE_HEAPS {
-                return Err(UsageError(format!(
-                    "{} heaps is more than interactive play supports (at most {MAX_INTERACTIVE_HEAPS}); \
-                     `bouton analyze` takes any number",
-                    heaps.len()
-                ))
-                .into());
-            }
-            let convention = if args.start.misere { Convention::Misere } else { Convention::Normal };
-            let game = Game::new(Nim::new(convention), heaps).map_err(|e| UsageError(e.to_string()))?;
-            introduce_rules(&mut term, &game)?;
-            let who_first = match (args.mode, args.first) {
-                (Some(_), _) => None,
-                (None, Some(first)) => Some(first),
-                (None, None) => match ask_first(&mut term)? {
-                    Some(first) => Some(first),
-                    None => return Ok(()),
-                },
-            };
-            let seats = seats_for(args, who_first, &mut rng);
-            (game, seats, who_first)
-        }
+    if let Some(path) = &args.load {
+        let opened = save::open(path)?;
+        return if opened.rules().is_none() {
+            let loaded = save::load::<Nim>(opened, MAX_INTERACTIVE_HEAPS)?;
+            resume(args, &mut term, rng, path, loaded)
+        } else {
+            let loaded = save::load::<AnyRules>(opened, MAX_INTERACTIVE_HEAPS)?;
+            resume(args, &mut term, rng, path, loaded)
+        };
+    }
+    let convention = if args.start.misere { Convention::Misere } else { Convention::Normal };
+    let set = match &args.rules {
+        Some(text) => Some(text.parse::<RuleSet>().map_err(|e| UsageError(e.to_string()))?),
+        None => None,
     };
+    match set {
+        None | Some(RuleSet::Nim) => {
+            let heaps = starting_heaps(&args.start, &mut rng)?;
+            check_rows(heaps.len(), "heaps")?;
+            let game = Game::new(Nim::new(convention), heaps).map_err(|e| UsageError(e.to_string()))?;
+            start(args, &mut term, rng, game)
+        }
+        Some(set) => {
+            let numbers = any::start_numbers(&set, &args.start, &mut rng)?;
+            let rules = AnyRules::new(set, convention);
+            let position = rules.position(&numbers).map_err(|e| UsageError(e.to_string()))?;
+            check_rows(rules.rows(&position), "rows")?;
+            let game = Game::new(rules, position).map_err(|e| UsageError(e.to_string()))?;
+            start(args, &mut term, rng, game)
+        }
+    }
+}
 
-    introduce_seats(&mut term, &seats)?;
+/// Refuses more rows than fit the screen.
+fn check_rows(rows: usize, what: &str) -> Result<(), UsageError> {
+    if rows > MAX_INTERACTIVE_HEAPS {
+        return Err(UsageError(format!(
+            "{rows} {what} is more than interactive play supports (at most {MAX_INTERACTIVE_HEAPS}); \
+             `bouton analyze` takes any number"
+        )));
+    }
+    Ok(())
+}
+
+/// A new game: rules, who moves first, then play.
+fn start<V: Variant>(args: &PlayArgs, term: &mut Terminal<'_>, mut rng: ChaCha8Rng, game: Game<V>) -> Result<()> {
+    introduce_rules(term, &game)?;
+    let who_first = match (args.mode, args.first) {
+        (Some(_), _) => None,
+        (None, Some(first)) => Some(first),
+        (None, None) => match ask_first(term)? {
+            Some(first) => Some(first),
+            None => return Ok(()),
+        },
+    };
+    let seats = seats_for(args, game.rules(), who_first, &mut rng);
+    play_on(args, term, game, seats, rng, who_first)
+}
+
+/// A loaded game: say so, then play.
+fn resume<V: Variant>(
+    args: &PlayArgs,
+    term: &mut Terminal<'_>,
+    rng: ChaCha8Rng,
+    path: &Path,
+    loaded: save::Loaded<V>,
+) -> Result<()> {
+    term.say(&format!("Resuming the game saved in {}.", path.display()))?;
+    introduce_rules(term, &loaded.game)?;
+    play_on(args, term, loaded.game, loaded.seats, rng, None)
+}
+
+/// Plays games until the people stop.
+fn play_on<V: Variant>(
+    args: &PlayArgs,
+    term: &mut Terminal<'_>,
+    game: Game<V>,
+    seats: [Seat<V>; 2],
+    rng: ChaCha8Rng,
+    who_first: Option<First>,
+) -> Result<()> {
+    introduce_seats(term, game.rules(), game.start(), &seats)?;
     let delay = Duration::from_millis(args.delay);
-    let mut session = Session { term: &mut term, game, seats, rng, delay };
+    let mut session = Session { term, game, seats, rng, delay };
     loop {
         if session.play()? == Ending::Quit {
             return Ok(());
@@ -92,13 +145,13 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
                 return Ok(());
             }
         }
-        let start: Heaps = session.game.start().clone();
-        session.game = Game::new(*session.game.rules(), start).expect("the start was playable before");
+        let start = session.game.start().clone();
+        session.game = Game::new(session.game.rules().clone(), start).expect("the start was playable before");
         if who_first == Some(First::Random) {
             toss(&mut session.seats, &mut session.rng);
         }
         introduce_rules(session.term, &session.game)?;
-        introduce_seats(session.term, &session.seats)?;
+        introduce_seats(session.term, session.game.rules(), session.game.start(), &session.seats)?;
     }
 }
 
@@ -117,10 +170,10 @@ fn ask_first(term: &mut Terminal<'_>) -> Result<Option<First>> {
     }
 }
 
-fn seats_for(args: &PlayArgs, first: Option<First>, rng: &mut ChaCha8Rng) -> [Seat; 2] {
+fn seats_for<V: Variant>(args: &PlayArgs, rules: &V, first: Option<First>, rng: &mut ChaCha8Rng) -> [Seat<V>; 2] {
     let level = args.level;
     let you = || Seat::human("You");
-    let computer = || Seat::computer(level, "");
+    let computer = || Seat::computer(rules, level, "");
     let seats = match (args.mode, first) {
         (Some(Mode::HumanComputer), _) | (None, Some(First::Human) | None) => [you(), computer()],
         (Some(Mode::ComputerHuman), _) | (None, Some(First::Computer)) => [computer(), you()],
@@ -131,54 +184,48 @@ fn seats_for(args: &PlayArgs, first: Option<First>, rng: &mut ChaCha8Rng) -> [Se
         }
         (Some(Mode::HumanHuman), _) => [Seat::human("Player 1"), Seat::human("Player 2")],
         (Some(Mode::ComputerComputer), _) => {
-            [computer(), Seat::computer(args.second_level.unwrap_or(level), "")]
+            [computer(), Seat::computer(rules, args.second_level.unwrap_or(level), "")]
         }
     };
     save::name_computers(seats)
 }
 
 /// Decides at random who moves first.
-fn toss(seats: &mut [Seat; 2], rng: &mut ChaCha8Rng) {
+fn toss<V: Variant>(seats: &mut [Seat<V>; 2], rng: &mut ChaCha8Rng) {
     if rng.random_bool(0.5) {
         seats.swap(0, 1);
     }
 }
 
 /// Names the rules and the start.
-fn introduce_rules(term: &mut Terminal<'_>, game: &Game<Nim>) -> io::Result<()> {
-    let convention = game.rules().convention;
+fn introduce_rules<V: Variant>(term: &mut Terminal<'_>, game: &Game<V>) -> io::Result<()> {
     let theme = term.theme;
-    let title = match convention {
-        Convention::Normal => "Nim, normal play",
-        Convention::Misere => "Nim, misère play",
-    };
-    term.say(&format!("{}: {}.", theme.strong(title), convention.rule()))?;
-    let heaps = game.position();
-    term.say(&format!("Heaps: {heaps} ({} in all).", tokens_u128(heaps.total())))
+    let rules = game.rules();
+    term.say(&format!("{}: {}.", theme.strong(&rules.title()), rules.rule_sentence()))?;
+    term.say(&rules.describe_start(game.position()))
 }
 
 /// Names the players and how to move.
-fn introduce_seats(term: &mut Terminal<'_>, seats: &[Seat; 2]) -> io::Result<()> {
-    let describe_seat = |seat: &Seat| match seat {
+fn introduce_seats<V: Variant>(
+    term: &mut Terminal<'_>,
+    rules: &V,
+    start: &V::Position,
+    seats: &[Seat<V>; 2],
+) -> io::Result<()> {
+    let describe_seat = |seat: &Seat<V>| match seat {
         Seat::Human { name } if name == "You" => "you".to_owned(),
         Seat::Human { name } => name.clone(),
         Seat::Computer { level, name, .. } if name == "I" => format!("the computer ({level})"),
         Seat::Computer { level, name, .. } => format!("{name} ({level})"),
     };
-    term.say(&format!(
-        "Moving first: {}; second: {}.",
-        describe_seat(&seats[0]),
-        describe_seat(&seats[1])
-    ))?;
+    term.say(&format!("Moving first: {}; second: {}.", describe_seat(&seats[0]), describe_seat(&seats[1])))?;
+    if !seats.iter().all(Seat::is_human)
+        && let Some(problem) = rules.computer_unavailable(start)
+    {
+        term.say(&format!("Note: {problem}. The computer will play at random."))?;
+    }
     if seats.iter().any(Seat::is_human) {
-        term.say("Type a move as `heap amount`: `3 2` takes 2 tokens from heap 3. `help` lists the commands.")?;
+        term.say(&format!("{} `help` lists the commands.", rules.how_to_move()))?;
     }
     Ok(())
-}
-
-fn tokens_u128(count: u128) -> String {
-    match u64::try_from(count) {
-        Ok(count) => tokens(count),
-        Err(_) => format!("{count} tokens"),
-    }
 }

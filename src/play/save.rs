@@ -4,14 +4,19 @@
 //! {"format":"bouton-save","version":1,"convention":"normal","start":[3,5,7],
 //!  "moves":["3:1","1:2"],"seats":[{"human":"You"},{"computer":"hard"}]}
 //! ```
+//!
+//! Games of other rule sets add `"rules"` (as `--rules` takes it, e.g.
+//! `"kayles"`); their start is the position's numbers and their moves are
+//! written as the game's prompt reads them.
 
 use std::path::Path;
 
 use bouton_players::Level;
-use bouton_rules::{Convention, Game, Heaps, Nim, NimMove};
+use bouton_rules::{Convention, Game};
 use serde::{Deserialize, Serialize};
 
 use crate::play::seat::Seat;
+use crate::play::variant::Variant;
 
 const FORMAT: &str = "bouton-save";
 const VERSION: u32 = 1;
@@ -32,9 +37,11 @@ pub enum SavedSeat {
 pub struct SaveFile {
     format: String,
     version: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    rules: Option<String>,
     convention: Convention,
-    start: Heaps,
-    moves: Vec<NimMove>,
+    start: Vec<u64>,
+    moves: Vec<String>,
     seats: [SavedSeat; 2],
 }
 
@@ -60,25 +67,40 @@ pub enum LoadError {
 }
 
 /// A game read back from a file.
-pub struct Loaded {
+pub struct Loaded<V: Variant> {
     /// The game, with every move replayed.
-    pub game: Game<Nim>,
+    pub game: Game<V>,
     /// Who plays each side.
-    pub seats: [Seat; 2],
+    pub seats: [Seat<V>; 2],
+}
+
+/// A save file read and checked for format and version, not yet replayed.
+pub struct Opened {
+    file: SaveFile,
+    shown: String,
+}
+
+impl Opened {
+    /// The rule set named in the file (`None`: Nim).
+    pub fn rules(&self) -> Option<&str> {
+        self.file.rules.as_deref()
+    }
 }
 
 /// Writes the game and its seats to `path`.
-pub fn save(path: &Path, game: &Game<Nim>, seats: &[Seat; 2]) -> std::io::Result<()> {
+pub fn save<V: Variant>(path: &Path, game: &Game<V>, seats: &[Seat<V>; 2]) -> std::io::Result<()> {
     let saved = seats.each_ref().map(|seat| match seat {
         Seat::Human { name } => SavedSeat::Human(name.clone()),
         Seat::Computer { level, .. } => SavedSeat::Computer(level.name().to_owned()),
     });
+    let rules = game.rules();
     let file = SaveFile {
         format: FORMAT.to_owned(),
         version: VERSION,
-        convention: game.rules().convention,
-        start: game.start().clone(),
-        moves: game.moves().to_vec(),
+        rules: rules.save_name(),
+        convention: rules.convention(),
+        start: rules.numbers(game.start()),
+        moves: game.moves().iter().map(|&mv| rules.move_text(mv)).collect(),
         seats: saved,
     };
     let mut text = serde_json::to_string_pretty(&file).map_err(std::io::Error::other)?;
@@ -86,14 +108,12 @@ pub fn save(path: &Path, game: &Game<Nim>, seats: &[Seat; 2]) -> std::io::Result
     std::fs::write(path, text)
 }
 
-/// Reads a save file, checking everything: format, version, heap limit,
-/// each move's legality.
-pub fn load(path: &Path, max_heaps: usize) -> Result<Loaded, LoadError> {
+/// Reads a save file and checks its format and version.
+pub fn open(path: &Path) -> Result<Opened, LoadError> {
     let shown = path.display().to_string();
     let invalid = |reason: String| LoadError::Invalid { path: shown.clone(), reason };
     let bytes = std::fs::read(path).map_err(|source| LoadError::Read { path: shown.clone(), source })?;
-    let value: serde_json::Value =
-        serde_json::from_slice(&bytes).map_err(|e| invalid(format!("not JSON ({e})")))?;
+    let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| invalid(format!("not JSON ({e})")))?;
     if value.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
         return Err(invalid(format!("it has no \"format\": \"{FORMAT}\" field")));
     }
@@ -103,13 +123,20 @@ pub fn load(path: &Path, max_heaps: usize) -> Result<Loaded, LoadError> {
         None => return Err(invalid("it has no version number".to_owned())),
     }
     let file: SaveFile = serde_json::from_value(value).map_err(|e| invalid(e.to_string()))?;
-    if file.start.len() > max_heaps {
-        return Err(invalid(format!(
-            "it has {} heaps; interactive play supports at most {max_heaps}",
-            file.start.len()
-        )));
+    Ok(Opened { file, shown })
+}
+
+/// Replays an opened file as a game of `V`, checking everything: the rule
+/// set, the start, the row limit, each move's legality, the seats.
+pub fn load<V: Variant>(opened: Opened, max_rows: usize) -> Result<Loaded<V>, LoadError> {
+    let Opened { file, shown } = opened;
+    let invalid = |reason: String| LoadError::Invalid { path: shown.clone(), reason };
+    let game = V::restore(file.rules.as_deref(), file.convention, file.start, &file.moves).map_err(invalid)?;
+    let rows = game.rules().rows(game.start());
+    if rows > max_rows {
+        let what = if file.rules.is_none() { "heaps" } else { "rows" };
+        return Err(invalid(format!("it has {rows} {what}; interactive play supports at most {max_rows}")));
     }
-    let game = Game::replay(Nim::new(file.convention), file.start, file.moves).map_err(|e| invalid(e.to_string()))?;
     if game.is_over() {
         return Err(invalid("the game in it is already over: there is nothing to resume".to_owned()));
     }
@@ -118,18 +145,19 @@ pub fn load(path: &Path, max_heaps: usize) -> Result<Loaded, LoadError> {
         seats.push(match seat {
             SavedSeat::Human(name) => Seat::human(&name),
             SavedSeat::Computer(level) => {
-                let level: Level = level.parse().map_err(|e: bouton_players::ParseLevelError| invalid(e.to_string()))?;
-                Seat::computer(level, "")
+                let level: Level =
+                    level.parse().map_err(|e: bouton_players::ParseLevelError| invalid(e.to_string()))?;
+                Seat::computer(game.rules(), level, "")
             }
         });
     }
-    let [first, second]: [Seat; 2] = seats.try_into().map_err(|_| invalid("it needs two seats".to_owned()))?;
+    let [first, second]: [Seat<V>; 2] = seats.try_into().map_err(|_| invalid("it needs two seats".to_owned()))?;
     Ok(Loaded { game, seats: name_computers([first, second]) })
 }
 
 /// Gives computers their names: "I" against a person, "Computer 1" and
 /// "Computer 2" against each other.
-pub fn name_computers(seats: [Seat; 2]) -> [Seat; 2] {
+pub fn name_computers<V: Variant>(seats: [Seat<V>; 2]) -> [Seat<V>; 2] {
     let both = seats.iter().all(|s| !s.is_human());
     let mut index = 0;
     seats.map(|seat| {

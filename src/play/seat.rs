@@ -1,10 +1,11 @@
 //! Who sits at each side of the board.
 
 use bouton_players::{Level, Player};
-use bouton_rules::Nim;
+
+use crate::play::variant::Variant;
 
 /// A player at the board: a person at the keyboard or the computer.
-pub enum Seat {
+pub enum Seat<V: Variant> {
     /// A person typing moves.
     Human {
         /// How the game addresses them: "You", "Player 1".
@@ -15,21 +16,21 @@ pub enum Seat {
         /// Its strength.
         level: Level,
         /// The player choosing its moves.
-        player: Box<dyn Player<Nim> + Send>,
+        player: Box<dyn Player<V> + Send>,
         /// "I" when playing a person; "Computer 1" when playing itself.
         name: String,
     },
 }
 
-impl Seat {
+impl<V: Variant> Seat<V> {
     /// A person.
-    pub fn human(name: &str) -> Seat {
+    pub fn human(name: &str) -> Seat<V> {
         Seat::Human { name: name.to_owned() }
     }
 
-    /// The computer at `level`.
-    pub fn computer(level: Level, name: &str) -> Seat {
-        Seat::Computer { level, player: level.player(), name: name.to_owned() }
+    /// The computer at `level`, playing `rules`.
+    pub fn computer(rules: &V, level: Level, name: &str) -> Seat<V> {
+        Seat::Computer { level, player: rules.player(level), name: name.to_owned() }
     }
 
     /// The name used in sentences.
@@ -52,11 +53,13 @@ impl Seat {
         matches!(self, Seat::Human { .. })
     }
 
-    /// "You take" / "I take" / "Player 1 takes".
-    pub fn takes(&self) -> String {
+    /// The seat doing `phrase` ("take 2 from heap 3"), as a sentence:
+    /// "You take 2 from heap 3." / "Player 1 takes 2 from heap 3."
+    pub fn does(&self, phrase: &str) -> String {
+        let (verb, rest) = phrase.split_once(' ').unwrap_or((phrase, ""));
         match self.name() {
-            "You" | "I" => format!("{} take", self.name()),
-            name => format!("{name} takes"),
+            "You" | "I" => format!("{} {verb} {rest}.", self.name()),
+            name => format!("{name} {verb}s {rest}."),
         }
     }
 }

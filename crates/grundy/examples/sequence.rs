@@ -1,0 +1,42 @@
+//! Computes a Grundy sequence and prints its facts and the time taken, for
+//! one-off timings beside the criterion benches:
+//! `cargo run --release -p bouton-grundy --example sequence -- 4!.0 16777216`, or
+//! `… -- 0.354 30000000 --prove` to stop once periodicity is proved.
+//! `MEMORY=BYTES` sets the memory limit (values beyond it go to disk);
+//! `DUMP=FILE` writes the values, one per line.
+
+use std::time::Instant;
+
+use bouton_grundy::{ComputeOptions, HeapGame, compute};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let game: HeapGame = args.first().map_or("4!.0", String::as_str).parse()?;
+    let upto: u64 = args.get(1).map_or(Ok(1 << 20), |s| s.parse())?;
+    let prove = args.iter().any(|a| a == "--prove");
+    let started = Instant::now();
+    let mut options = ComputeOptions { stop_when_proved: prove, ..Default::default() };
+    if let Ok(limit) = std::env::var("MEMORY") {
+        options.memory_limit = limit.parse()?;
+    }
+    let seq = compute(&game, upto, options)?;
+    let elapsed = started.elapsed();
+    let stats = seq.stats();
+    println!("game {game}, G(0..={}) by {:?} in {:.2?}", seq.upto(), seq.engine(), elapsed);
+    println!(
+        "checksum {}, max {} (first at {}), zeros {}, rare {} (mask {}, last {:?})",
+        stats.checksum(),
+        stats.max(),
+        stats.first_max(),
+        stats.zeros(),
+        stats.rare_count(),
+        stats.mask(),
+        stats.last_rare()
+    );
+    println!("periodicity {:?}", seq.periodicity());
+    if let Ok(path) = std::env::var("DUMP") {
+        let text: String = seq.iter().map(|v| format!("{}\n", v.expect("value"))).collect();
+        std::fs::write(path, text)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,101 @@
+use bouton_analysis::Winner;
+use bouton_rules::Convention;
+use serde::Serialize;
+
+/// The most moves (or single-heap options) an analysis examines when it
+/// lists winning moves; beyond it the list is marked incomplete.
+pub const MOVE_BUDGET: u64 = 4_000_000;
+
+/// What bouton knows about a position: who wins, the Grundy value of each
+/// component and of the whole, and the winning moves.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Analysis<M> {
+    /// Normal or misère play.
+    pub convention: Convention,
+    /// Who wins with perfect play.
+    pub winner: Winner,
+    /// The independent parts of the position and their Grundy values
+    /// (normal play; `None` when not known or not meaningful).
+    pub components: Vec<Component>,
+    /// The value of the whole position: in normal play its Grundy value
+    /// (the XOR of the components'), in a misère exhaustive search its
+    /// misère nim-value; `None` when not computed.
+    pub total: Option<u64>,
+    /// Winning moves (empty when the player to move loses).
+    pub winning_moves: Vec<M>,
+    /// Whether `winning_moves` is every winning move (false when the
+    /// position was too large to list them all).
+    pub complete: bool,
+    /// How the answer was found.
+    pub method: Method,
+}
+
+/// One independent part of a position.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Component {
+    /// "heap 3", "pair 1", "row 2", …
+    pub label: String,
+    /// Its Grundy value, when known.
+    pub value: Option<u64>,
+}
+
+impl Component {
+    /// A component with a label and value.
+    pub fn new(label: impl Into<String>, value: Option<u64>) -> Component {
+        Component { label: label.into(), value }
+    }
+}
+
+/// How an analysis was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// Bouton's theorem: the nim-sum.
+    NimSum,
+    /// Bouton's misère rule.
+    MisereNim,
+    /// Sprague–Grundy: the XOR of the components' Grundy values.
+    GrundyValues,
+    /// Moore's theorem for Nim_k.
+    MooreTheorem,
+    /// Wythoff's losing pairs (⌊iφ⌋, ⌊iφ²⌋).
+    WythoffPairs,
+    /// Nim on the odd steps.
+    OddSteps,
+    /// Nim on the gaps.
+    Gaps,
+    /// The Zeckendorf representation.
+    Zeckendorf,
+    /// An exhaustive game-tree search.
+    ExhaustiveSearch,
+}
+
+impl Method {
+    /// The method in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Method::NimSum => "the nim-sum (Bouton's theorem)",
+            Method::MisereNim => "Bouton's misère rule",
+            Method::GrundyValues => "Grundy values (Sprague–Grundy theorem)",
+            Method::MooreTheorem => "Moore's theorem: every binary column's count of 1s a multiple of k + 1",
+            Method::WythoffPairs => "Wythoff's losing pairs (⌊iφ⌋, ⌊iφ²⌋), in exact integer arithmetic",
+            Method::OddSteps => "Nim on the odd-numbered steps",
+            Method::Gaps => "Nim on the gaps between the pieces",
+            Method::Zeckendorf => "the Zeckendorf representation (sums of Fibonacci numbers)",
+            Method::ExhaustiveSearch => "an exhaustive search of the game tree",
+        }
+    }
+}
+
+/// Why a position cannot be analysed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AnalysisError {
+    /// No theory applies and the position is too large to search.
+    #[error("analysis not available for {rules}: {reason}")]
+    NotAvailable {
+        /// The rule set's name and convention.
+        rules: String,
+        /// Why.
+        reason: String,
+    },
+}

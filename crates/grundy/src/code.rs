@@ -1,0 +1,380 @@
+use std::fmt;
+use std::str::FromStr;
+
+/// The most digit positions a code may have (a subtraction set's largest
+/// amount, an octal code's length).
+pub const MAX_DIGITS: usize = 4096;
+
+/// A heap game given by its take-and-break code: octal games such as Kayles
+/// (`0.77`), Dawson's Kayles (`0.07`) or `0.354`, Grundy's game (`4!.0`),
+/// and the games whose code repeats a digit forever, such as Nim (`0.3…`) or
+/// Lasker's Nim (`4.3…`).
+///
+/// Digit `d_k` says what a move that removes `k` tokens from one heap may
+/// leave: bit 1 nothing (only when the heap had exactly `k`), bit 2 one
+/// non-empty heap, bit 4 two non-empty heaps. `d_0` may only be 0 or 4
+/// (splitting a heap without removing anything). A `!` after `d_0` means
+/// every split must leave two heaps of different sizes. A trailing `…` (or
+/// `...`) repeats the last digit for every larger `k`; such a tail digit may
+/// not contain bit 4.
+///
+/// ```
+/// use bouton_grundy::{HeapGame, HeapOption};
+///
+/// let kayles: HeapGame = "0.77".parse()?;
+/// assert_eq!(kayles.to_string(), "0.77");
+/// assert_eq!(kayles.last_digit(), Some(2));
+/// // From a row of 3 pins: knock down 1 or 2, leaving one or two rows.
+/// let options: Vec<HeapOption> = kayles.options(3).collect();
+/// assert_eq!(
+///     options,
+///     vec![HeapOption::new(1, 2, 0), HeapOption::new(1, 1, 1), HeapOption::new(2, 1, 0)]
+/// );
+/// let nim: HeapGame = "0.3…".parse()?;
+/// assert_eq!(nim.options(2).count(), 2);
+/// assert_eq!("4!.0".parse::<HeapGame>()?, HeapGame::grundys_game());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct HeapGame {
+    /// `digits[k]` is `d_k`; never ends in a 0 beyond `d_0` when `tail` is 0.
+    digits: Vec<u8>,
+    /// The digit for every `k >= digits.len()`.
+    tail: u8,
+    /// Splits must leave two different sizes.
+    unequal: bool,
+}
+
+/// One move from a single heap: remove `take` tokens and leave the heaps in
+/// `parts` (`(a, 0)` leaves one heap of `a`, `(0, 0)` leaves nothing,
+/// `(a, b)` with both non-zero leaves two heaps, `a <= b`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct HeapOption {
+    /// Tokens removed.
+    pub take: u64,
+    /// The first heap left (0 for none).
+    pub left: u64,
+    /// The second heap left (0 for none).
+    pub right: u64,
+}
+
+impl HeapOption {
+    /// The option removing `take` and leaving `left` and `right`.
+    pub fn new(take: u64, left: u64, right: u64) -> HeapOption {
+        HeapOption { take, left, right }
+    }
+}
+
+/// Why a text is not a take-and-break code.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CodeError {
+    /// The text was empty.
+    #[error("no code given: write an octal code such as 0.77 or 4!.0")]
+    Empty,
+    /// No `.` after the first digit.
+    #[error("{code:?} is not a code: write the first digit, a point, then the digits d1 d2 … (like 0.77)")]
+    MissingPoint {
+        /// The text.
+        code: String,
+    },
+    /// A character that is not an octal digit.
+    #[error("{code:?}: {found:?} is not an octal digit (0 to 7)")]
+    BadDigit {
+        /// The text.
+        code: String,
+        /// The offending character.
+        found: char,
+    },
+    /// `d_0` allows taking nothing, so the game would never end.
+    #[error("{code:?}: the first digit may only be 0 or 4 (removing no tokens must split the heap)")]
+    TakeNothing {
+        /// The text.
+        code: String,
+    },
+    /// A repeated digit with the split bit.
+    #[error("{code:?}: a repeated last digit may not allow splitting (4, 5, 6 or 7)")]
+    SplittingTail {
+        /// The text.
+        code: String,
+    },
+    /// Too many digits.
+    #[error("{code:?} has more than {MAX_DIGITS} digits")]
+    TooLong {
+        /// The text.
+        code: String,
+    },
+}
+
+impl HeapGame {
+    /// A game from its digits `d_0, d_1, …`, a digit repeated for ever after
+    /// them (0 for none), and whether splits must be unequal.
+    ///
+    /// # Errors
+    /// As for parsing: `d_0` other than 0 or 4, a digit above 7, a tail with
+    /// the split bit, or too many digits.
+    pub fn from_digits(digits: &[u8], tail: u8, unequal: bool) -> Result<HeapGame, CodeError> {
+        let code = || format_code(digits, tail, unequal);
+        if let Some(&bad) = digits.iter().chain([&tail]).find(|&&d| d > 7) {
+            return Err(CodeError::BadDigit { code: code(), found: char::from(b'0' + bad.min(9)) });
+        }
+        if digits.first().is_some_and(|&d0| d0 & 3 != 0) {
+            return Err(CodeError::TakeNothing { code: code() });
+        }
+        if tail & 4 != 0 {
+            return Err(CodeError::SplittingTail { code: code() });
+        }
+        if digits.len() > MAX_DIGITS + 1 {
+            return Err(CodeError::TooLong { code: code() });
+        }
+        let mut digits = digits.to_vec();
+        if digits.is_empty() {
+            digits.push(0);
+        }
+        if tail == 0 {
+            while digits.len() > 1 && digits.last() == Some(&0) {
+                digits.pop();
+            }
+        } else {
+            // A tail equal to the last digits is the same game, written longer.
+            while digits.len() > 1 && digits.last() == Some(&tail) {
+                digits.pop();
+            }
+        }
+        Ok(HeapGame { digits, tail, unequal })
+    }
+
+    /// Nim: take any number from one heap (`0.3…`).
+    pub fn nim() -> HeapGame {
+        HeapGame { digits: vec![0], tail: 3, unequal: false }
+    }
+
+    /// Kayles, `0.77`: knock down one pin or two adjacent pins from a row.
+    pub fn kayles() -> HeapGame {
+        HeapGame { digits: vec![0, 7, 7], tail: 0, unequal: false }
+    }
+
+    /// Dawson's Kayles, `0.07`: knock down two adjacent pins.
+    pub fn dawsons_kayles() -> HeapGame {
+        HeapGame { digits: vec![0, 0, 7], tail: 0, unequal: false }
+    }
+
+    /// Grundy's game, `4!.0`: split a heap into two unequal heaps.
+    pub fn grundys_game() -> HeapGame {
+        HeapGame { digits: vec![4], tail: 0, unequal: true }
+    }
+
+    /// Lasker's Nim, `4.3…`: take any number from a heap, or split it in two.
+    pub fn laskers_nim() -> HeapGame {
+        HeapGame { digits: vec![4], tail: 3, unequal: false }
+    }
+
+    /// The subtraction game: remove exactly one of the amounts in `set` from
+    /// one heap.
+    ///
+    /// # Errors
+    /// An amount of 0 or above [`MAX_DIGITS`], as [`CodeError::TooLong`] or
+    /// [`CodeError::TakeNothing`].
+    pub fn subtraction(set: &[u64]) -> Result<HeapGame, CodeError> {
+        let mut digits = vec![0u8];
+        for &s in set {
+            let k = checked_amount(s)?;
+            if digits.len() <= k {
+                digits.resize(k + 1, 0);
+            }
+            digits[k] = 3;
+        }
+        HeapGame::from_digits(&digits, 0, false)
+    }
+
+    /// The "all but" subtraction game: remove any number of tokens except
+    /// the amounts in `set`.
+    ///
+    /// # Errors
+    /// As for [`HeapGame::subtraction`].
+    pub fn all_but(set: &[u64]) -> Result<HeapGame, CodeError> {
+        let largest = set.iter().copied().max().unwrap_or(0);
+        let mut digits = vec![3u8; checked_amount(largest.max(1))? + 1];
+        digits[0] = 0;
+        for &s in set {
+            digits[checked_amount(s)?] = 0;
+        }
+        HeapGame::from_digits(&digits, 3, false)
+    }
+
+    /// Nim with a take limit: remove 1 to `limit` tokens from one heap.
+    ///
+    /// # Errors
+    /// A limit of 0 or above [`MAX_DIGITS`].
+    pub fn take_limit(limit: u64) -> Result<HeapGame, CodeError> {
+        let k = checked_amount(limit)?;
+        let mut digits = vec![3u8; k + 1];
+        digits[0] = 0;
+        HeapGame::from_digits(&digits, 0, false)
+    }
+
+    /// `d_k`.
+    pub fn digit(&self, k: u64) -> u8 {
+        usize::try_from(k).ok().and_then(|k| self.digits.get(k).copied()).unwrap_or(self.tail)
+    }
+
+    /// The digits written out, `d_0` first (without the repeated tail).
+    pub fn digits(&self) -> &[u8] {
+        &self.digits
+    }
+
+    /// The digit repeated for ever after [`HeapGame::digits`] (0 if none).
+    pub fn tail(&self) -> u8 {
+        self.tail
+    }
+
+    /// Whether splits must leave two different sizes (Grundy's game).
+    pub fn unequal_splits(&self) -> bool {
+        self.unequal
+    }
+
+    /// `t`, the position of the last non-zero digit, for a game with
+    /// finitely many digits; `None` when a digit repeats for ever.
+    pub fn last_digit(&self) -> Option<u64> {
+        (self.tail == 0).then(|| self.digits.len() as u64 - 1)
+    }
+
+    /// Whether some move leaves two heaps.
+    pub fn splits(&self) -> bool {
+        self.digits.iter().any(|d| d & 4 != 0)
+    }
+
+    /// Whether this is a true octal game with finitely many digits, the
+    /// class the periodicity theorem covers (Grundy's game, with its unequal
+    /// splits, is not).
+    pub fn is_finite_octal(&self) -> bool {
+        self.tail == 0 && !self.unequal
+    }
+
+    /// Every move from a heap of `n` tokens, by increasing `take`, then
+    /// increasing `left`. Lazy: a heap of a billion tokens in a splitting
+    /// game has very many options.
+    pub fn options(&self, n: u64) -> impl Iterator<Item = HeapOption> + '_ {
+        // Beyond the written digits only a repeated digit allows anything.
+        let top = if self.tail == 0 { n.min(self.digits.len() as u64 - 1) } else { n };
+        (0..=top).flat_map(move |take| {
+            let d = self.digit(take);
+            let rest = n - take;
+            let nothing = (d & 1 != 0 && rest == 0).then_some(HeapOption::new(take, 0, 0));
+            let one = (d & 2 != 0 && rest > 0 && take > 0).then_some(HeapOption::new(take, rest, 0));
+            let splits = if d & 4 != 0 && rest >= 2 {
+                let last = if self.unequal { (rest - 1) / 2 } else { rest / 2 };
+                1..=last
+            } else {
+                #[allow(clippy::reversed_empty_ranges)]
+                {
+                    1..=0
+                }
+            };
+            nothing.into_iter().chain(one).chain(splits.map(move |a| HeapOption::new(take, a, rest - a)))
+        })
+    }
+
+    /// Whether `option` is a legal move from a heap of `n` tokens.
+    pub fn allows(&self, n: u64, option: HeapOption) -> bool {
+        let HeapOption { take, left, right } = option;
+        let Some(rest) = n.checked_sub(take) else {
+            return false;
+        };
+        let d = self.digit(take);
+        match (left, right) {
+            (0, 0) => d & 1 != 0 && rest == 0,
+            (a, 0) => d & 2 != 0 && take > 0 && a == rest,
+            (0, _) => false,
+            (a, b) => d & 4 != 0 && a.checked_add(b) == Some(rest) && a <= b && !(self.unequal && a == b),
+        }
+    }
+}
+
+fn checked_amount(s: u64) -> Result<usize, CodeError> {
+    if s == 0 {
+        return Err(CodeError::TakeNothing { code: format!("amount {s}") });
+    }
+    match usize::try_from(s) {
+        Ok(k) if k <= MAX_DIGITS => Ok(k),
+        _ => Err(CodeError::TooLong { code: format!("amount {s}") }),
+    }
+}
+
+fn format_code(digits: &[u8], tail: u8, unequal: bool) -> String {
+    let mut text = String::new();
+    let d0 = digits.first().copied().unwrap_or(0);
+    text.push(char::from(b'0' + d0.min(9)));
+    if unequal {
+        text.push('!');
+    }
+    text.push('.');
+    let rest = digits.get(1..).unwrap_or(&[]);
+    if rest.is_empty() && tail == 0 {
+        text.push('0');
+    }
+    for &d in rest {
+        text.push(char::from(b'0' + d.min(9)));
+    }
+    if tail != 0 {
+        text.push(char::from(b'0' + tail.min(9)));
+        text.push('…');
+    }
+    text
+}
+
+impl fmt::Display for HeapGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&format_code(&self.digits, self.tail, self.unequal))
+    }
+}
+
+impl FromStr for HeapGame {
+    type Err = CodeError;
+
+    /// Parses `d0.d1d2…`, with an optional `!` after `d0` and an optional
+    /// trailing `…` or `...` repeating the last digit.
+    fn from_str(text: &str) -> Result<HeapGame, CodeError> {
+        let code = text.trim();
+        if code.is_empty() {
+            return Err(CodeError::Empty);
+        }
+        let (body, repeats) = match code.strip_suffix('…').or_else(|| code.strip_suffix("...")) {
+            Some(body) => (body, true),
+            None => (code, false),
+        };
+        let Some((head, tail_digits)) = body.split_once('.') else {
+            return Err(CodeError::MissingPoint { code: code.to_owned() });
+        };
+        let (head, unequal) = match head.strip_suffix('!') {
+            Some(head) => (head, true),
+            None => (head, false),
+        };
+        let bad = |found: char| CodeError::BadDigit { code: code.to_owned(), found };
+        let mut head_chars = head.chars();
+        let d0 = match (head_chars.next(), head_chars.next()) {
+            (Some(c), None) => c,
+            (None, _) => {
+                return Err(CodeError::MissingPoint { code: code.to_owned() });
+            }
+            (Some(_), Some(c)) => return Err(bad(c)),
+        };
+        let mut digits = Vec::with_capacity(tail_digits.len() + 1);
+        for c in std::iter::once(d0).chain(tail_digits.chars()) {
+            match c.to_digit(8) {
+                Some(d) => digits.push(d as u8),
+                None => return Err(bad(c)),
+            }
+            if digits.len() > MAX_DIGITS + 1 {
+                return Err(CodeError::TooLong { code: code.to_owned() });
+            }
+        }
+        let tail = if repeats && digits.len() > 1 { *digits.last().expect("not empty") } else { 0 };
+        HeapGame::from_digits(&digits, tail, unequal).map_err(|e| match e {
+            CodeError::BadDigit { found, .. } => CodeError::BadDigit { code: code.to_owned(), found },
+            CodeError::TakeNothing { .. } => CodeError::TakeNothing { code: code.to_owned() },
+            CodeError::SplittingTail { .. } => CodeError::SplittingTail { code: code.to_owned() },
+            CodeError::TooLong { .. } => CodeError::TooLong { code: code.to_owned() },
+            other => other,
+        })
+    }
+}

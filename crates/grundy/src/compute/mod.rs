@@ -1,0 +1,311 @@
+//! Computing Grundy sequences of heap games.
+
+mod line;
+mod naive;
+mod sparse;
+pub(crate) mod store;
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::periodicity::{DEFAULT_MAX_PERIOD, PeriodTracker};
+use crate::sequence::Values;
+use crate::{HeapGame, RareMask, Sequence, Stats};
+
+/// How often (in values) the periodicity check, the progress callback and
+/// the cancellation flag are looked at.
+pub(crate) const BLOCK: u64 = 1 << 16;
+
+/// Whether to bring the periodicity check (and progress) up to date once
+/// `n` values are done: every [`BLOCK`] values, and at each power of two
+/// before that, so that short periods are proved without a block's delay.
+#[inline]
+pub(crate) fn checkpoint_at(n: u64) -> bool {
+    n.is_multiple_of(BLOCK) || (n < BLOCK && n.is_power_of_two() && n >= 64)
+}
+
+/// Without a mask given, the statistics' mask is chosen from this many
+/// first values (the sparse method chooses its own earlier).
+const MASK_SAMPLE: usize = 4096;
+
+/// Which algorithm computes the values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Engine {
+    /// The best one for the game: [`Engine::Sparse`] for games that split
+    /// heaps and have finitely many digits, [`Engine::Naive`] otherwise.
+    #[default]
+    Auto,
+    /// Every option of every heap, into a bitset mex. Quadratic for games
+    /// that split heaps.
+    Naive,
+    /// The sparse-space (rare/common) method: options that can give a
+    /// common value are found through the few heaps with a rare value, and
+    /// rare values are confirmed by a short search.
+    Sparse,
+}
+
+/// How far the computation has got, for a progress display.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// Values computed so far.
+    pub done: u64,
+    /// Values asked for (N + 1).
+    pub total: u64,
+}
+
+/// Settings for [`compute`]. `ComputeOptions::default()` suits most uses.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use bouton_grundy::{compute, ComputeError, ComputeOptions, HeapGame};
+///
+/// let stop = AtomicBool::new(true);
+/// let mut calls = 0;
+/// let mut progress = |_| calls += 1;
+/// let options = ComputeOptions { cancel: Some(&stop), progress: Some(&mut progress), ..Default::default() };
+/// let result = compute(&HeapGame::grundys_game(), 1 << 20, options);
+/// assert!(matches!(result, Err(ComputeError::Cancelled { .. })));
+/// ```
+pub struct ComputeOptions<'a> {
+    /// The rare/common mask for the sparse method and the statistics;
+    /// `None` chooses the one with the fewest rare values early on.
+    pub mask: Option<RareMask>,
+    /// The longest period looked for.
+    pub max_period: u64,
+    /// Stop as soon as periodicity is proved, before N if need be.
+    pub stop_when_proved: bool,
+    /// Bytes of memory the values may take; beyond it they stream to a
+    /// file, keeping only what the algorithm reads often in memory.
+    pub memory_limit: u64,
+    /// Where that file goes (default: the system's temporary directory).
+    pub spill_dir: Option<PathBuf>,
+    /// Called now and then with how far the computation has got.
+    pub progress: Option<&'a mut dyn FnMut(Progress)>,
+    /// When this becomes true the computation stops with
+    /// [`ComputeError::Cancelled`].
+    pub cancel: Option<&'a AtomicBool>,
+    /// The algorithm.
+    pub engine: Engine,
+}
+
+impl Default for ComputeOptions<'_> {
+    fn default() -> Self {
+        ComputeOptions {
+            mask: None,
+            max_period: DEFAULT_MAX_PERIOD,
+            stop_when_proved: false,
+            memory_limit: 1 << 30,
+            spill_dir: None,
+            progress: None,
+            cancel: None,
+            engine: Engine::Auto,
+        }
+    }
+}
+
+impl std::fmt::Debug for ComputeOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ComputeOptions")
+            .field("mask", &self.mask)
+            .field("max_period", &self.max_period)
+            .field("stop_when_proved", &self.stop_when_proved)
+            .field("memory_limit", &self.memory_limit)
+            .field("spill_dir", &self.spill_dir)
+            .field("progress", &self.progress.is_some())
+            .field("cancel", &self.cancel)
+            .field("engine", &self.engine)
+            .finish()
+    }
+}
+
+/// Why a computation did not finish.
+#[derive(Debug, thiserror::Error)]
+pub enum ComputeError {
+    /// The cancellation flag was raised.
+    #[error("interrupted after {reached} values")]
+    Cancelled {
+        /// How many values had been computed.
+        reached: u64,
+    },
+    /// A value did not fit the 16 bits the sparse method stores.
+    #[error("G({n}) is at least 65536, more than the sparse method stores; use the naive engine")]
+    ValueTooLarge {
+        /// Where.
+        n: u64,
+    },
+    /// The naive method for this game keeps every value in memory.
+    #[error("computing {values} values of {game} needs {bytes} bytes of memory, more than the limit of {limit}")]
+    OutOfMemory {
+        /// The game.
+        game: String,
+        /// Values asked for.
+        values: u64,
+        /// Bytes needed.
+        bytes: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// N is beyond what can be indexed.
+    #[error("N = {upto} is too large: at most {max}", max = MAX_UPTO)]
+    TooFar {
+        /// The N asked for.
+        upto: u64,
+    },
+    /// Streaming the values to disk failed.
+    #[error("cannot stream the values to disk: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// The largest N [`compute`] accepts.
+pub const MAX_UPTO: u64 = 1 << 40;
+
+/// Computes G(0) to G(`upto`) for the heap game, with the statistics and
+/// the periodicity report.
+///
+/// ```
+/// use bouton_grundy::{compute, ComputeOptions, HeapGame};
+///
+/// let seq = compute(&HeapGame::grundys_game(), 20, ComputeOptions::default())?;
+/// assert_eq!(
+///     seq.to_vec()?,
+///     vec![0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0]
+/// );
+/// assert_eq!(seq.stats().max(), 4);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`ComputeError::Cancelled`] when the flag in `options` is raised; the
+/// other variants for memory, disk and size limits.
+pub fn compute(game: &HeapGame, upto: u64, mut options: ComputeOptions<'_>) -> Result<Sequence, ComputeError> {
+    if upto > MAX_UPTO {
+        return Err(ComputeError::TooFar { upto });
+    }
+    let engine = match options.engine {
+        Engine::Auto if game.splits() && game.tail() == 0 => Engine::Sparse,
+        Engine::Sparse if !(game.splits() && game.tail() == 0) => Engine::Naive,
+        Engine::Auto => Engine::Naive,
+        chosen => chosen,
+    };
+    let mut recorder = Recorder::new(game, upto + 1, &mut options);
+    let values = match engine {
+        Engine::Sparse => sparse::compute(game, upto, &mut recorder)?,
+        _ if !game.splits() => line::compute(game, upto, &mut recorder)?,
+        _ => naive::compute(game, upto, &mut recorder)?,
+    };
+    let (stats, periodicity) = recorder.finish();
+    Ok(Sequence::new(game.clone(), values, stats, periodicity, engine))
+}
+
+/// What every engine does with each value: statistics, periodicity,
+/// progress, cancellation.
+pub(crate) struct Recorder<'o, 'a> {
+    options: &'o mut ComputeOptions<'a>,
+    total: u64,
+    stats: Option<Stats>,
+    pending: Vec<u32>,
+    tracker: PeriodTracker,
+    count: u64,
+}
+
+impl<'o, 'a> Recorder<'o, 'a> {
+    fn new(game: &HeapGame, total: u64, options: &'o mut ComputeOptions<'a>) -> Recorder<'o, 'a> {
+        let tracker = PeriodTracker::new(game, options.max_period);
+        let stats = options.mask.map(Stats::new);
+        Recorder { options, total, stats, pending: Vec::new(), tracker, count: 0 }
+    }
+
+    pub(crate) fn memory_limit(&self) -> u64 {
+        self.options.memory_limit
+    }
+
+    pub(crate) fn spill_dir(&self) -> Option<&std::path::Path> {
+        self.options.spill_dir.as_deref()
+    }
+
+    pub(crate) fn max_period(&self) -> u64 {
+        self.tracker.max_period()
+    }
+
+    /// The mask asked for, if any.
+    pub(crate) fn requested_mask(&self) -> Option<RareMask> {
+        self.options.mask
+    }
+
+    /// Fixes the mask of the statistics (if not fixed already).
+    pub(crate) fn set_mask(&mut self, mask: RareMask) {
+        if self.stats.is_none() {
+            let mut stats = Stats::new(mask);
+            for &v in &self.pending {
+                stats.push(v);
+            }
+            self.pending = Vec::new();
+            self.stats = Some(stats);
+        }
+    }
+
+    #[inline]
+    pub(crate) fn record(&mut self, value: u32) {
+        self.count += 1;
+        match &mut self.stats {
+            Some(stats) => stats.push(value),
+            None => {
+                self.pending.push(value);
+                if self.pending.len() == MASK_SAMPLE {
+                    self.choose_mask();
+                }
+            }
+        }
+    }
+
+    /// Fixes the mask from the values so far, if nobody has.
+    fn choose_mask(&mut self) {
+        if self.stats.is_none() {
+            let mask = RareMask::choose(self.pending.iter().copied()).unwrap_or(RareMask::GRUNDY);
+            self.set_mask(mask);
+        }
+    }
+
+    /// Checks the cancellation flag and reports progress.
+    ///
+    /// # Errors
+    /// [`ComputeError::Cancelled`] when the flag is up.
+    pub(crate) fn poll(&mut self) -> Result<(), ComputeError> {
+        if self.options.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Err(ComputeError::Cancelled { reached: self.count });
+        }
+        if let Some(progress) = self.options.progress.as_mut() {
+            progress(Progress { done: self.count, total: self.total });
+        }
+        Ok(())
+    }
+
+    /// Brings the periodicity check up to date (reading recent values with
+    /// `at`) and says whether to stop because periodicity is proved.
+    pub(crate) fn checkpoint(&mut self, at: impl FnMut(u64) -> u32) -> Result<bool, ComputeError> {
+        self.poll()?;
+        self.tracker.update(self.count, at);
+        Ok(self.options.stop_when_proved && self.tracker.report().is_proved())
+    }
+
+    fn finish(mut self) -> (Stats, crate::Periodicity) {
+        self.choose_mask();
+        if let Some(progress) = self.options.progress.as_mut() {
+            progress(Progress { done: self.count, total: self.total });
+        }
+        (self.stats.expect("set above"), self.tracker.report())
+    }
+}
+
+/// Converts a finished 32-bit sink into stored values.
+pub(crate) fn sink_values(sink: store::Sink32) -> Result<Values, ComputeError> {
+    use std::io::Write;
+    Ok(match sink {
+        store::Sink32::Memory(values) => Values::U32(values),
+        store::Sink32::File { mut writer, spill, len } => {
+            writer.flush()?;
+            Values::File { spill, len, width: 4 }
+        }
+    })
+}

@@ -1,0 +1,78 @@
+//! The direct method for games that split heaps: every option of every
+//! heap into a bitset, then the mex. Quadratic time; every value in memory.
+
+use super::{ComputeError, Recorder, checkpoint_at};
+use crate::sequence::Values;
+use crate::{HeapGame, MexSet};
+
+/// Options of heap `n` from the values below it, into `set`, for any heap
+/// game. `union` holds G(1), …, G(n − len) when the last digit repeats with
+/// bit 2 (take any larger number, leave one heap).
+pub(crate) fn insert_options(game: &HeapGame, values: &[u32], n: u64, union: &MexSet, set: &mut MexSet) {
+    let digits = game.digits();
+    let len = digits.len() as u64;
+    for (k, &d) in digits.iter().enumerate() {
+        let k = k as u64;
+        if k > n {
+            break;
+        }
+        let rest = n - k;
+        if d & 1 != 0 && rest == 0 {
+            set.insert(0);
+        }
+        if d & 2 != 0 && rest > 0 && k > 0 {
+            set.insert(values[rest as usize] as usize);
+        }
+        if d & 4 != 0 && rest >= 2 {
+            let last = if game.unequal_splits() { (rest - 1) / 2 } else { rest / 2 };
+            for a in 1..=last {
+                set.insert((values[a as usize] ^ values[(rest - a) as usize]) as usize);
+            }
+        }
+    }
+    let tail = game.tail();
+    if tail & 1 != 0 && n >= len && n >= 1 {
+        set.insert(0);
+    }
+    if tail & 2 != 0 && n > len {
+        set.union_with(union);
+    }
+}
+
+pub(super) fn compute(game: &HeapGame, upto: u64, rec: &mut Recorder<'_, '_>) -> Result<Values, ComputeError> {
+    let values_needed = upto + 1;
+    let bytes = values_needed.saturating_mul(4);
+    if bytes > rec.memory_limit() {
+        return Err(ComputeError::OutOfMemory {
+            game: game.to_string(),
+            values: values_needed,
+            bytes,
+            limit: rec.memory_limit(),
+        });
+    }
+    let len = game.digits().len() as u64;
+    let mut values: Vec<u32> = Vec::with_capacity(values_needed as usize);
+    let mut union = MexSet::new();
+    let mut set = MexSet::new();
+    let mut n = 0u64;
+    while n <= upto {
+        if game.tail() & 2 != 0 && n > len {
+            union.insert(values[(n - len) as usize] as usize);
+        }
+        set.clear();
+        insert_options(game, &values, n, &union, &mut set);
+        let g = set.mex() as u32;
+        values.push(g);
+        rec.record(g);
+        n += 1;
+        // Each value costs O(n) here: look at the flag often.
+        if n.is_multiple_of(256) {
+            rec.poll()?;
+        }
+        if checkpoint_at(n) && rec.checkpoint(|i| values[i as usize])? {
+            break;
+        }
+    }
+    rec.checkpoint(|i| values[i as usize])?;
+    Ok(Values::U32(values))
+}

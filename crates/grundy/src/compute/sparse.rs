@@ -1,0 +1,443 @@
+//! The sparse-space (rare/common) method for octal games that split heaps.
+//!
+//! Fix a mask; a value is *rare* when its masked bits have even parity. The
+//! XOR of two values is common exactly when one is rare and one common. So
+//! every common option of heap n comes from a split with one rare part (or
+//! from a move that leaves one heap), and the rare parts are few: looping
+//! over them finds every common option. That gives `c`, the least common
+//! value that is not an option. G(n) ≤ c; it is less only if some rare value
+//! below `c` is not an option. Those rare values are looked for among the
+//! other splits, in chunks of consecutive first parts visited in a scattered
+//! order (neighbouring splits are alike, distant ones independent), and
+//! nearly always found within a few thousand splits. Only when one is really
+//! missing (G(n) rare, which is itself rare) are all splits looked at.
+//!
+//! Options are marked in an array of stamps rather than a bitset: a plain
+//! store per option, with no read-modify-write chain between neighbours.
+
+use super::store::{MemStore16, SpillStore16, Store16};
+use super::{ComputeError, Recorder, checkpoint_at};
+use crate::sequence::Values;
+use crate::{HeapGame, MexSet, RareMask};
+
+/// Heaps below this are computed directly, and the mask is chosen from
+/// their values.
+const DIRECT: u64 = 2048;
+
+/// First parts in a chunk of the search.
+const CHUNK: u64 = 64;
+
+/// The search visits chunks whose first parts are at most this.
+const REACH: u64 = 1 << 16;
+
+/// Chunk `i` of the search is chunk `i * STRIDE mod chunks`: a prime above
+/// `REACH / CHUNK`, so every chunk is visited once.
+const STRIDE: u64 = 1031;
+
+/// Every value fits 16 bits; one stamp per value.
+const VALUES: usize = 1 << 16;
+
+/// Chunks remembered for finding the last few wanted values.
+const HOT: usize = 8;
+
+/// "The last few": a chunk that finds a value when at most this many are
+/// left is remembered.
+const HARD: u32 = 1;
+
+pub(super) fn compute(game: &HeapGame, upto: u64, rec: &mut Recorder<'_, '_>) -> Result<Values, ComputeError> {
+    let values_needed = upto + 1;
+    if values_needed.saturating_mul(2) <= rec.memory_limit() {
+        let mut store = MemStore16 { values: Vec::with_capacity(values_needed as usize) };
+        run(game, upto, rec, &mut store)?;
+        Ok(Values::U16(store.values))
+    } else {
+        let mut store = SpillStore16::new(rec.memory_limit(), rec.spill_dir())?;
+        run(game, upto, rec, &mut store)?;
+        let (spill, len) = store.finish()?;
+        Ok(Values::File { spill, len, width: 2 })
+    }
+}
+
+/// The moves of the game, by kind.
+struct Moves {
+    /// Remove k, leave nothing (heap of exactly k).
+    whole: Vec<u64>,
+    /// Remove k, leave one heap.
+    take: Vec<u64>,
+    /// Remove k, leave two heaps.
+    split: Vec<u64>,
+    unequal: bool,
+}
+
+impl Moves {
+    fn new(game: &HeapGame) -> Moves {
+        let with = |bit: u8| -> Vec<u64> {
+            game.digits().iter().enumerate().filter(|&(_, d)| d & bit != 0).map(|(k, _)| k as u64).collect()
+        };
+        Moves { whole: with(1), take: with(2), split: with(4), unequal: game.unequal_splits() }
+    }
+
+    /// The largest first part of a split of `rest` tokens.
+    #[inline]
+    fn last_part(&self, rest: u64) -> u64 {
+        if self.unequal { rest.saturating_sub(1) / 2 } else { rest / 2 }
+    }
+}
+
+fn direct_value<S: Store16>(moves: &Moves, store: &mut S, n: u64, set: &mut MexSet) -> u32 {
+    set.clear();
+    for &k in &moves.whole {
+        if n == k {
+            set.insert(0);
+        }
+    }
+    for &k in &moves.take {
+        if n > k && k > 0 {
+            set.insert(usize::from(store.get(n - k)));
+        }
+    }
+    for &k in &moves.split {
+        if n >= k + 2 {
+            let rest = n - k;
+            for a in 1..=moves.last_part(rest) {
+                set.insert(usize::from(store.get(a) ^ store.get(rest - a)));
+            }
+        }
+    }
+    set.mex() as u32
+}
+
+/// The working state of the sparse method.
+struct Sparse {
+    mask: RareMask,
+    /// Every value so far, hence every option, is below this power of two.
+    limit: usize,
+    /// The rare and the common values below `limit`, in order.
+    rare_values: Vec<u16>,
+    common_values: Vec<u16>,
+    /// Heaps n ≥ 1 with a rare value, in order, and their values.
+    rare_heaps: Vec<u64>,
+    rare_heap_values: Vec<u16>,
+    /// `seen[v] == tag`: v is a known option of the current heap.
+    seen: Box<[u32; VALUES]>,
+    /// `wanted[v] == tag`: v is a rare value still to be found.
+    wanted: Box<[u32; VALUES]>,
+    /// The same values as a list.
+    wanted_list: Vec<u16>,
+    /// `marks[v] == mark`: v occurs in the chunk being scanned.
+    marks: Box<[u32; VALUES]>,
+    mark: u32,
+    tag: u32,
+    /// Chunks (split move, chunk number) that recently found hard values.
+    hot: Vec<(usize, u64)>,
+    /// Chunks per split move for the current heap (kept to avoid allocating).
+    counts: Vec<u64>,
+    low: [u16; CHUNK as usize],
+    high: [u16; CHUNK as usize],
+}
+
+impl Sparse {
+    fn new(mask: RareMask, largest: u32) -> Sparse {
+        let mut sparse = Sparse {
+            mask,
+            limit: 0,
+            rare_values: Vec::new(),
+            common_values: Vec::new(),
+            rare_heaps: Vec::new(),
+            rare_heap_values: Vec::new(),
+            seen: vec![0; VALUES].into_boxed_slice().try_into().expect("VALUES long"),
+            wanted: vec![0; VALUES].into_boxed_slice().try_into().expect("VALUES long"),
+            tag: 0,
+            wanted_list: Vec::new(),
+            marks: vec![0; VALUES].into_boxed_slice().try_into().expect("VALUES long"),
+            mark: 0,
+            hot: Vec::with_capacity(HOT),
+            counts: Vec::new(),
+            low: [0; CHUNK as usize],
+            high: [0; CHUNK as usize],
+        };
+        sparse.grow(largest);
+        sparse
+    }
+
+    /// Makes room for values up to `largest`.
+    fn grow(&mut self, largest: u32) {
+        let limit = (largest as usize + 1).next_power_of_two().clamp(64, VALUES);
+        if limit <= self.limit {
+            return;
+        }
+        self.limit = limit;
+        let (rare, common): (Vec<u16>, Vec<u16>) =
+            (0..limit as u32).map(|v| v as u16).partition(|&v| self.mask.is_rare(u32::from(v)));
+        self.rare_values = rare;
+        self.common_values = common;
+    }
+
+    fn push_rare_heap(&mut self, n: u64, g: u16) {
+        self.rare_heaps.push(n);
+        self.rare_heap_values.push(g);
+    }
+
+    /// A fresh stamp for a new heap.
+    fn next_tag(&mut self) -> u32 {
+        if self.tag == u32::MAX {
+            self.seen.fill(0);
+            self.wanted.fill(0);
+            self.tag = 0;
+        }
+        self.tag += 1;
+        self.tag
+    }
+
+    /// A fresh stamp for a new chunk.
+    fn next_mark(&mut self) -> u32 {
+        if self.mark == u32::MAX {
+            self.marks.fill(0);
+            self.mark = 0;
+        }
+        self.mark += 1;
+        self.mark
+    }
+
+    /// G(n) for n ≥ [`DIRECT`].
+    #[inline(never)]
+    fn value<S: Store16>(&mut self, moves: &Moves, store: &mut S, n: u64) -> u32 {
+        let tag = self.next_tag();
+        for &k in &moves.whole {
+            if n == k {
+                self.seen[0] = tag;
+            }
+        }
+        for &k in &moves.take {
+            if n > k && k > 0 {
+                self.seen[usize::from(store.get(n - k))] = tag;
+            }
+        }
+        // Every split with a rare part: all the common options.
+        for &k in &moves.split {
+            if n < k + 2 {
+                continue;
+            }
+            let rest = n - k;
+            let count = self.rare_heaps.partition_point(|&r| r < rest);
+            // Grundy's game forbids splitting into two equal heaps.
+            let skip = if moves.unequal && rest.is_multiple_of(2) {
+                self.rare_heaps[..count].binary_search(&(rest / 2)).ok()
+            } else {
+                None
+            };
+            let seen = &mut self.seen;
+            let heaps = &self.rare_heaps[..count];
+            let values = &self.rare_heap_values[..count];
+            for (i, (&r, &g)) in heaps.iter().zip(values).enumerate() {
+                if Some(i) != skip {
+                    seen[usize::from(g ^ store.get(rest - r))] = tag;
+                }
+            }
+        }
+        // No option reaches `limit`, so when every common value below it is
+        // an option the mex is at most `limit` itself, rare or common.
+        let c = match self.common_values.iter().find(|&&v| self.seen[usize::from(v)] != tag) {
+            Some(&v) => u32::from(v),
+            None => self.limit as u32,
+        };
+        self.wanted_list.clear();
+        for &v in self.rare_values.iter().take_while(|&&v| u32::from(v) < c) {
+            if self.seen[usize::from(v)] != tag {
+                self.wanted[usize::from(v)] = tag;
+                self.wanted_list.push(v);
+            }
+        }
+        let mut remaining = self.wanted_list.len() as u32;
+        if remaining == 0 {
+            return c;
+        }
+        remaining = self.scan_chunks(moves, store, n, remaining);
+        if remaining > 0 {
+            remaining = self.scan_all(moves, store, n, remaining);
+        }
+        if remaining == 0 {
+            return c;
+        }
+        let v = self.rare_values.iter().find(|&&v| self.wanted[usize::from(v)] == tag).expect("a value is missing");
+        u32::from(*v)
+    }
+
+    /// Looks for the wanted values among splits whose first part is at most
+    /// [`REACH`], a chunk of consecutive first parts at a time: first the
+    /// chunks that recently found the last values wanted (the hard ones
+    /// tend to come from the same splits at nearby heaps), then every chunk
+    /// in a scattered order. Returns how many are still wanted.
+    #[inline(never)]
+    fn scan_chunks<S: Store16>(&mut self, moves: &Moves, store: &mut S, n: u64, mut remaining: u32) -> u32 {
+        let mut counts = std::mem::take(&mut self.counts);
+        counts.clear();
+        counts.extend(moves.split.iter().map(
+            |&k| {
+                if n >= k + 2 { moves.last_part(n - k).min(REACH) / CHUNK } else { 0 }
+            },
+        ));
+        let mut hot = [(0usize, 0u64); HOT];
+        let hot_len = self.hot.len();
+        hot[..hot_len].copy_from_slice(&self.hot);
+        for &(index, chunk) in &hot[..hot_len] {
+            if chunk < counts[index] {
+                remaining = self.scan_chunk(moves, store, n, index, chunk, remaining);
+                if remaining == 0 {
+                    break;
+                }
+            }
+        }
+        let most = if remaining == 0 { 0 } else { counts.iter().copied().max().unwrap_or(0) };
+        'chunks: for i in 0..most {
+            for (index, &count) in counts.iter().enumerate() {
+                if i >= count {
+                    continue;
+                }
+                let chunk = (i * STRIDE) % count;
+                remaining = self.scan_chunk(moves, store, n, index, chunk, remaining);
+                if remaining == 0 {
+                    break 'chunks;
+                }
+            }
+        }
+        self.counts = counts;
+        remaining
+    }
+
+    /// Looks at the splits of chunk `chunk` of split move `index`.
+    #[inline]
+    fn scan_chunk<S: Store16>(
+        &mut self,
+        moves: &Moves,
+        store: &mut S,
+        n: u64,
+        index: usize,
+        chunk: u64,
+        mut remaining: u32,
+    ) -> u32 {
+        let rest = n - moves.split[index];
+        // First parts base..base + CHUNK - 1, second parts rest - base down.
+        let base = 1 + chunk * CHUNK;
+        store.copy_into(base, &mut self.low);
+        store.copy_into(rest - base - (CHUNK - 1), &mut self.high);
+        let before = remaining;
+        // Mark every value of the chunk (a plain store each), then look up
+        // the few values wanted.
+        let mark = self.next_mark();
+        for (&a, &b) in self.low.iter().zip(self.high.iter().rev()) {
+            self.marks[usize::from(a ^ b)] = mark;
+        }
+        let mut i = 0;
+        while i < self.wanted_list.len() {
+            let v = usize::from(self.wanted_list[i]);
+            if self.marks[v] == mark {
+                self.wanted[v] = 0;
+                self.wanted_list.swap_remove(i);
+                remaining -= 1;
+            } else {
+                i += 1;
+            }
+        }
+        if remaining < before && remaining <= HARD {
+            // This chunk found one of the last values: try it early next time.
+            if !self.hot.contains(&(index, chunk)) {
+                if self.hot.len() == HOT {
+                    self.hot.pop();
+                }
+                self.hot.insert(0, (index, chunk));
+            }
+        }
+        remaining
+    }
+
+    /// Looks through every split; returns how many values are still wanted.
+    #[inline(never)]
+    fn scan_all<S: Store16>(&mut self, moves: &Moves, store: &mut S, n: u64, mut remaining: u32) -> u32 {
+        let tag = self.tag;
+        let limits: Vec<u64> =
+            moves.split.iter().map(|&k| if n >= k + 2 { moves.last_part(n - k) } else { 0 }).collect();
+        let longest = limits.iter().copied().max().unwrap_or(0);
+        for a in 1..=longest {
+            let ga = store.get(a);
+            for (&k, &limit) in moves.split.iter().zip(&limits) {
+                if a > limit {
+                    continue;
+                }
+                let v = usize::from(ga ^ store.get(n - k - a));
+                if self.wanted[v] == tag {
+                    self.wanted[v] = 0;
+                    remaining -= 1;
+                    if remaining == 0 {
+                        return 0;
+                    }
+                }
+            }
+        }
+        remaining
+    }
+}
+
+fn run<S: Store16>(game: &HeapGame, upto: u64, rec: &mut Recorder<'_, '_>, store: &mut S) -> Result<(), ComputeError> {
+    let moves = Moves::new(game);
+    let direct_end = (upto + 1).min(DIRECT);
+    let mut set = MexSet::new();
+    let mut largest = 0u32;
+    for n in 0..direct_end {
+        let g = direct_value(&moves, store, n, &mut set);
+        largest = largest.max(g);
+        store.push(small(n, g)?);
+        rec.record(g);
+    }
+    store.commit()?;
+    if direct_end > upto {
+        rec.checkpoint(|i| u32::from(store.get(i)))?;
+        return store.take_error().map_or(Ok(()), |e| Err(e.into()));
+    }
+    let mask = match rec.requested_mask() {
+        Some(mask) => mask,
+        None => {
+            let recent = (direct_end / 2..direct_end).map(|i| u32::from(store.get(i))).collect::<Vec<_>>();
+            RareMask::choose(recent).unwrap_or(RareMask::GRUNDY)
+        }
+    };
+    rec.set_mask(mask);
+    let mut sparse = Sparse::new(mask, largest);
+    for n in 1..direct_end {
+        let g = store.get(n);
+        if mask.is_rare(u32::from(g)) {
+            sparse.push_rare_heap(n, g);
+        }
+    }
+    let mut n = direct_end;
+    while n <= upto {
+        let g = sparse.value(&moves, store, n);
+        let small = small(n, g)?;
+        if g > largest {
+            largest = g;
+            sparse.grow(largest);
+        }
+        if mask.is_rare(g) {
+            sparse.push_rare_heap(n, small);
+        }
+        store.push(small);
+        rec.record(g);
+        n += 1;
+        if checkpoint_at(n) {
+            store.commit()?;
+            if let Some(e) = store.take_error() {
+                return Err(e.into());
+            }
+            if rec.checkpoint(|i| u32::from(store.get(i)))? {
+                break;
+            }
+        }
+    }
+    store.commit()?;
+    rec.checkpoint(|i| u32::from(store.get(i)))?;
+    store.take_error().map_or(Ok(()), |e| Err(e.into()))
+}
+
+fn small(n: u64, g: u32) -> Result<u16, ComputeError> {
+    u16::try_from(g).map_err(|_| ComputeError::ValueTooLarge { n })
+}

@@ -1,0 +1,262 @@
+//! Where computed values live: in memory, or streamed to a file with only a
+//! prefix and a recent window kept in memory.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+/// A temporary file of values, deleted when dropped.
+#[derive(Debug)]
+pub(crate) struct SpillFile {
+    path: PathBuf,
+    file: File,
+}
+
+impl SpillFile {
+    pub(crate) fn create(dir: Option<&Path>) -> io::Result<SpillFile> {
+        let dir = dir.map_or_else(std::env::temp_dir, Path::to_path_buf);
+        let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        for attempt in 0..100u32 {
+            let path = dir.join(format!("bouton-grundy-{}-{stamp}-{attempt}.values", std::process::id()));
+            match File::options().read(true).write(true).create_new(true).open(&path) {
+                Ok(file) => return Ok(SpillFile { path, file }),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        Err(io::Error::new(io::ErrorKind::AlreadyExists, "cannot create a spill file"))
+    }
+
+    pub(crate) fn file(&self) -> &File {
+        &self.file
+    }
+
+    /// Reads `width`-byte little-endian values starting at value `index`.
+    pub(crate) fn read_values(&self, index: u64, width: u8, out: &mut [u32]) -> io::Result<()> {
+        let mut bytes = vec![0u8; out.len() * usize::from(width)];
+        self.file.read_exact_at(&mut bytes, index * u64::from(width))?;
+        for (v, chunk) in out.iter_mut().zip(bytes.chunks_exact(usize::from(width))) {
+            *v = match width {
+                2 => u32::from(u16::from_le_bytes([chunk[0], chunk[1]])),
+                _ => u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]),
+            };
+        }
+        Ok(())
+    }
+}
+
+impl Drop for SpillFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// Random access to 16-bit values computed so far, and appending the next.
+/// Values reach the disk (if the store has one) at [`Store16::commit`].
+pub(crate) trait Store16 {
+    /// G(i), for i below the number of values pushed. May read from disk.
+    fn get(&mut self, i: u64) -> u16;
+    /// Copies G(start), G(start + 1), … into `out`.
+    fn copy_into(&mut self, start: u64, out: &mut [u16]);
+    /// Appends the next value (provisionally).
+    fn push(&mut self, value: u16);
+    /// Makes every value pushed so far final.
+    fn commit(&mut self) -> io::Result<()>;
+    /// The first error met reading back from disk, if any (a read that
+    /// failed returned 0).
+    fn take_error(&mut self) -> Option<io::Error>;
+}
+
+/// Every value in memory.
+#[derive(Debug, Default)]
+pub(crate) struct MemStore16 {
+    pub(crate) values: Vec<u16>,
+}
+
+impl Store16 for MemStore16 {
+    #[inline]
+    fn get(&mut self, i: u64) -> u16 {
+        self.values[i as usize]
+    }
+
+    #[inline]
+    fn copy_into(&mut self, start: u64, out: &mut [u16]) {
+        let start = start as usize;
+        out.copy_from_slice(&self.values[start..start + out.len()]);
+    }
+
+    #[inline]
+    fn push(&mut self, value: u16) {
+        self.values.push(value);
+    }
+
+    fn commit(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn take_error(&mut self) -> Option<io::Error> {
+        None
+    }
+}
+
+/// Values to one file once final; in memory only the first values (the
+/// prefix) and the most recent ones (a ring whose length is a power of two).
+/// Reads outside both go to the file through a one-page cache.
+#[derive(Debug)]
+pub(crate) struct SpillStore16 {
+    prefix: Vec<u16>,
+    prefix_len: u64,
+    ring: Vec<u16>,
+    ring_mask: u64,
+    len: u64,
+    written: u64,
+    writer: BufWriter<File>,
+    spill: SpillFile,
+    /// A direct-mapped cache of pages read back from the file.
+    pages: Vec<Vec<u32>>,
+    page_starts: Vec<u64>,
+    dirty: bool,
+    error: Option<io::Error>,
+}
+
+const PAGE: u64 = 4096;
+const PAGES: usize = 64;
+
+impl SpillStore16 {
+    /// A store keeping about `memory` bytes of values in memory.
+    pub(crate) fn new(memory: u64, dir: Option<&Path>) -> io::Result<SpillStore16> {
+        let values = (memory / 2).max(4 * PAGE);
+        let half = values / 2;
+        let window = if half.is_power_of_two() { half } else { half.next_power_of_two() / 2 };
+        let prefix_len = values - window;
+        let spill = SpillFile::create(dir)?;
+        let writer = BufWriter::with_capacity(1 << 16, spill.file().try_clone()?);
+        Ok(SpillStore16 {
+            prefix: Vec::new(),
+            prefix_len,
+            ring: vec![0; window as usize],
+            ring_mask: window - 1,
+            len: 0,
+            written: 0,
+            writer,
+            spill,
+            pages: vec![Vec::new(); PAGES],
+            page_starts: vec![u64::MAX; PAGES],
+            dirty: false,
+            error: None,
+        })
+    }
+
+    /// Finishes writing and hands over the file.
+    pub(crate) fn finish(mut self) -> io::Result<(SpillFile, u64)> {
+        self.commit()?;
+        self.writer.flush()?;
+        Ok((self.spill, self.len))
+    }
+
+    fn read_slow(&mut self, i: u64) -> u16 {
+        if self.dirty {
+            if let Err(e) = self.writer.flush() {
+                self.error.get_or_insert(e);
+                return 0;
+            }
+            self.dirty = false;
+        }
+        let start = i / PAGE * PAGE;
+        let slot = (i / PAGE) as usize % PAGES;
+        if self.page_starts[slot] != start || (i - start) as usize >= self.pages[slot].len() {
+            let count = PAGE.min(self.written.saturating_sub(start)) as usize;
+            let page = &mut self.pages[slot];
+            page.resize(count, 0);
+            if (i - start) as usize >= count {
+                self.error.get_or_insert(io::Error::other("a value was read before it was written"));
+                return 0;
+            }
+            if let Err(e) = self.spill.read_values(start, 2, page) {
+                self.error.get_or_insert(e);
+                return 0;
+            }
+            self.page_starts[slot] = start;
+        }
+        self.pages[slot][(i - start) as usize] as u16
+    }
+}
+
+impl Store16 for SpillStore16 {
+    #[inline]
+    fn get(&mut self, i: u64) -> u16 {
+        if i < self.prefix.len() as u64 {
+            self.prefix[i as usize]
+        } else if i + self.ring_mask >= self.len {
+            self.ring[(i & self.ring_mask) as usize]
+        } else {
+            self.read_slow(i)
+        }
+    }
+
+    fn copy_into(&mut self, start: u64, out: &mut [u16]) {
+        for (i, v) in out.iter_mut().enumerate() {
+            *v = self.get(start + i as u64);
+        }
+    }
+
+    fn push(&mut self, value: u16) {
+        if self.len < self.prefix_len {
+            self.prefix.push(value);
+        }
+        self.ring[(self.len & self.ring_mask) as usize] = value;
+        self.len += 1;
+        // Values leaving the ring must be in the file by then.
+        if self.len - self.written > self.ring_mask / 2
+            && let Err(e) = self.commit()
+        {
+            self.error.get_or_insert(e);
+        }
+    }
+
+    fn commit(&mut self) -> io::Result<()> {
+        while self.written < self.len {
+            let v = self.ring[(self.written & self.ring_mask) as usize];
+            self.writer.write_all(&v.to_le_bytes())?;
+            self.written += 1;
+        }
+        self.dirty = true;
+        Ok(())
+    }
+
+    fn take_error(&mut self) -> Option<io::Error> {
+        self.error.take()
+    }
+}
+
+/// Appends 32-bit values to memory or to a file.
+#[derive(Debug)]
+pub(crate) enum Sink32 {
+    Memory(Vec<u32>),
+    File { writer: BufWriter<File>, spill: SpillFile, len: u64 },
+}
+
+impl Sink32 {
+    pub(crate) fn new(values: u64, memory: u64, dir: Option<&Path>) -> io::Result<Sink32> {
+        if values.saturating_mul(4) <= memory {
+            Ok(Sink32::Memory(Vec::with_capacity(values as usize)))
+        } else {
+            let spill = SpillFile::create(dir)?;
+            let writer = BufWriter::with_capacity(1 << 16, spill.file().try_clone()?);
+            Ok(Sink32::File { writer, spill, len: 0 })
+        }
+    }
+
+    #[inline]
+    pub(crate) fn push(&mut self, value: u32) -> io::Result<()> {
+        match self {
+            Sink32::Memory(values) => values.push(value),
+            Sink32::File { writer, len, .. } => {
+                writer.write_all(&value.to_le_bytes())?;
+                *len += 1;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,266 @@
+use std::fmt;
+use std::str::FromStr;
+
+use bouton_rules::{Convention, Heaps, Rules};
+
+use crate::rules::parse::{MoveParseError, numbers};
+use crate::{HeapGame, HeapOption};
+
+/// A heap game played by its take-and-break code: subtraction games, Nim
+/// with a take limit, Kayles, Dawson's Kayles, any octal game, Grundy's
+/// game, Lasker's Nim. A position is a row of heaps, a sum of single-heap
+/// games; a move works on one heap.
+///
+/// When a move leaves two heaps, the first part stays in place and the
+/// second is added at the end, so that heap numbers never change.
+///
+/// ```
+/// use bouton_grundy::{HeapGame, HeapMove, HeapRules};
+/// use bouton_rules::{Convention, Heaps, Rules};
+///
+/// let kayles = HeapRules::new(HeapGame::kayles(), Convention::Normal);
+/// let mut heaps = Heaps::new(vec![7])?;
+/// // Knock down 1 pin from row 1, leaving rows of 2 and 4.
+/// let mv: HeapMove = "1 1 2".parse()?;
+/// kayles.play(&mut heaps, mv)?;
+/// assert_eq!(heaps.as_slice(), &[2, 4]);
+/// assert_eq!(kayles.describe(&mv, &Heaps::new(vec![7])?), "take 1 from heap 1, leaving 2 and 4");
+/// assert!(kayles.play(&mut heaps, "1 3".parse()?).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct HeapRules {
+    game: HeapGame,
+    convention: Convention,
+}
+
+/// A move in a heap game: from heap `heap` (counted from 0) remove `take`
+/// tokens; if `part` is not 0, split what is left into `part` and the rest.
+///
+/// Text form, heaps counted from 1: `3 2` (take 2 from heap 3, leave the
+/// rest as one heap), `3 2 1` (take 2 and split the rest into 1 and the
+/// remainder), `3 0 2` (split heap 3 into 2 and the remainder, as in
+/// Grundy's game). Colons may replace spaces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct HeapMove {
+    /// The heap, counted from 0.
+    pub heap: usize,
+    /// Tokens removed.
+    pub take: u64,
+    /// The size of one of the two heaps left, or 0 to leave one heap (or
+    /// none).
+    pub part: u64,
+}
+
+impl HeapMove {
+    /// The move of `option` on heap `heap`.
+    pub fn from_option(heap: usize, option: HeapOption) -> HeapMove {
+        let part = if option.right == 0 { 0 } else { option.left };
+        HeapMove { heap, take: option.take, part }
+    }
+
+    /// The option this move is, on a heap of `size` tokens (unchecked).
+    pub fn option(&self, size: u64) -> HeapOption {
+        let rest = size.saturating_sub(self.take);
+        if self.part == 0 || self.part >= rest {
+            HeapOption::new(self.take, rest, 0)
+        } else {
+            let other = rest - self.part;
+            HeapOption::new(self.take, self.part.min(other), self.part.max(other))
+        }
+    }
+}
+
+impl fmt::Display for HeapMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.heap as u128 + 1, self.take)?;
+        if self.part != 0 {
+            write!(f, ":{}", self.part)?;
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for HeapMove {
+    type Err = MoveParseError;
+
+    fn from_str(text: &str) -> Result<HeapMove, MoveParseError> {
+        let shape = "a heap number and an amount, like `3 2` (or `3 2 1` to split what is left)";
+        let words = numbers(text, 2, 3, shape)?;
+        let heap = heap_index(words[0])?;
+        Ok(HeapMove { heap, take: words[1], part: words.get(2).copied().unwrap_or(0) })
+    }
+}
+
+/// Heap number (from 1) to index.
+pub(crate) fn heap_index(number: u64) -> Result<usize, MoveParseError> {
+    if number == 0 {
+        return Err(MoveParseError::ZeroIndex { what: "heap" });
+    }
+    Ok(usize::try_from(number - 1).unwrap_or(usize::MAX))
+}
+
+/// Why a move is illegal in a heap game. Heap numbers count from 1.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalHeapMove {
+    /// No such heap.
+    #[error("there is no heap {heap}: heaps are numbered 1 to {heaps}")]
+    NoSuchHeap {
+        /// The heap number asked for.
+        heap: usize,
+        /// How many heaps there are.
+        heaps: usize,
+    },
+    /// More than the heap holds.
+    #[error("cannot take {take} from heap {heap}: it holds only {size}")]
+    TooMany {
+        /// The heap number.
+        heap: usize,
+        /// The amount asked for.
+        take: u64,
+        /// What the heap holds.
+        size: u64,
+    },
+    /// The split leaves an empty part.
+    #[error("cannot leave {part} and {other}: both heaps left by a split must be non-empty")]
+    EmptyPart {
+        /// The part asked for.
+        part: u64,
+        /// The rest.
+        other: u64,
+    },
+    /// The rules do not allow it.
+    #[error("{rules} does not allow {what}: {allowed}")]
+    NotAllowed {
+        /// The rule set's name.
+        rules: String,
+        /// The move in words.
+        what: String,
+        /// What the rules allow, in words.
+        allowed: String,
+    },
+}
+
+impl HeapRules {
+    /// The heap game `game` under `convention`.
+    pub fn new(game: HeapGame, convention: Convention) -> HeapRules {
+        HeapRules { game, convention }
+    }
+
+    /// The game's code.
+    pub fn game(&self) -> &HeapGame {
+        &self.game
+    }
+
+    /// The move in words, e.g. "take 2 from heap 3, leaving 1 and 4".
+    pub fn describe(&self, mv: &HeapMove, before: &Heaps) -> String {
+        let number = mv.heap as u128 + 1;
+        let size = before.get(mv.heap).unwrap_or(0);
+        let option = mv.option(size);
+        match (option.take, option.right) {
+            (0, _) => format!("split heap {number} into {} and {}", option.left, option.right),
+            (take, 0) => format!("take {take} from heap {number}"),
+            (take, right) => format!("take {take} from heap {number}, leaving {} and {right}", option.left),
+        }
+    }
+
+    /// What the rules allow, in words.
+    pub fn allowed(&self) -> String {
+        describe_code(&self.game)
+    }
+}
+
+/// The moves a code allows, in words.
+pub(crate) fn describe_code(game: &HeapGame) -> String {
+    let mut parts = Vec::new();
+    let digits = game.digits();
+    if digits[0] & 4 != 0 {
+        parts.push(if game.unequal_splits() {
+            "split a heap into two unequal heaps".to_owned()
+        } else {
+            "split a heap into two".to_owned()
+        });
+    }
+    let mut takes = Vec::new();
+    for (k, &d) in digits.iter().enumerate().skip(1) {
+        if d == 0 {
+            continue;
+        }
+        let mut ways = Vec::new();
+        if d & 1 != 0 {
+            ways.push("the whole heap");
+        }
+        if d & 2 != 0 {
+            ways.push("leaving one heap");
+        }
+        if d & 4 != 0 {
+            ways.push("leaving two heaps");
+        }
+        takes.push(format!("{k} ({})", ways.join(" or ")));
+    }
+    if !takes.is_empty() {
+        parts.push(format!("take {}", takes.join(", ")));
+    }
+    match game.tail() {
+        0 => {}
+        3 => parts.push(format!("take any number from {} up", digits.len())),
+        1 => parts.push(format!("take a whole heap of {} or more", digits.len())),
+        _ => parts.push(format!("take {} or more leaving one heap", digits.len())),
+    }
+    if parts.is_empty() { "no moves at all".to_owned() } else { parts.join("; ") }
+}
+
+impl Rules for HeapRules {
+    type Position = Heaps;
+    type Move = HeapMove;
+    type Illegal = IllegalHeapMove;
+
+    fn convention(&self) -> Convention {
+        self.convention
+    }
+
+    fn check(&self, heaps: &Heaps, mv: HeapMove) -> Result<(), IllegalHeapMove> {
+        let number = mv.heap.saturating_add(1);
+        let Some(size) = heaps.get(mv.heap) else {
+            return Err(IllegalHeapMove::NoSuchHeap { heap: number, heaps: heaps.len() });
+        };
+        if mv.take > size {
+            return Err(IllegalHeapMove::TooMany { heap: number, take: mv.take, size });
+        }
+        let rest = size - mv.take;
+        if mv.part != 0 && mv.part >= rest {
+            return Err(IllegalHeapMove::EmptyPart { part: mv.part, other: rest.saturating_sub(mv.part) });
+        }
+        if !self.game.allows(size, mv.option(size)) {
+            return Err(IllegalHeapMove::NotAllowed {
+                rules: self.game.to_string(),
+                what: self.describe(&mv, heaps),
+                allowed: self.allowed(),
+            });
+        }
+        Ok(())
+    }
+
+    fn apply(&self, heaps: &mut Heaps, mv: HeapMove) {
+        let mut sizes = std::mem::replace(heaps, Heaps::new(vec![0]).expect("one heap")).into_vec();
+        if let Some(size) = sizes.get(mv.heap).copied() {
+            let option = mv.option(size);
+            sizes[mv.heap] = option.left;
+            if option.right > 0 {
+                sizes.push(option.right);
+            }
+        }
+        *heaps = Heaps::new(sizes).expect("never empty");
+    }
+
+    /// Heap by heap, in the order of [`HeapGame::options`].
+    fn legal_moves(&self, heaps: &Heaps) -> impl Iterator<Item = HeapMove> {
+        heaps.as_slice().iter().enumerate().flat_map(move |(heap, &size)| {
+            self.game.options(size).map(move |option| HeapMove::from_option(heap, option))
+        })
+    }
+
+    fn is_over(&self, heaps: &Heaps) -> bool {
+        heaps.as_slice().iter().all(|&size| self.game.options(size).next().is_none())
+    }
+}

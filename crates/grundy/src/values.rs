@@ -1,0 +1,135 @@
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use crate::{ComputeOptions, HeapGame, Periodicity, compute};
+
+/// Heaps up to this size have their Grundy values computed on demand; beyond
+/// it a game needs a closed form or a proved period.
+pub const TABLE_LIMIT: u64 = 1 << 20;
+
+/// The Grundy values of single heaps of a heap game, for analysis and play:
+/// a computed table, extended beyond it by a closed form (Nim, Lasker's
+/// Nim) or by a period proved with the periodicity theorem.
+///
+/// ```
+/// use bouton_grundy::{HeapGame, HeapValues};
+///
+/// let kayles = HeapValues::for_heaps(&HeapGame::kayles(), 10)?;
+/// assert_eq!(kayles.get(5), Some(4));
+/// // Kayles is proved periodic, so even a huge heap has a value.
+/// let big = HeapValues::for_heaps(&HeapGame::kayles(), 1_000_000_000_000)?;
+/// assert_eq!(big.get(1_000_000_000_000), big.get(1_000_000_000_000 % 12 + 72));
+/// assert_eq!(HeapValues::for_heaps(&HeapGame::laskers_nim(), u64::MAX)?.get(7), Some(8));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct HeapValues {
+    table: Arc<Vec<u32>>,
+    rule: Extension,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Extension {
+    /// Only the table.
+    None,
+    /// G(n) = n.
+    Nim,
+    /// Lasker's Nim: 4k+1, 4k+2, 4k+4, 4k+3.
+    Lasker,
+    /// Periodic: G(n) = G(preperiod + (n - preperiod) mod period).
+    Period { period: u64, preperiod: u64 },
+}
+
+/// The values needed are not available.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the Grundy values of {game} are known only for heaps up to {limit} (no closed form or proved period), \
+     and heap {heap} is larger"
+)]
+pub struct ValuesError {
+    /// The game's code.
+    pub game: String,
+    /// The heap asked for.
+    pub heap: u64,
+    /// What is available.
+    pub limit: u64,
+}
+
+fn cache() -> &'static Mutex<HashMap<HeapGame, HeapValues>> {
+    static CACHE: OnceLock<Mutex<HashMap<HeapGame, HeapValues>>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+impl HeapValues {
+    /// Values covering every heap up to `largest` (cached across calls).
+    ///
+    /// # Errors
+    /// [`ValuesError`] when `largest` is beyond [`TABLE_LIMIT`] and the game
+    /// has no closed form and no period proved within the limit.
+    pub fn for_heaps(game: &HeapGame, largest: u64) -> Result<HeapValues, ValuesError> {
+        if let Some(found) = cache().lock().ok().and_then(|c| c.get(game).cloned())
+            && found.covers(largest)
+        {
+            return Ok(found);
+        }
+        let values = HeapValues::compute(game, largest)?;
+        if let Ok(mut c) = cache().lock() {
+            c.insert(game.clone(), values.clone());
+        }
+        Ok(values)
+    }
+
+    fn compute(game: &HeapGame, largest: u64) -> Result<HeapValues, ValuesError> {
+        let closed = if *game == HeapGame::nim() {
+            Some(Extension::Nim)
+        } else if *game == HeapGame::laskers_nim() {
+            Some(Extension::Lasker)
+        } else {
+            None
+        };
+        // A closed form needs no table beyond a few values to check it by.
+        let upto = if closed.is_some() { largest.clamp(16, 1024) } else { largest.min(TABLE_LIMIT) };
+        let stop_when_proved = largest > TABLE_LIMIT && closed.is_none();
+        let options = ComputeOptions { stop_when_proved, ..ComputeOptions::default() };
+        let too_far = || ValuesError { game: game.to_string(), heap: largest, limit: TABLE_LIMIT };
+        let seq = compute(game, upto, options).map_err(|_| too_far())?;
+        let table: Vec<u32> = seq.to_vec().map_err(|_| too_far())?;
+        let rule = match (closed, seq.periodicity()) {
+            (Some(rule), _) => rule,
+            (None, &Periodicity::Proved { period, preperiod, .. }) => Extension::Period { period, preperiod },
+            (None, _) if largest > TABLE_LIMIT => return Err(too_far()),
+            (None, _) => Extension::None,
+        };
+        Ok(HeapValues { table: Arc::new(table), rule })
+    }
+
+    fn covers(&self, largest: u64) -> bool {
+        self.rule != Extension::None || largest < self.table.len() as u64
+    }
+
+    /// G(n), if known.
+    pub fn get(&self, n: u64) -> Option<u64> {
+        if n < self.table.len() as u64 {
+            return Some(u64::from(self.table[n as usize]));
+        }
+        match self.rule {
+            Extension::None => None,
+            Extension::Nim => Some(n),
+            // n is beyond the table, so at least 16.
+            Extension::Lasker => match n % 4 {
+                0 => Some(n - 1),
+                3 => n.checked_add(1),
+                _ => Some(n),
+            },
+            Extension::Period { period, preperiod } => {
+                let index = preperiod + (n - preperiod) % period;
+                self.table.get(index as usize).map(|&v| u64::from(v))
+            }
+        }
+    }
+
+    /// The largest heap whose value is in the table.
+    pub fn table_len(&self) -> u64 {
+        self.table.len() as u64
+    }
+}

@@ -1,0 +1,76 @@
+//! Periods proved by the periodicity theorem, and the checks around it.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use bouton_grundy::{ComputeError, ComputeOptions, HeapGame, Periodicity, compute};
+
+fn proved(game: &HeapGame, upto: u64) -> Periodicity {
+    compute(game, upto, ComputeOptions::default()).expect("computed").periodicity().clone()
+}
+
+#[test]
+fn kayles_is_proved_periodic_12_from_71() {
+    // t = 2: the theorem needs n up to 2·71 + 2·12 + 2 − 1 = 167.
+    assert_eq!(proved(&HeapGame::kayles(), 2000), Periodicity::Proved { period: 12, preperiod: 71, needed: 167 });
+    // One value short of the proof: only apparent.
+    assert_eq!(
+        proved(&HeapGame::kayles(), 166),
+        Periodicity::Apparent { period: 12, preperiod: 71, needed: Some(167) }
+    );
+}
+
+#[test]
+fn dawsons_kayles_is_proved_periodic_34_from_53() {
+    let p = proved(&HeapGame::dawsons_kayles(), 2000);
+    assert_eq!(p, Periodicity::Proved { period: 34, preperiod: 53, needed: 2 * 53 + 2 * 34 + 2 - 1 });
+}
+
+#[test]
+fn subtraction_2_3_7_is_proved_periodic_5_from_0() {
+    let game = HeapGame::subtraction(&[2, 3, 7]).expect("a game");
+    assert_eq!(game.to_string(), "0.0330003");
+    // No splits: a window of t = 7 values repeating proves it.
+    assert_eq!(proved(&game, 100), Periodicity::Proved { period: 5, preperiod: 0, needed: 11 });
+    let values = compute(&game, 30, ComputeOptions::default()).unwrap().to_vec().unwrap();
+    assert_eq!(&values[..10], &[0, 0, 1, 1, 2, 0, 0, 1, 1, 2]);
+}
+
+#[test]
+fn stopping_once_proved_stops_early() {
+    let options = ComputeOptions { stop_when_proved: true, ..Default::default() };
+    let seq = compute(&HeapGame::kayles(), 10_000_000, options).expect("computed");
+    assert!(seq.periodicity().is_proved());
+    assert!(seq.len() < 10_000_000, "stopped at the first check after the proof");
+}
+
+#[test]
+fn no_proof_for_games_outside_the_theorem() {
+    // Grundy's game (unequal splits) and Nim (infinitely many digits).
+    assert!(matches!(proved(&HeapGame::grundys_game(), 3000), Periodicity::None { .. }));
+    assert!(matches!(proved(&HeapGame::nim(), 3000), Periodicity::None { .. }));
+    // Nim with a take limit of 3: G(n) = n mod 4, proved at once.
+    let limit = HeapGame::take_limit(3).unwrap();
+    assert!(matches!(proved(&limit, 100), Periodicity::Proved { period: 4, preperiod: 0, .. }));
+    // Lasker's Nim grows without bound: no period at all.
+    let laskers = proved(&HeapGame::laskers_nim(), 60);
+    assert!(matches!(laskers, Periodicity::None { .. }), "{laskers:?}");
+}
+
+#[test]
+fn a_raised_flag_cancels() {
+    let flag = AtomicBool::new(false);
+    let mut seen = 0u64;
+    let mut progress = |p: bouton_grundy::Progress| {
+        seen = p.done;
+        if p.done >= 1 << 17 {
+            flag.store(true, Ordering::Relaxed);
+        }
+    };
+    let options = ComputeOptions { cancel: Some(&flag), progress: Some(&mut progress), ..Default::default() };
+    let result = compute(&HeapGame::kayles(), 1 << 24, options);
+    match result {
+        Err(ComputeError::Cancelled { reached }) => assert!((1 << 17..1 << 24).contains(&reached)),
+        other => panic!("expected a cancellation, got {other:?}"),
+    }
+    assert!(seen >= 1 << 17);
+}

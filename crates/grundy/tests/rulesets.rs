@@ -1,0 +1,205 @@
+//! For every rule set: the library's analysis (winner, Grundy value of the
+//! whole, the positions every winning move leads to) equals the independent
+//! exhaustive search of `oracle/`, on every small position, in normal play
+//! and, where bouton offers it, misère play.
+
+mod oracle;
+
+use std::collections::BTreeSet;
+
+use bouton_analysis::Winner;
+use bouton_grundy::{AnalysisError, AnyPosition, AnyRules, RuleSet};
+use bouton_rules::{Convention, Rules};
+use oracle::{Code, Fib, Moore, Oracle, Stair, Tree, WythoffSum};
+
+const CONVENTIONS: [Convention; 2] = [Convention::Normal, Convention::Misere];
+
+/// Every list of `count` numbers from 0 to `max`.
+fn grid(count: usize, max: u64) -> Vec<Vec<u64>> {
+    let mut all = vec![vec![]];
+    for _ in 0..count {
+        all = all.into_iter().flat_map(|v: Vec<u64>| (0..=max).map(move |x| [v.clone(), vec![x]].concat())).collect();
+    }
+    all
+}
+
+/// Checks one position: `canon` turns a library position into the
+/// oracle's canonical form.
+fn check<T: Tree>(
+    rules: &AnyRules,
+    oracle: &mut Oracle<T>,
+    numbers: &[u64],
+    canon: &impl Fn(&AnyPosition) -> T::Pos,
+) -> usize {
+    let Ok(position) = rules.position(numbers) else {
+        return 0;
+    };
+    if rules.is_over(&position) {
+        return 0;
+    }
+    let key = canon(&position);
+    let value = oracle.value(&key);
+    let analysis = rules.analyze(&position).unwrap_or_else(|e| panic!("{}: {numbers:?}: {e}", rules.title()));
+    let context = format!("{} at {numbers:?}", rules.title());
+    assert_eq!(analysis.winner == Winner::Mover, value != 0, "winner, {context}");
+    if let Some(total) = analysis.total {
+        assert_eq!(total, u64::from(value), "value of the whole, {context}");
+    }
+    assert!(analysis.complete, "{context}");
+    let mut reached = BTreeSet::new();
+    for mv in &analysis.winning_moves {
+        let mut after = position.clone();
+        rules.play(&mut after, *mv).unwrap_or_else(|e| panic!("{context}: winning move {mv} is illegal: {e}"));
+        reached.insert(format!("{:?}", canon(&after)));
+    }
+    let expected: BTreeSet<String> = oracle.winning_children(&key).iter().map(|p| format!("{p:?}")).collect();
+    assert_eq!(reached, expected, "where the winning moves lead, {context}");
+    1
+}
+
+fn heaps_of(p: &AnyPosition) -> Vec<u64> {
+    let AnyPosition::Heaps(h) = p else { panic!("heaps expected") };
+    let mut v: Vec<u64> = h.as_slice().iter().copied().filter(|&x| x > 0).collect();
+    v.sort_unstable();
+    v
+}
+
+fn heap_rule_sets() -> Vec<(RuleSet, Code)> {
+    let reach = 12;
+    vec![
+        (RuleSet::Nim, Code::new(&[0], 3, false, reach)),
+        (RuleSet::Subtraction(vec![2, 3, 7]), Code::new(&[0, 0, 3, 3, 0, 0, 0, 3], 0, false, reach)),
+        (RuleSet::AllBut(vec![1, 2]), Code::new(&[0, 0, 0], 3, false, reach)),
+        (RuleSet::TakeLimit(3), Code::new(&[0, 3, 3, 3], 0, false, reach)),
+        (RuleSet::Kayles, Code::new(&[0, 7, 7], 0, false, reach)),
+        (RuleSet::DawsonsKayles, Code::new(&[0, 0, 7], 0, false, reach)),
+        (RuleSet::Octal("0.354".parse().unwrap()), Code::new(&[0, 3, 5, 4], 0, false, reach)),
+        (RuleSet::Octal("4.07".parse().unwrap()), Code::new(&[4, 0, 7], 0, false, reach)),
+        (RuleSet::Grundy, Code::new(&[4], 0, true, reach)),
+        (RuleSet::Lasker, Code::new(&[4], 3, false, reach)),
+    ]
+}
+
+#[test]
+fn heap_games_match_the_oracle() {
+    let mut checked = 0;
+    for (set, code) in heap_rule_sets() {
+        for convention in CONVENTIONS {
+            let rules = AnyRules::new(set.clone(), convention);
+            let mut oracle = Oracle::new(
+                Code { digits: code.digits.clone(), unequal: code.unequal },
+                convention == Convention::Misere,
+            );
+            for count in 1..=3 {
+                let max = [0, 12, 8, 5][count];
+                for numbers in grid(count, max) {
+                    checked += check(&rules, &mut oracle, &numbers, &heaps_of);
+                }
+            }
+        }
+    }
+    assert!(checked > 5000, "only {checked} positions checked");
+}
+
+#[test]
+fn moores_nim_matches_the_oracle() {
+    let mut checked = 0;
+    for k in 1..=3 {
+        for convention in CONVENTIONS {
+            let rules = AnyRules::new(RuleSet::Moore(k), convention);
+            let mut oracle = Oracle::new(Moore(k as usize), convention == Convention::Misere);
+            for count in 1..=4 {
+                let max = [0, 9, 6, 4, 3][count];
+                for numbers in grid(count, max) {
+                    checked += check(&rules, &mut oracle, &numbers, &heaps_of);
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "only {checked} positions checked");
+}
+
+#[test]
+fn wythoff_matches_the_oracle() {
+    let mut checked = 0;
+    let canon = |p: &AnyPosition| {
+        let AnyPosition::Pairs(pairs) = p else { panic!("pairs expected") };
+        let mut v: Vec<(u64, u64)> =
+            pairs.as_slice().iter().map(|&(a, b)| (a.min(b), a.max(b))).filter(|&q| q != (0, 0)).collect();
+        v.sort_unstable();
+        v
+    };
+    for convention in CONVENTIONS {
+        let rules = AnyRules::new(RuleSet::Wythoff, convention);
+        let mut oracle = Oracle::new(WythoffSum, convention == Convention::Misere);
+        for numbers in grid(2, 14).into_iter().chain(grid(4, 4)) {
+            checked += check(&rules, &mut oracle, &numbers, &canon);
+        }
+    }
+    assert!(checked > 500, "only {checked} positions checked");
+}
+
+#[test]
+fn staircase_matches_the_oracle() {
+    let mut checked = 0;
+    let canon = |p: &AnyPosition| {
+        let AnyPosition::Stairs(s) = p else { panic!("stairs expected") };
+        let mut v = s.as_slice().to_vec();
+        while v.last() == Some(&0) {
+            v.pop();
+        }
+        v
+    };
+    for convention in CONVENTIONS {
+        let rules = AnyRules::new(RuleSet::Staircase, convention);
+        let mut oracle = Oracle::new(Stair, convention == Convention::Misere);
+        for count in 1..=4 {
+            for numbers in grid(count, [0, 9, 6, 4, 3][count]) {
+                checked += check(&rules, &mut oracle, &numbers, &canon);
+            }
+        }
+    }
+    assert!(checked > 500, "only {checked} positions checked");
+}
+
+#[test]
+fn fibonacci_nim_matches_the_oracle() {
+    let mut checked = 0;
+    let canon = |p: &AnyPosition| {
+        let AnyPosition::Fib(f) = p else { panic!("a heap expected") };
+        (f.heap(), f.max_take())
+    };
+    for convention in CONVENTIONS {
+        let rules = AnyRules::new(RuleSet::Fibonacci, convention);
+        let mut oracle = Oracle::new(Fib, convention == Convention::Misere);
+        for n in 2..=60 {
+            checked += check(&rules, &mut oracle, &[n], &canon);
+            for limit in 1..n {
+                checked += check(&rules, &mut oracle, &[n, limit], &canon);
+            }
+        }
+    }
+    assert!(checked > 2000, "only {checked} positions checked");
+}
+
+#[test]
+fn northcott_misere_is_plainly_not_available() {
+    let rules = AnyRules::new(RuleSet::Northcott, Convention::Misere);
+    let start = rules.position(&[8, 1, 6]).unwrap();
+    let err = rules.analyze(&start).unwrap_err();
+    let AnalysisError::NotAvailable { rules: name, reason } = &err;
+    assert_eq!(name, "Northcott's game, misère play");
+    assert!(reason.contains("misère"), "{err}");
+    assert!(err.to_string().starts_with("analysis not available for Northcott's game, misère play: "));
+}
+
+#[test]
+fn large_misere_positions_are_plainly_not_available() {
+    let rules = AnyRules::new(RuleSet::Kayles, Convention::Misere);
+    let err = rules.analyze(&rules.position(&[40, 41, 42, 43]).unwrap()).unwrap_err();
+    assert!(err.to_string().starts_with("analysis not available for Kayles (0.77), misère play: "), "{err}");
+    assert!(err.to_string().contains("too large to search"), "{err}");
+    // Misère Nim has a theory: any size is fine.
+    let nim = AnyRules::new(RuleSet::Nim, Convention::Misere);
+    assert_eq!(nim.analyze(&nim.position(&[u64::MAX, 1, 7]).unwrap()).unwrap().winner, Winner::Mover);
+}

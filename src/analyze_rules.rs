@@ -1,0 +1,155 @@
+//! `bouton analyze --rules RULESET …`: who wins a position of any rule set,
+//! the Grundy value of each component and of the whole, every winning move.
+
+use std::io::{self, Read, Write};
+
+use anyhow::{Context, Result};
+use bouton_analysis::Winner;
+use bouton_grundy::{AnyMove, AnyRules, RuleSet};
+use bouton_rules::Convention;
+use serde::Serialize;
+
+use crate::UsageError;
+use crate::cli::AnalyzeArgs;
+use crate::theme::Theme;
+
+/// The text form lists this many winning moves before summarising.
+const LISTED_MOVES: usize = 20;
+
+/// Whether `--rules` names plain Nim (left to the Nim analysis, with its
+/// binary table).
+pub fn is_nim(rules: &str) -> bool {
+    rules.parse::<RuleSet>().is_ok_and(|set| set == RuleSet::Nim)
+}
+
+#[derive(Serialize)]
+struct JsonMove {
+    /// The move as typed at the game's prompt.
+    #[serde(rename = "move")]
+    text: String,
+    /// In words.
+    description: String,
+}
+
+#[derive(Serialize)]
+struct JsonComponent<'a> {
+    label: &'a str,
+    grundy: Option<u64>,
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    rules: String,
+    name: String,
+    misere: bool,
+    position: Vec<u64>,
+    components: Vec<JsonComponent<'a>>,
+    grundy: Option<u64>,
+    winner: Winner,
+    winning_moves: Vec<JsonMove>,
+    complete: bool,
+    method: bouton_grundy::Method,
+}
+
+fn read_numbers(words: &[String]) -> Result<Vec<u64>> {
+    let text = if words.iter().any(|w| w == "-") {
+        if words.len() > 1 {
+            return Err(UsageError("`-` reads the position from standard input: give no other numbers".into()).into());
+        }
+        let mut text = String::new();
+        io::stdin().lock().read_to_string(&mut text).context("cannot read the position from standard input")?;
+        text
+    } else {
+        words.join(" ")
+    };
+    text.split_whitespace()
+        .map(|w| {
+            w.parse::<u64>()
+                .map_err(|_| UsageError(format!("{w:?} is not a whole number from 0 to {}", u64::MAX)).into())
+        })
+        .collect()
+}
+
+/// Runs `bouton analyze --rules RULESET`.
+pub fn run(args: &AnalyzeArgs, rules: &str) -> Result<()> {
+    let convention = if args.misere { Convention::Misere } else { Convention::Normal };
+    let rules = AnyRules::parse(rules, convention).map_err(|e| UsageError(e.to_string()))?;
+    let numbers = read_numbers(&args.heaps)?;
+    let position = rules.position(&numbers).map_err(|e| UsageError(e.to_string()))?;
+    let analysis = rules.analyze(&position)?;
+    let describe = |mv: &AnyMove| rules.describe_move(&position, mv);
+    let stdout = io::stdout();
+    if args.json {
+        let report = Report {
+            rules: rules.rule_set().to_string(),
+            name: rules.rule_set().name(),
+            misere: args.misere,
+            position: position.numbers(),
+            components: analysis
+                .components
+                .iter()
+                .map(|c| JsonComponent { label: &c.label, grundy: c.value })
+                .collect(),
+            grundy: analysis.total,
+            winner: analysis.winner,
+            winning_moves: analysis
+                .winning_moves
+                .iter()
+                .map(|mv| JsonMove { text: mv.to_string(), description: describe(mv) })
+                .collect(),
+            complete: analysis.complete,
+            method: analysis.method,
+        };
+        let mut out = io::BufWriter::new(stdout.lock());
+        serde_json::to_writer(&mut out, &report).map_err(io::Error::from)?;
+        writeln!(out)?;
+        out.flush()?;
+        return Ok(());
+    }
+    let theme = Theme::new(args.plain);
+    let mut lines = Vec::new();
+    let label = |s: &str| theme.strong(s);
+    lines.push(format!("{} {}: {}.", label("Rules:"), rules.title(), rules.rule_set().rules()));
+    lines.push(format!("{} {position}", label("Position:")));
+    let misere = convention == Convention::Misere;
+    if !misere {
+        let values: Vec<String> = analysis
+            .components
+            .iter()
+            .take(LISTED_MOVES)
+            .map(|c| format!("{} {}", c.label, c.value.map_or_else(|| "?".to_owned(), |v| v.to_string())))
+            .collect();
+        let more = analysis.components.len().saturating_sub(LISTED_MOVES);
+        let more = if more > 0 { format!(", … ({more} more)") } else { String::new() };
+        lines.push(format!("{} {}{more}", label("Grundy values:"), values.join(", ")));
+        let total = analysis.total.map_or_else(|| "not computed (too large)".to_owned(), |v| v.to_string());
+        lines.push(format!("{} {total}", label("Grundy value of the position:")));
+    } else if let Some(value) = analysis.total {
+        lines.push(format!("{} {value} (0 means the player to move loses)", label("Misère value of the position:")));
+    }
+    let winner = match analysis.winner {
+        Winner::Mover => theme.good("the player to move"),
+        Winner::Opponent => "the opponent (the player to move loses)".to_owned(),
+    };
+    lines.push(format!("{} {winner}", label("Winner with perfect play:")));
+    let count = analysis.winning_moves.len();
+    let at_least = if analysis.complete { "" } else { "at least " };
+    if count == 0 {
+        lines.push(format!("{} none", label("Winning moves:")));
+    } else {
+        lines.push(format!("{} {at_least}{count}", label("Winning moves:")));
+        for mv in analysis.winning_moves.iter().take(LISTED_MOVES) {
+            lines.push(format!("  {} (type `{}`)", describe(mv), mv.to_string().replace([':', ','], " ")));
+        }
+        if count > LISTED_MOVES {
+            lines.push(format!("  ... and {} more (--json lists them all)", count - LISTED_MOVES));
+        }
+    }
+    lines.push(format!("{} {}", label("How:"), analysis.method.describe()));
+    let mut text = lines.join("\n");
+    text.push('\n');
+    let mut out = anstream::AutoStream::new(stdout.lock(), theme.color_choice());
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}

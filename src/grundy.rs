@@ -1,0 +1,347 @@
+//! `bouton grundy CODE --upto N`: the Grundy sequence of a heap game, with
+//! its periodicity, checksum and rare/common statistics, as a table, JSON or
+//! a plot.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use bouton_grundy::{
+    ComputeError, ComputeOptions, DEFAULT_MAX_PERIOD, HeapGame, Periodicity, Progress, RareMask, RuleSet, Sequence,
+    compute,
+};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
+
+use crate::UsageError;
+use crate::plot::{Columns, write_png, write_svg};
+use crate::theme::Theme;
+
+/// The table of values is printed by default up to this N.
+const TABLE_UPTO: u64 = 10_000;
+/// Values per row of the table.
+const PER_ROW: u64 = 10;
+/// The progress bar appears once a run has lasted this long.
+const QUIET_PERIOD: Duration = Duration::from_secs(1);
+/// Rare positions listed in the text report.
+const LISTED_RARE: usize = 40;
+
+/// Options of `bouton grundy`.
+#[derive(Debug, Clone, Args)]
+pub struct GrundyArgs {
+    /// The heap game: an octal code (0.77, 0.354, 4.07, 0.3… for a repeated
+    /// digit), 4!.0, or a name: kayles, dawsons-kayles, grundy, lasker, nim,
+    /// subtraction:2,3,7, all-but:1,2, take-limit:3.
+    #[arg(value_name = "CODE")]
+    pub code: String,
+    /// Compute G(0) to G(N).
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub upto: u64,
+    /// Print JSON: the game, the facts, the periodicity and the values.
+    #[arg(long)]
+    pub json: bool,
+    /// Only the facts, without the values.
+    #[arg(long, conflicts_with = "table")]
+    pub summary: bool,
+    /// Print the table of values even for N above 10000.
+    #[arg(long)]
+    pub table: bool,
+    /// Draw G(n) against n into FILE, as SVG or PNG by its extension.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// The rare/common mask (…11110, 0b110, 0x1ee); chosen automatically
+    /// when not given.
+    #[arg(long, value_name = "MASK")]
+    pub mask: Option<String>,
+    /// Stop as soon as periodicity is proved, before N if possible.
+    #[arg(long)]
+    pub until_proved: bool,
+    /// The longest period looked for.
+    #[arg(long, value_name = "P", default_value_t = DEFAULT_MAX_PERIOD,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    pub max_period: u64,
+    /// Memory for the values, in MiB; beyond it they stream to a
+    /// temporary file.
+    #[arg(long, value_name = "MIB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..))]
+    pub memory: u64,
+    /// No colour.
+    #[arg(long)]
+    pub plain: bool,
+}
+
+/// The run was interrupted (Ctrl-C); exit code 130.
+#[derive(Debug, thiserror::Error)]
+#[error("interrupted after {0} values: nothing was written")]
+pub struct Interrupted(pub u64);
+
+/// The heap game a CODE names.
+fn heap_game(code: &str) -> Result<(HeapGame, String), UsageError> {
+    let set: RuleSet = code.parse().map_err(|e: bouton_grundy::RuleSetError| UsageError(e.to_string()))?;
+    match set.heap_game() {
+        Some(game) => Ok((game, set.name())),
+        None => Err(UsageError(format!(
+            "{} is not a heap game: `bouton grundy` computes the values of single heaps; \
+             use `bouton analyze --rules {set}` for its positions",
+            set.name()
+        ))),
+    }
+}
+
+/// Runs `bouton grundy`.
+pub fn run(args: &GrundyArgs) -> Result<()> {
+    let (game, name) = heap_game(&args.code)?;
+    let mask = match &args.mask {
+        Some(text) => Some(text.parse::<RareMask>().map_err(|e| UsageError(e.to_string()))?),
+        None => None,
+    };
+    if let Some(path) = &args.plot {
+        plot_kind(path)?;
+    }
+    let seq = compute_with_progress(&game, args, mask)?;
+    let stdout = io::stdout();
+    if args.json {
+        let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+        write_json(&mut out, &seq, &name, !args.summary)?;
+        out.flush()?;
+    } else {
+        let theme = Theme::new(args.plain);
+        let mut out =
+            io::BufWriter::with_capacity(1 << 16, anstream::AutoStream::new(stdout.lock(), theme.color_choice()));
+        write_text(&mut out, &seq, &name, args, theme)?;
+        out.flush()?;
+    }
+    if let Some(path) = &args.plot {
+        write_plot(path, &seq, &name)?;
+    }
+    Ok(())
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum PlotKind {
+    Svg,
+    Png,
+}
+
+fn plot_kind(path: &std::path::Path) -> Result<PlotKind, UsageError> {
+    match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
+        Some("svg") => Ok(PlotKind::Svg),
+        Some("png") => Ok(PlotKind::Png),
+        _ => Err(UsageError(format!("--plot {}: the file name must end in .svg or .png", path.display()))),
+    }
+}
+
+fn compute_with_progress(game: &HeapGame, args: &GrundyArgs, mask: Option<RareMask>) -> Result<Sequence> {
+    let interrupted = Arc::new(AtomicBool::new(false));
+    {
+        let flag = Arc::clone(&interrupted);
+        // Only one handler per process; a second `run` in the same process
+        // (tests) keeps the first, which sets the same kind of flag.
+        let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+    }
+    let bar = ProgressBar::with_draw_target(Some(args.upto + 1), ProgressDrawTarget::hidden());
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} values, {per_sec}, about {eta} left")
+            .expect("the template is valid"),
+    );
+    let started = Instant::now();
+    let mut on_progress = |p: Progress| {
+        bar.set_position(p.done);
+        if bar.is_hidden() && started.elapsed() > QUIET_PERIOD && p.done < p.total {
+            bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+    };
+    let options = ComputeOptions {
+        mask,
+        max_period: args.max_period,
+        stop_when_proved: args.until_proved,
+        memory_limit: args.memory.saturating_mul(1 << 20),
+        progress: Some(&mut on_progress),
+        cancel: Some(&interrupted),
+        ..ComputeOptions::default()
+    };
+    let result = compute(game, args.upto, options);
+    let shown = !bar.is_hidden();
+    bar.finish_and_clear();
+    let seq = match result {
+        Ok(seq) => seq,
+        Err(ComputeError::Cancelled { reached }) => return Err(Interrupted(reached).into()),
+        Err(e @ (ComputeError::TooFar { .. } | ComputeError::OutOfMemory { .. })) => {
+            return Err(UsageError(e.to_string()).into());
+        }
+        Err(e) => return Err(e.into()),
+    };
+    if shown {
+        eprintln!("Computed {} values in {:.2?}.", seq.len(), started.elapsed());
+    }
+    Ok(seq)
+}
+
+/// The periodicity in words.
+fn describe_periodicity(p: &Periodicity, game: &HeapGame) -> String {
+    let exception = |e: u64| if e == 0 { String::new() } else { format!(" (last exception n = {})", e - 1) };
+    match p {
+        Periodicity::Proved { period, preperiod, needed } => {
+            let how = match game.last_digit() {
+                Some(t) if game.splits() => format!("the periodicity theorem with t = {t}"),
+                Some(t) => format!("{t} values in a row repeating (no move splits a heap)"),
+                None => "the periodicity theorem".to_owned(),
+            };
+            format!(
+                "proved: period {period}, pre-period {preperiod}{}, by {how}, from the values up to n = {needed}",
+                exception(*preperiod)
+            )
+        }
+        Periodicity::Apparent { period, preperiod, needed } => {
+            let proof = match needed {
+                Some(n) => format!("; computing up to n = {n} would prove it"),
+                None => "; the periodicity theorem does not apply to this game".to_owned(),
+            };
+            format!("apparent, not proved: period {period}, pre-period {preperiod}{}{proof}", exception(*preperiod))
+        }
+        Periodicity::None { longest_checked } => {
+            format!("none found (periods up to {longest_checked} looked for)")
+        }
+    }
+}
+
+fn write_text(out: &mut dyn Write, seq: &Sequence, name: &str, args: &GrundyArgs, theme: Theme) -> Result<()> {
+    let game = seq.game();
+    let stats = seq.stats();
+    let label = |s: &str| theme.strong(s);
+    writeln!(out, "{} {name}, code {game}", label("Game:"))?;
+    let stopped = if seq.upto() < args.upto { " (stopped once periodicity was proved)" } else { "" };
+    writeln!(out, "{} G(0) to G({}){stopped}", label("Computed:"), seq.upto())?;
+    writeln!(out, "{} {}", label("Checksum:"), stats.checksum())?;
+    writeln!(out, "{} {} (first at n = {})", label("Largest value:"), stats.max(), stats.first_max())?;
+    writeln!(out, "{} {}", label("Zeros (losing single heaps):"), stats.zeros())?;
+    let last = stats.last_rare().map_or_else(|| "none".to_owned(), |n| format!("n = {n}"));
+    writeln!(
+        out,
+        "{} mask {}: {} rare, {} common; last rare at {last}",
+        label("Rare/common:"),
+        stats.mask(),
+        stats.rare_count(),
+        stats.common_count()
+    )?;
+    if stats.rare_count() > 0 && stats.rare().len() <= LISTED_RARE {
+        let list: Vec<String> = stats.rare().iter().map(|(n, g)| format!("{n}:{g}")).collect();
+        writeln!(out, "  rare n:G(n): {}", list.join(" "))?;
+    }
+    writeln!(out, "{} {}", label("Periodicity:"), describe_periodicity(seq.periodicity(), game))?;
+    if args.summary {
+        return Ok(());
+    }
+    if seq.upto() > TABLE_UPTO && !args.table {
+        writeln!(
+            out,
+            "(The table is printed for N up to {TABLE_UPTO}; --table prints it anyway, --json lists every value.)"
+        )?;
+        return Ok(());
+    }
+    writeln!(out)?;
+    let width = stats.max().to_string().len().max(2);
+    let n_width = seq.upto().to_string().len().max(3);
+    let header: Vec<String> = (0..PER_ROW).map(|i| format!("{:>width$}", format!("+{i}"))).collect();
+    writeln!(out, "{} | {}", theme.dim(&format!("{:>n_width$}", "n")), theme.dim(&header.join(" ")))?;
+    let mut row = Vec::with_capacity(PER_ROW as usize);
+    for (n, value) in seq.iter().enumerate() {
+        let value = value.context("cannot read the values back from disk")?;
+        row.push(format!("{value:>width$}"));
+        if row.len() == PER_ROW as usize || n as u64 == seq.upto() {
+            let start = n as u64 + 1 - row.len() as u64;
+            writeln!(out, "{} | {}", theme.dim(&format!("{start:>n_width$}")), row.join(" "))?;
+            row.clear();
+        }
+    }
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct JsonMax {
+    value: u32,
+    first_at: u64,
+}
+
+#[derive(Serialize)]
+struct JsonRare<'a> {
+    mask: String,
+    mask_bits: u32,
+    count: u64,
+    common: u64,
+    last: Option<u64>,
+    /// `[n, G(n)]` for every rare n (up to the library's limit).
+    values: &'a [(u64, u32)],
+}
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    game: String,
+    name: &'a str,
+    upto: u64,
+    engine: bouton_grundy::Engine,
+    checksum: String,
+    max: JsonMax,
+    zeros: u64,
+    rare: JsonRare<'a>,
+    periodicity: &'a Periodicity,
+}
+
+fn write_json(out: &mut dyn Write, seq: &Sequence, name: &str, values: bool) -> Result<()> {
+    let stats = seq.stats();
+    let report = JsonReport {
+        game: seq.game().to_string(),
+        name,
+        upto: seq.upto(),
+        engine: seq.engine(),
+        checksum: stats.checksum().to_string(),
+        max: JsonMax { value: stats.max(), first_at: stats.first_max() },
+        zeros: stats.zeros(),
+        rare: JsonRare {
+            mask: stats.mask().to_string(),
+            mask_bits: stats.mask().bits(),
+            count: stats.rare_count(),
+            common: stats.common_count(),
+            last: stats.last_rare(),
+            values: stats.rare(),
+        },
+        periodicity: seq.periodicity(),
+    };
+    let text = serde_json::to_string(&report)?;
+    if !values {
+        writeln!(out, "{text}")?;
+        return Ok(());
+    }
+    // The values can be millions: stream them into the object.
+    out.write_all(&text.as_bytes()[..text.len() - 1])?;
+    out.write_all(b",\"values\":[")?;
+    for (n, value) in seq.iter().enumerate() {
+        let value = value.context("cannot read the values back from disk")?;
+        if n > 0 {
+            out.write_all(b",")?;
+        }
+        write!(out, "{value}")?;
+    }
+    writeln!(out, "]}}")?;
+    Ok(())
+}
+
+fn write_plot(path: &std::path::Path, seq: &Sequence, name: &str) -> Result<()> {
+    let kind = plot_kind(path)?;
+    let mut columns = Columns::new(seq.len());
+    for (n, value) in seq.iter().enumerate() {
+        columns.push(n as u64, value.context("cannot read the values back from disk")?);
+    }
+    let file = std::fs::File::create(path).with_context(|| format!("cannot write the plot to {}", path.display()))?;
+    let mut out = io::BufWriter::new(file);
+    let title = format!("{name} ({}): G(n) for n = 0 to {}", seq.game(), seq.upto());
+    match kind {
+        PlotKind::Svg => write_svg(&mut out, &columns, &title),
+        PlotKind::Png => write_png(&mut out, &columns),
+    }
+    .and_then(|()| out.flush())
+    .with_context(|| format!("cannot write the plot to {}", path.display()))
+}

@@ -1,0 +1,319 @@
+//! Every rule set beyond Nim at the terminal, through
+//! `bouton_grundy::AnyRules`: hints, explanations and move lists in terms
+//! of Grundy values (or the rule set's own theory, or an exhaustive search).
+
+use bouton_analysis::Winner;
+use bouton_grundy::{AnyMove, AnyPosition, AnyRules, GrundyPlayer, Method, RuleSet};
+use bouton_players::{Level, Player};
+use bouton_rules::{Convention, Game, Rules};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::UsageError;
+use crate::cli::StartArgs;
+use crate::play::any_board;
+use crate::play::variant::Variant;
+use crate::theme::Theme;
+
+/// Moves listed by `moves` before the list is shortened.
+const LISTED_MOVES: usize = 40;
+/// Moves compared for the best try in a lost position.
+const COMPARED: usize = 200;
+
+/// The start of a game of `set`: the numbers given, random ones, or the
+/// rule set's usual start.
+pub fn start_numbers(set: &RuleSet, args: &StartArgs, rng: &mut ChaCha8Rng) -> Result<Vec<u64>, UsageError> {
+    if !args.heaps.is_empty() {
+        return Ok(args.heaps.clone());
+    }
+    let Some(count) = args.random else { return Ok(set.default_start()) };
+    let count = count.min(crate::play::MAX_INTERACTIVE_HEAPS as u64 + 1);
+    let max = args.max.max(2);
+    let mut draw = |low: u64, high: u64| rng.random_range(low..=high.max(low));
+    Ok(match set {
+        RuleSet::Northcott => (0..count)
+            .flat_map(|_| {
+                let width = draw(3, max.max(3));
+                let white = draw(1, width);
+                let mut black = draw(1, width - 1);
+                if black >= white {
+                    black += 1;
+                }
+                [width, white, black]
+            })
+            .collect(),
+        RuleSet::Wythoff => (0..2 * count).map(|_| draw(1, max)).collect(),
+        RuleSet::Fibonacci => vec![draw(2, max)],
+        _ => (0..count).map(|_| draw(1, max)).collect(),
+    })
+}
+
+fn plural(count: usize, one: &str, many: &str) -> String {
+    if count == 1 { format!("1 {one}") } else { format!("{count} {many}") }
+}
+
+/// The move among a lost position's moves that leaves the fewest winning
+/// replies (first such in move order, among the first few hundred), and
+/// that count.
+fn best_try(rules: &AnyRules, position: &AnyPosition) -> Option<(AnyMove, usize)> {
+    let mut best: Option<(AnyMove, usize)> = None;
+    for mv in rules.legal_moves(position).take(COMPARED) {
+        let mut after = position.clone();
+        rules.apply(&mut after, mv);
+        let replies = match rules.analyze(&after) {
+            Ok(a) if a.winner == Winner::Mover => a.winning_moves.len(),
+            Ok(_) => 0,
+            Err(_) => continue,
+        };
+        if best.is_none_or(|(_, r)| replies < r) {
+            best = Some((mv, replies));
+        }
+    }
+    best
+}
+
+/// What the analysis calls a position's worth.
+fn value_words(rules: &AnyRules) -> &'static str {
+    if rules.convention() == Convention::Misere { "misère value" } else { "Grundy value" }
+}
+
+impl Variant for AnyRules {
+    fn title(&self) -> String {
+        AnyRules::title(self)
+    }
+
+    fn rule_sentence(&self) -> String {
+        let end = match self.convention() {
+            Convention::Normal => "whoever makes the last move wins",
+            Convention::Misere => "whoever makes the last move loses",
+        };
+        format!("{}; {end}", self.rule_set().rules())
+    }
+
+    fn describe_start(&self, start: &AnyPosition) -> String {
+        match start {
+            AnyPosition::Heaps(h) => format!("Heaps: {h}."),
+            AnyPosition::Pairs(p) => format!("Pairs of piles: {p}."),
+            AnyPosition::Stairs(s) => format!("Coins on steps 1 to {}: {s}.", s.as_slice().len()),
+            AnyPosition::Board(b) => {
+                format!("{} on the board; White moves first.", plural(b.rows().len(), "row", "rows"))
+            }
+            AnyPosition::Fib(f) => format!("A heap of {}; the first move may take 1 to {}.", f.heap(), f.max_take()),
+        }
+    }
+
+    fn how_to_move(&self) -> String {
+        format!("Type a move: {}.", self.move_help())
+    }
+
+    fn move_command(&self) -> (&'static str, String) {
+        ("MOVE", self.move_help().to_owned())
+    }
+
+    fn explain_meaning(&self) -> &'static str {
+        "the Grundy values behind the winning move"
+    }
+
+    fn moves_meaning(&self) -> &'static str {
+        "every legal move with the value it leaves"
+    }
+
+    fn help_header(&self) -> String {
+        format!("Rules: {}: {}.", AnyRules::title(self), self.rule_sentence())
+    }
+
+    fn parse_move(&self, text: &str) -> Result<AnyMove, String> {
+        AnyRules::parse_move(self, text).map_err(|e| e.to_string())
+    }
+
+    fn describe(&self, before: &AnyPosition, mv: AnyMove) -> String {
+        self.describe_move(before, &mv)
+    }
+
+    fn render_board(&self, position: &AnyPosition, last: Option<(&AnyPosition, AnyMove)>, theme: Theme) -> Vec<String> {
+        any_board::render(position, last.map(|(before, _)| before), theme)
+    }
+
+    fn hint(&self, position: &AnyPosition, theme: Theme) -> String {
+        let analysis = match self.analyze(position) {
+            Ok(analysis) => analysis,
+            Err(e) => return format!("No hint: {e}."),
+        };
+        let value = value_words(self);
+        match analysis.winner {
+            Winner::Mover => {
+                let preferred = self.progressive(position, &analysis.winning_moves);
+                let Some(mv) = preferred.first() else {
+                    return "You can win, but the position is too large to name the move.".to_owned();
+                };
+                let count = analysis.winning_moves.len();
+                let others = match (count, analysis.complete) {
+                    (1, true) => "It is the only winning move.".to_owned(),
+                    (n, true) => format!("There are {n} winning moves."),
+                    (n, false) => format!("There are at least {n} winning moves."),
+                };
+                format!(
+                    "You can win: {} (it leaves {value} 0). {others}",
+                    theme.good(&self.describe_move(position, mv))
+                )
+            }
+            Winner::Opponent => match best_try(self, position) {
+                Some((mv, replies)) => format!(
+                    "Against perfect play you lose from here ({value} 0: every move hands your opponent a win). \
+                     Best try: {}, which leaves your opponent {} winning repl{}.",
+                    theme.strong(&self.describe_move(position, &mv)),
+                    replies,
+                    if replies == 1 { "y" } else { "ies" }
+                ),
+                None => format!("Against perfect play you lose from here ({value} 0)."),
+            },
+        }
+    }
+
+    fn explain(&self, position: &AnyPosition, theme: Theme) -> Vec<String> {
+        let analysis = match self.analyze(position) {
+            Ok(analysis) => analysis,
+            Err(e) => return vec![format!("No explanation: {e}.")],
+        };
+        let mut lines = Vec::new();
+        let how = analysis.method.describe();
+        lines.push(format!("{} {how}.", theme.strong("How the winner is found:")));
+        if analysis.method == Method::ExhaustiveSearch {
+            lines.push(
+                "No theory decides this misère position, so every line of play was searched: a position is \
+                 lost for the player to move when every move leads to a position won for the other."
+                    .to_owned(),
+            );
+            lines.push(format!(
+                "Here the player to move {}.",
+                if analysis.winner == Winner::Mover { "wins" } else { "loses" }
+            ));
+            return lines;
+        }
+        let known: Vec<(String, u64)> =
+            analysis.components.iter().filter_map(|c| c.value.map(|v| (c.label.clone(), v))).collect();
+        if known.len() == analysis.components.len() && !known.is_empty() && known.len() > 1 {
+            lines.push(
+                "Each part of the position is worth a Nim heap, its Grundy value; the whole is worth their XOR \
+                 (the binary sum without carries):"
+                    .to_owned(),
+            );
+            let bits = known.iter().map(|(_, v)| 64 - v.leading_zeros()).max().unwrap_or(1).max(1) as usize;
+            let width = known.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
+            for (label, v) in &known {
+                lines.push(format!("  {label:<width$}  {v:>5}  {v:0bits$b}"));
+            }
+            if let Some(total) = analysis.total {
+                lines.push(format!("  {:<width$}  {total:>5}  {total:0bits$b}", "XOR"));
+            }
+        } else if let Some(total) = analysis.total {
+            lines.push(format!("The position's Grundy value is {total}."));
+        }
+        lines.push(match analysis.winner {
+            Winner::Mover => format!(
+                "The value is not 0, so the player to move wins: a winning move leaves value 0, for example {}.",
+                theme.good(
+                    &self
+                        .progressive(position, &analysis.winning_moves)
+                        .first()
+                        .map_or_else(String::new, |mv| self.describe_move(position, mv))
+                )
+            ),
+            Winner::Opponent => {
+                "The value is 0, so the player to move loses: every move leaves a value that is not 0, \
+                 and the opponent can always bring it back to 0."
+                    .to_owned()
+            }
+        });
+        lines
+    }
+
+    fn list_moves(&self, position: &AnyPosition, theme: Theme) -> Vec<String> {
+        let total = self.legal_moves(position).count();
+        let value = value_words(self);
+        let mut lines = vec![format!("Each legal move and the {value} it leaves; * marks a winning move:")];
+        for mv in self.legal_moves(position).take(LISTED_MOVES) {
+            let mut after = position.clone();
+            self.apply(&mut after, mv);
+            let (text, winning) = if self.is_over(&after) {
+                let wins = self.convention() == Convention::Normal;
+                (if wins { "the game ends: you win".to_owned() } else { "the game ends: you lose".to_owned() }, wins)
+            } else {
+                match self.analyze(&after) {
+                    Ok(a) => {
+                        let leaves = a.total.map_or_else(
+                            || {
+                                if a.winner == Winner::Opponent {
+                                    "a lost position".to_owned()
+                                } else {
+                                    "a won position".to_owned()
+                                }
+                            },
+                            |v| format!("{value} {v}"),
+                        );
+                        (leaves, a.winner == Winner::Opponent)
+                    }
+                    Err(_) => ("not known".to_owned(), false),
+                }
+            };
+            let line = format!("  {:<44} {text}{}", self.describe_move(position, &mv), if winning { " *" } else { "" });
+            lines.push(if winning { theme.good(&line) } else { line });
+        }
+        if total > LISTED_MOVES {
+            lines.push(format!("  ... and {} more moves (`hint` names a winning one)", total - LISTED_MOVES));
+        }
+        lines
+    }
+
+    fn last_move_words(&self) -> &'static str {
+        "made the last move"
+    }
+
+    fn player(&self, level: Level) -> Box<dyn Player<AnyRules> + Send> {
+        Box::new(GrundyPlayer::new(level))
+    }
+
+    fn computer_unavailable(&self, start: &AnyPosition) -> Option<String> {
+        self.analyze(start).err().map(|e| e.to_string())
+    }
+
+    fn rows(&self, position: &AnyPosition) -> usize {
+        match position {
+            AnyPosition::Heaps(h) => h.len(),
+            AnyPosition::Pairs(p) => p.as_slice().len(),
+            AnyPosition::Stairs(s) => s.as_slice().len(),
+            AnyPosition::Board(b) => b.rows().len(),
+            AnyPosition::Fib(_) => 1,
+        }
+    }
+
+    fn save_name(&self) -> Option<String> {
+        Some(self.rule_set().to_string())
+    }
+
+    fn numbers(&self, position: &AnyPosition) -> Vec<u64> {
+        position.numbers()
+    }
+
+    fn move_text(&self, mv: AnyMove) -> String {
+        mv.to_string()
+    }
+
+    fn restore(
+        rules: Option<&str>,
+        convention: Convention,
+        start: Vec<u64>,
+        moves: &[String],
+    ) -> Result<Game<AnyRules>, String> {
+        let rules = AnyRules::parse(rules.unwrap_or("nim"), convention).map_err(|e| e.to_string())?;
+        let start = rules.position(&start).map_err(|e| e.to_string())?;
+        let moves = moves
+            .iter()
+            .enumerate()
+            .map(|(i, text)| {
+                AnyRules::parse_move(&rules, text).map_err(|e| format!("move {} cannot be read: {e}", i + 1))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Game::replay(rules, start, moves).map_err(|e| e.to_string())
+    }
+}

@@ -1,0 +1,166 @@
+//! Boards for the rule sets beyond Nim: rows of tokens for heaps, pairs,
+//! steps and the Fibonacci heap, and rows of squares for Northcott's game.
+
+use bouton_grundy::{AnyPosition, Board};
+
+use crate::play::board::draw_heap;
+use crate::theme::Theme;
+use crate::wording::tokens;
+
+/// One row of tokens: its label, how many, how many were just removed, and
+/// a note for the count column.
+struct TokenRow {
+    label: String,
+    count: u64,
+    removed: u64,
+    note: Option<String>,
+}
+
+/// The board of any position, marking what the last move changed (given
+/// the position before it).
+pub fn render(position: &AnyPosition, before: Option<&AnyPosition>, theme: Theme) -> Vec<String> {
+    match position {
+        AnyPosition::Heaps(heaps) => {
+            let old = match before {
+                Some(AnyPosition::Heaps(h)) => Some(h.as_slice()),
+                _ => None,
+            };
+            let rows = heaps
+                .as_slice()
+                .iter()
+                .enumerate()
+                .map(|(i, &count)| {
+                    let was = old.map(|o| o.get(i).copied());
+                    let (removed, note) = match was {
+                        Some(None) => (0, Some("new".to_owned())),
+                        Some(Some(w)) if w > count && old.is_some_and(|o| o.len() == heaps.len()) => (w - count, None),
+                        Some(Some(w)) if w != count => (0, Some(format!("was {w}"))),
+                        _ => (0, None),
+                    };
+                    TokenRow { label: format!("Heap {}", i + 1), count, removed, note }
+                })
+                .collect();
+            token_rows(rows, theme)
+        }
+        AnyPosition::Pairs(pairs) => {
+            let old = match before {
+                Some(AnyPosition::Pairs(p)) => Some(p.as_slice()),
+                _ => None,
+            };
+            let many = pairs.as_slice().len() > 1;
+            let mut rows = Vec::new();
+            for (i, &(a, b)) in pairs.as_slice().iter().enumerate() {
+                let (wa, wb) = old.and_then(|o| o.get(i).copied()).unwrap_or((a, b));
+                let prefix = if many { format!("Pair {} ", i + 1) } else { String::new() };
+                rows.push(TokenRow { label: format!("{prefix}pile 1"), count: a, removed: wa - a, note: None });
+                rows.push(TokenRow { label: format!("{prefix}pile 2"), count: b, removed: wb - b, note: None });
+            }
+            token_rows(rows, theme)
+        }
+        AnyPosition::Stairs(stairs) => {
+            let old = match before {
+                Some(AnyPosition::Stairs(s)) => Some(s.as_slice()),
+                _ => None,
+            };
+            // The top step first, like a staircase seen from the side.
+            let rows = stairs
+                .as_slice()
+                .iter()
+                .enumerate()
+                .rev()
+                .map(|(i, &count)| {
+                    let was = old.and_then(|o| o.get(i).copied()).unwrap_or(count);
+                    let (removed, note) = if was > count {
+                        (was - count, None)
+                    } else if was < count {
+                        (0, Some(format!("+{}", count - was)))
+                    } else {
+                        (0, None)
+                    };
+                    TokenRow { label: format!("Step {}", i + 1), count, removed, note }
+                })
+                .collect();
+            token_rows(rows, theme)
+        }
+        AnyPosition::Board(board) => northcott(board, theme),
+        AnyPosition::Fib(fib) => {
+            let was = match before {
+                Some(AnyPosition::Fib(f)) => f.heap(),
+                _ => fib.heap(),
+            };
+            let note = Some(format!("next move: 1 to {}", fib.max_take()));
+            token_rows(
+                vec![TokenRow { label: "Heap".to_owned(), count: fib.heap(), removed: was - fib.heap(), note }],
+                theme,
+            )
+        }
+    }
+}
+
+fn token_rows(rows: Vec<TokenRow>, theme: Theme) -> Vec<String> {
+    let label_width = rows.iter().map(|r| r.label.len()).max().unwrap_or(0);
+    if theme.plain {
+        return rows
+            .iter()
+            .map(|r| {
+                let mut notes = Vec::new();
+                if r.removed > 0 {
+                    notes.push(format!("{} just taken", r.removed));
+                }
+                notes.extend(r.note.clone());
+                let notes = if notes.is_empty() { String::new() } else { format!(" ({})", notes.join(", ")) };
+                format!("{:<w$} {}{notes}", format!("{}:", r.label), tokens(r.count), w = label_width + 1)
+            })
+            .collect();
+    }
+    let drawings: Vec<(String, usize)> = rows.iter().map(|r| draw_heap(r.count, r.removed, theme)).collect();
+    let art_width = drawings.iter().map(|(_, visible)| *visible).max().unwrap_or(0);
+    let count_width = rows.iter().map(|r| r.count.to_string().len()).max().unwrap_or(1);
+    let rule = "─".repeat(label_width + art_width + count_width + 5);
+    let mut lines = vec![theme.dim(&format!("┌{rule}"))];
+    for (r, (art, visible)) in rows.iter().zip(drawings) {
+        let padding = " ".repeat(art_width.saturating_sub(visible));
+        let label = theme.strong(&format!("{:<label_width$}", r.label));
+        let mut count = r.count.to_string();
+        if r.removed > 0 {
+            count = theme.fresh(&format!("{count} (-{})", r.removed));
+        }
+        if let Some(note) = &r.note {
+            count = format!("{count} {}", theme.fresh(&format!("({note})")));
+        }
+        lines.push(format!("{} {label}  {art}{padding} {count}", theme.dim("│")));
+    }
+    lines.push(theme.dim(&format!("└{rule}")));
+    lines
+}
+
+/// Squares drawn for rows up to this width; wider rows are described.
+const DRAWN_WIDTH: u64 = 40;
+
+fn northcott(board: &Board, theme: Theme) -> Vec<String> {
+    let to_move = if board.white_to_move() { "White (W)" } else { "Black (B)" };
+    let mut lines = Vec::new();
+    for (i, row) in board.rows().iter().enumerate() {
+        let label = format!("Row {}", i + 1);
+        let facts =
+            format!("W on {}, B on {}, gap {}", u128::from(row.white) + 1, u128::from(row.black) + 1, row.gap());
+        if theme.plain || row.width > DRAWN_WIDTH {
+            lines.push(format!("{label}: {facts} (width {})", row.width));
+            continue;
+        }
+        let squares: Vec<String> = (0..row.width)
+            .map(|c| {
+                if c == row.white {
+                    theme.token("W")
+                } else if c == row.black {
+                    theme.strong("B")
+                } else {
+                    theme.dim("·")
+                }
+            })
+            .collect();
+        lines.push(format!("{}  {}   {}", theme.strong(&label), squares.join(" "), theme.dim(&facts)));
+    }
+    lines.push(format!("To move: {to_move}."));
+    lines
+}

@@ -1,0 +1,301 @@
+//! `bouton grundy`, `bouton analyze --rules` and `bouton play --rules`:
+//! the Sprague–Grundy engine from the command line.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::util::{BIN, TempDir, bouton, play};
+
+/// The reference data, if present (required when CI is set).
+fn reference(name: &str) -> Option<String> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/cgt-data").join(name);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Some(text),
+        Err(_) if std::env::var_os("CI").is_some() => panic!("the reference data {} is missing", path.display()),
+        Err(_) => {
+            eprintln!("note: skipping: no reference data at {}", path.display());
+            None
+        }
+    }
+}
+
+fn json(stdout: &str) -> Value {
+    serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
+}
+
+#[test]
+fn kayles_summary_names_the_checksum_and_the_proved_period() {
+    let out = bouton(&["grundy", "kayles", "--upto", "2000", "--summary"]).run();
+    out.assert_clean_success();
+    assert!(out.stdout.contains("Game: Kayles (0.77), code 0.77"), "{out}");
+    assert!(out.stdout.contains("Checksum: 06DF1E84"), "{out}");
+    assert!(
+        out.stdout.contains("Periodicity: proved: period 12, pre-period 71 (last exception n = 70), by the periodicity theorem with t = 2, from the values up to n = 167"),
+        "{out}"
+    );
+    assert!(!out.stdout.contains(" | "), "no table with --summary\n{out}");
+}
+
+#[test]
+fn json_matches_the_reference_values() {
+    let out = bouton(&["grundy", "0.07", "--upto", "2000", "--json"]).run();
+    out.assert_clean_success();
+    let report = json(&out.stdout);
+    assert_eq!(report["game"], "0.07");
+    assert_eq!(report["checksum"], "66C314F7");
+    assert_eq!(report["periodicity"]["status"], "proved");
+    assert_eq!(report["periodicity"]["period"], 34);
+    assert_eq!(report["periodicity"]["preperiod"], 53);
+    let values: Vec<u64> = report["values"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    assert_eq!(values.len(), 2001);
+    if let Some(text) = reference("dawsons-kayles-0.07.txt") {
+        let expected: Vec<u64> = text
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| l.split_whitespace().nth(1).unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(values, expected);
+    }
+}
+
+#[test]
+fn grundys_game_rare_values_and_checksum_in_json() {
+    let out = bouton(&["grundy", "4!.0", "--upto", "1048576", "--json", "--summary"]).run();
+    out.assert_clean_success();
+    let report = json(&out.stdout);
+    assert_eq!(report["checksum"], "A4B697C4");
+    assert_eq!(report["max"]["value"], 231);
+    assert_eq!(report["max"]["first_at"], 763_622);
+    assert_eq!(report["rare"]["mask"], "…11110");
+    assert_eq!(report["rare"]["count"], 1274);
+    assert_eq!(report["rare"]["last"], 82_860);
+    assert_eq!(report["periodicity"]["status"], "none");
+    assert!(report.get("values").is_none(), "--summary leaves the values out");
+}
+
+#[test]
+fn the_table_lists_every_value_in_rows_of_ten() {
+    let out = bouton(&["grundy", "grundy", "--upto", "25", "--plain"]).run();
+    out.assert_clean_success();
+    let rows: Vec<&str> = out.stdout.lines().filter(|l| l.contains(" | ")).collect();
+    assert_eq!(
+        rows[0].split_whitespace().collect::<Vec<_>>(),
+        ["n", "|", "+0", "+1", "+2", "+3", "+4", "+5", "+6", "+7", "+8", "+9"]
+    );
+    assert_eq!(
+        rows[1].split_whitespace().collect::<Vec<_>>(),
+        ["0", "|", "0", "0", "0", "1", "0", "2", "1", "0", "2", "1"]
+    );
+    assert_eq!(rows[3].split_whitespace().collect::<Vec<_>>(), ["20", "|", "0", "4", "3", "0", "4", "3"]);
+    // Large N: the table only on request.
+    let out = bouton(&["grundy", "kayles", "--upto", "20000"]).run();
+    assert!(out.stdout.contains("--table prints it anyway"), "{out}");
+}
+
+#[test]
+fn subtraction_games_and_until_proved() {
+    let out = bouton(&["grundy", "subtraction:2,3,7", "--upto", "100", "--summary"]).run();
+    out.assert_clean_success();
+    assert!(out.stdout.contains("code 0.0330003"), "{out}");
+    assert!(out.stdout.contains("proved: period 5, pre-period 0, by 7 values in a row repeating"), "{out}");
+    let out = bouton(&["grundy", "kayles", "--upto", "100000000", "--until-proved", "--summary"]).run();
+    out.assert_clean_success();
+    assert!(out.stdout.contains("(stopped once periodicity was proved)"), "{out}");
+}
+
+#[test]
+fn plots_are_svg_or_png() {
+    let dir = TempDir::new();
+    let svg = dir.join("kayles.svg");
+    let png = dir.join("grundy.png");
+    bouton(&["grundy", "kayles", "--upto", "500", "--summary", "--plot"]).arg_path(&svg).run().assert_clean_success();
+    bouton(&["grundy", "grundy", "--upto", "5000", "--summary", "--plot"]).arg_path(&png).run().assert_clean_success();
+    let text = std::fs::read_to_string(&svg).expect("the SVG file");
+    assert!(text.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""), "{text}");
+    assert!(text.contains("Kayles (0.77)") && text.trim_end().ends_with("</svg>"));
+    let bytes = std::fs::read(&png).expect("the PNG file");
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    assert_eq!(&bytes[bytes.len() - 8..bytes.len() - 4], b"IEND");
+    let out = bouton(&["grundy", "kayles", "--plot", "values.txt"]).run();
+    out.assert_one_line_error(2, &["values.txt", ".svg or .png"]);
+}
+
+#[test]
+fn command_line_mistakes_exit_2() {
+    bouton(&["grundy", "0.9"]).run().assert_one_line_error(2, &["0.9", "octal digit"]);
+    bouton(&["grundy", "chess"]).run().assert_one_line_error(2, &["unknown rule set", "chess"]);
+    bouton(&["grundy", "wythoff"]).run().assert_one_line_error(2, &["not a heap game", "analyze --rules wythoff"]);
+    bouton(&["grundy", "kayles", "--mask", "0"]).run().assert_one_line_error(2, &["mask"]);
+    bouton(&["grundy", "kayles", "--upto", "-3"]).run().assert_code(2);
+}
+
+#[test]
+fn ctrl_c_interrupts_cleanly() {
+    let mut child = Command::new(BIN)
+        .args(["grundy", "grundy", "--upto", "1000000000000", "--summary"])
+        .env_remove("CI")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("bouton starts");
+    std::thread::sleep(Duration::from_millis(1500));
+    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill runs");
+    assert!(killed.success());
+    let started = Instant::now();
+    let output = loop {
+        if child.try_wait().expect("waiting").is_some() {
+            break child.wait_with_output().expect("output");
+        }
+        assert!(started.elapsed() < Duration::from_secs(20), "bouton did not stop after Ctrl-C");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(output.status.code(), Some(130));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(last.starts_with("bouton: interrupted after "), "{stderr}");
+    assert!(output.stdout.is_empty(), "nothing is printed after an interruption");
+}
+
+#[test]
+fn analyze_rules_gives_values_winner_and_every_winning_move() {
+    let out = bouton(&["analyze", "--rules", "kayles", "--json", "7", "11"]).run();
+    out.assert_clean_success();
+    let report = json(&out.stdout);
+    assert_eq!(report["rules"], "kayles");
+    assert_eq!(report["components"][0]["grundy"], 2);
+    assert_eq!(report["components"][1]["grundy"], 6);
+    assert_eq!(report["grundy"], 4);
+    assert_eq!(report["winner"], "mover");
+    let moves: Vec<&str> =
+        report["winning_moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap()).collect();
+    assert_eq!(moves, ["2:1", "2:1:4"]);
+    assert_eq!(report["winning_moves"][1]["description"], "take 1 from heap 2, leaving 4 and 6");
+
+    let out = bouton(&["analyze", "--rules", "wythoff", "--plain", "4", "7"]).run();
+    out.assert_clean_success();
+    assert!(out.stdout.contains("Winner with perfect play: the opponent"), "{out}");
+    let out = bouton(&["analyze", "--rules", "wythoff", "--json", "1000000000000000000", "999999999999999999"]).run();
+    out.assert_clean_success();
+    assert_eq!(json(&out.stdout)["winner"], "mover");
+
+    let out = bouton(&["analyze", "--rules", "fibonacci", "--json", "21"]).run();
+    assert_eq!(json(&out.stdout)["winner"], "opponent", "21 is a Fibonacci number");
+    let out = bouton(&["analyze", "--rules", "staircase", "--json", "3", "0", "5", "2"]).run();
+    assert_eq!(json(&out.stdout)["grundy"], 6);
+    let out = bouton(&["analyze", "--rules", "northcott", "--json", "8", "1", "6", "8", "3", "8"]).run();
+    assert_eq!(json(&out.stdout)["grundy"], 0);
+    let out = bouton(&["analyze", "--rules", "moore:2", "--json", "1", "2", "3"]).run();
+    assert_eq!(json(&out.stdout)["winner"], "mover");
+    // Misère where theory stops and the position is too large: said plainly.
+    let out = bouton(&["analyze", "--rules", "kayles", "--misere", "30", "31", "32", "33"]).run();
+    out.assert_one_line_error(1, &["analysis not available for Kayles (0.77), misère play"]);
+    let out = bouton(&["analyze", "--rules", "kayles", "--misere", "--json", "4", "5"]).run();
+    out.assert_clean_success();
+    assert_eq!(json(&out.stdout)["method"], "exhaustive-search");
+    // `--rules nim` is the Nim analysis itself.
+    let nim = bouton(&["analyze", "--rules", "nim", "3", "5", "7"]).run();
+    assert_eq!(nim.stdout, bouton(&["analyze", "3", "5", "7"]).run().stdout);
+}
+
+#[test]
+fn analyze_rules_mistakes_exit_2() {
+    bouton(&["analyze", "--rules", "chess", "1"]).run().assert_one_line_error(2, &["unknown rule set"]);
+    bouton(&["analyze", "--rules", "wythoff", "1", "2", "3"]).run().assert_one_line_error(2, &["pairs"]);
+    bouton(&["analyze", "--rules", "moore:9", "1"]).run().assert_one_line_error(2, &["k"]);
+    bouton(&["analyze", "--rules", "northcott", "8", "1", "1"]).run().assert_one_line_error(2, &["row 1"]);
+}
+
+#[test]
+fn a_kayles_game_between_two_people() {
+    let out = play(&["--rules", "kayles", "--mode", "human-human", "5"], "1 1 1\nmoves\n1 1\n2 9\n2 2\n2 1\n");
+    out.assert_clean_success();
+    assert!(out.stdout.contains("Kayles (0.77), normal play: knock down one pin or two neighbouring pins"), "{out}");
+    assert!(out.stdout.contains("Player 1 takes 1 from heap 1, leaving 1 and 3."), "{out}");
+    assert!(out.stdout.contains("Heap 2: 3 tokens (new)"), "{out}");
+    assert!(out.stdout.contains("take 2 from heap 2                           Grundy value 0 *"), "{out}");
+    assert!(out.stdout.contains("cannot take 9 from heap 2: it holds only 3"), "{out}");
+    assert!(out.stdout.contains("Player 2 made the last move. Player 2 wins!"), "{out}");
+}
+
+#[test]
+fn every_rule_set_plays_to_the_end_in_both_conventions() {
+    for rules in [
+        "subtraction:2,3,7",
+        "all-but:1,2",
+        "take-limit:3",
+        "moore:2",
+        "wythoff",
+        "kayles",
+        "dawsons-kayles",
+        "octal:0.137",
+        "grundy",
+        "lasker",
+        "staircase",
+        "northcott",
+        "fibonacci",
+    ] {
+        for misere in [false, true] {
+            let mut args = vec!["--rules", rules, "--mode", "computer-computer", "--level", "perfect"];
+            if misere {
+                args.push("--misere");
+            }
+            if rules == "northcott" && misere {
+                continue; // no analysis: random play, long games
+            }
+            let out = play(&args, "");
+            out.assert_clean_success();
+            let last = out.stdout.lines().last().unwrap_or_default();
+            assert!(last.starts_with("Computer ") && last.ends_with(" wins!"), "{rules} misère={misere}\n{out}");
+        }
+    }
+}
+
+#[test]
+fn the_perfect_computer_wins_won_starts() {
+    // First player wins 7 11 in Kayles, 20 in Fibonacci Nim, 7 10 in Wythoff.
+    for (rules, start) in [("kayles", vec!["7", "11"]), ("fibonacci", vec!["20"]), ("wythoff", vec!["7", "10"])] {
+        for seed in ["1", "2", "3"] {
+            let mut args = vec![
+                "--rules",
+                rules,
+                "--mode",
+                "computer-computer",
+                "--level",
+                "perfect",
+                "--second-level",
+                "random",
+                "--seed",
+                seed,
+            ];
+            args.extend(start.iter().copied());
+            let out = bouton(&["play", "--plain", "--delay", "0"]).args(&args).run();
+            out.assert_clean_success();
+            assert!(out.stdout.trim_end().ends_with("Computer 1 wins!"), "{rules} seed {seed}\n{out}");
+        }
+    }
+}
+
+#[test]
+fn save_and_load_a_grundys_game() {
+    let dir = TempDir::new();
+    let file = dir.join("grundy.json");
+    let out =
+        play(&["--rules", "grundy", "--first", "human", "13"], &format!("1 0 5\nsave {}\nquit\n", file.display()));
+    out.assert_clean_success();
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(saved["rules"], "grundy");
+    assert_eq!(saved["start"], serde_json::json!([13]));
+    assert_eq!(saved["moves"][0], "1:0:5");
+    let resumed = bouton(&["play", "--plain", "--delay", "0", "--load"]).arg_path(&file).stdin("hint\nquit\n").run();
+    resumed.assert_clean_success();
+    assert!(resumed.stdout.contains("Grundy's game (4!.0), normal play"), "{resumed}");
+    assert!(resumed.stdout.contains("Your move: "), "{resumed}");
+    // A Nim save still has no "rules" field.
+    let nim = dir.join("nim.json");
+    play(&["--first", "human"], &format!("3 1\nsave {}\nquit\n", nim.display())).assert_clean_success();
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&nim).unwrap()).unwrap();
+    assert!(saved.get("rules").is_none());
+}
