@@ -804,11 +804,22 @@
       announce('Please wait for your turn.');
       return;
     }
+    await send(`/api/games/${view.id}/moves`, { heap, take, ply: view.ply }, () => {
+      st.selection = null;
+    });
+  }
+
+  /**
+   * Sends a seat holder's action and shows the new state; on a conflict
+   * (the game moved on) reloads it. `onSuccess` runs before the new state is
+   * shown.
+   */
+  async function send(path, body, onSuccess) {
     st.busy = true;
     showError('game-error', '');
     try {
-      const next = await api('POST', `/api/games/${view.id}/moves`, { heap, take, ply: view.ply }, st.token);
-      st.selection = null;
+      const next = await api('POST', path, body, st.token);
+      if (onSuccess) onSuccess();
       receive(next);
     } catch (e) {
       showError('game-error', e.message);
@@ -862,17 +873,7 @@
   async function undo() {
     const view = st.latest;
     if (!view || st.busy || !undoTarget(view) || st.shown !== view) return;
-    st.busy = true;
-    showError('game-error', '');
-    try {
-      receive(await api('POST', `/api/games/${view.id}/undo`, { ply: view.ply }, st.token));
-    } catch (e) {
-      showError('game-error', e.message);
-      if (e.status === 409) refresh();
-    } finally {
-      st.busy = false;
-      if (st.shown) renderControls(st.shown);
-    }
+    await send(`/api/games/${view.id}/undo`, { ply: view.ply });
   }
 
   function onBoardClick(event) {
