@@ -12,7 +12,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::UsageError;
 use crate::cli::StartArgs;
 use crate::play::any_board;
-use crate::play::variant::Variant;
+use crate::play::variant::{Variant, parse_saved_moves};
 use crate::theme::Theme;
 
 /// Moves listed by `moves` before the list is shortened.
@@ -307,13 +307,7 @@ impl Variant for AnyRules {
     ) -> Result<Game<AnyRules>, String> {
         let rules = AnyRules::parse(rules.unwrap_or("nim"), convention).map_err(|e| e.to_string())?;
         let start = rules.position(&start).map_err(|e| e.to_string())?;
-        let moves = moves
-            .iter()
-            .enumerate()
-            .map(|(i, text)| {
-                AnyRules::parse_move(&rules, text).map_err(|e| format!("move {} cannot be read: {e}", i + 1))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let moves = parse_saved_moves(moves, |text| rules.parse_move(text))?;
         Game::replay(rules, start, moves).map_err(|e| e.to_string())
     }
 }

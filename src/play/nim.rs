@@ -6,7 +6,7 @@ use bouton_players::{Level, Player, toughest_moves};
 use bouton_rules::{Convention, Game, Heaps, Nim, NimMove};
 
 use crate::play::board::render_board;
-use crate::play::variant::Variant;
+use crate::play::variant::{Variant, parse_saved_moves};
 use crate::table::render_table;
 use crate::theme::Theme;
 use crate::wording::{describe, tokens};
@@ -179,11 +179,7 @@ impl Variant for Nim {
             return Err(format!("it is a game of {rules}, not Nim"));
         }
         let start = Heaps::new(start).map_err(|e| e.to_string())?;
-        let moves = moves
-            .iter()
-            .enumerate()
-            .map(|(i, text)| text.parse::<NimMove>().map_err(|e| format!("move {} cannot be read: {e}", i + 1)))
-            .collect::<Result<Vec<_>, _>>()?;
+        let moves = parse_saved_moves(moves, str::parse::<NimMove>)?;
         Game::replay(Nim::new(convention), start, moves).map_err(|e| e.to_string())
     }
 }

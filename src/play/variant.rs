@@ -100,3 +100,15 @@ pub trait Variant: Rules + Send + Sized + 'static {
         moves: &[String],
     ) -> Result<Game<Self>, String>;
 }
+
+/// Reads saved moves in order, naming the first that cannot be read.
+pub fn parse_saved_moves<M, E: std::fmt::Display>(
+    moves: &[String],
+    parse: impl Fn(&str) -> Result<M, E>,
+) -> Result<Vec<M>, String> {
+    moves
+        .iter()
+        .enumerate()
+        .map(|(i, text)| parse(text).map_err(|e| format!("move {} cannot be read: {e}", i + 1)))
+        .collect()
+}
