@@ -13,6 +13,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use bouton_grundy::RuleSet;
 use bouton_rules::Convention;
 use futures_util::Stream;
 use rand::Rng;
@@ -21,6 +22,7 @@ use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
 use crate::limits::MAX_BODY_BYTES;
+use crate::position_analysis::RulesAnalysisView;
 use crate::service::{self, CreateRequest, MoveRequest, PlyRequest, Secrets};
 use crate::store::{Store, games};
 use crate::views::{AnalysisView, GameView};
@@ -50,8 +52,10 @@ pub fn app(state: AppState) -> Router {
         .route("/games/{id}/join", post(join))
         .route("/games/{id}/hint", get(hint))
         .route("/games/{id}/review", get(review))
+        .route("/games/{id}/analysis", get(analysis))
         .route("/games/{id}/events", get(events))
         .route("/analyze", get(analyze))
+        .route("/rules", get(rules))
         .route("/stats", get(stats))
         .fallback(|| async { ApiError::NotFound("no such API route; see /api/openapi.json".into()) })
         .method_not_allowed_fallback(|| async {
@@ -73,45 +77,68 @@ async fn page() -> Html<&'static str> {
 }
 
 async fn script() -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("../assets/app.js"))
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        include_str!("../assets/app.js"),
+    )
 }
 
 async fn style() -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], include_str!("../assets/style.css"))
+    (
+        [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
+        include_str!("../assets/style.css"),
+    )
 }
 
 async fn openapi() -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "application/json")], crate::openapi::DOCUMENT)
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        crate::openapi::DOCUMENT,
+    )
 }
 
 /// A JSON body, read whatever its content type, with errors as API errors.
 fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
     let bytes = body.map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::TooLarge(format!("the request body is larger than {MAX_BODY_BYTES} bytes"))
+            ApiError::TooLarge(format!(
+                "the request body is larger than {MAX_BODY_BYTES} bytes"
+            ))
         } else {
             ApiError::BadRequest(e.body_text())
         }
     })?;
-    let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) { b"{}" } else { &bytes };
-    serde_json::from_slice(bytes).map_err(|e| ApiError::BadRequest(format!("invalid JSON body: {e}")))
+    let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
+        b"{}"
+    } else {
+        &bytes
+    };
+    serde_json::from_slice(bytes)
+        .map_err(|e| ApiError::BadRequest(format!("invalid JSON body: {e}")))
 }
 
 fn bearer(headers: &HeaderMap) -> Option<String> {
     let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
-    let token = value.strip_prefix("Bearer ").or_else(|| value.strip_prefix("bearer "))?;
+    let token = value
+        .strip_prefix("Bearer ")
+        .or_else(|| value.strip_prefix("bearer "))?;
     Some(token.trim().to_owned())
 }
 
 fn secret(rng: &mut impl Rng, alphabet: &[u8], length: usize) -> String {
-    (0..length).map(|_| alphabet[rng.random_range(0..alphabet.len())] as char).collect()
+    (0..length)
+        .map(|_| alphabet[rng.random_range(0..alphabet.len())] as char)
+        .collect()
 }
 
 fn new_token() -> String {
     secret(&mut rand::rng(), b"0123456789abcdef", 32)
 }
 
-async fn create(State(state): State<AppState>, body: Result<Bytes, BytesRejection>) -> Result<Response, ApiError> {
+async fn create(
+    State(state): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
     let request: CreateRequest = parse_body(body)?;
     let secrets = {
         let mut rng = rand::rng();
@@ -122,13 +149,27 @@ async fn create(State(state): State<AppState>, body: Result<Bytes, BytesRejectio
         }
     };
     let changed = Some(secrets.id.clone());
-    let grant = state.store.run(changed, move |conn| service::create(conn, &request, secrets)).await?;
+    let grant = state
+        .store
+        .run(changed, move |conn| {
+            service::create(conn, &request, secrets)
+        })
+        .await?;
     Ok((StatusCode::CREATED, Json(grant)).into_response())
 }
 
-async fn state_of(State(state): State<AppState>, Path(id): Path<String>, headers: HeaderMap) -> Result<Json<GameView>, ApiError> {
+async fn state_of(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<GameView>, ApiError> {
     let token = bearer(&headers);
-    Ok(Json(state.store.run(None, move |conn| service::view(conn, &id, token.as_deref())).await?))
+    Ok(Json(
+        state
+            .store
+            .run(None, move |conn| service::view(conn, &id, token.as_deref()))
+            .await?,
+    ))
 }
 
 /// A seat holder's action on a game: parse the body, run `work` on the
@@ -143,7 +184,14 @@ async fn act<R: DeserializeOwned + Send + 'static>(
     let request: R = parse_body(body)?;
     let token = bearer(headers);
     let changed = Some(id.clone());
-    Ok(Json(state.store.run(changed, move |conn| work(conn, &id, token.as_deref(), &request)).await?))
+    Ok(Json(
+        state
+            .store
+            .run(changed, move |conn| {
+                work(conn, &id, token.as_deref(), &request)
+            })
+            .await?,
+    ))
 }
 
 async fn play(
@@ -173,18 +221,58 @@ async fn step(
     act::<PlyRequest>(state, id, &headers, body, service::step).await
 }
 
-async fn join(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<service::SeatGrant>, ApiError> {
+async fn join(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<service::SeatGrant>, ApiError> {
     let token = new_token();
     let changed = Some(id.clone());
-    Ok(Json(state.store.run(changed, move |conn| service::join(conn, &id, token)).await?))
+    Ok(Json(
+        state
+            .store
+            .run(changed, move |conn| service::join(conn, &id, token))
+            .await?,
+    ))
 }
 
-async fn hint(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<service::HintView>, ApiError> {
-    Ok(Json(state.store.run(None, move |conn| service::hint(conn, &id)).await?))
+async fn hint(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<service::HintView>, ApiError> {
+    Ok(Json(
+        state
+            .store
+            .run(None, move |conn| service::hint(conn, &id))
+            .await?,
+    ))
 }
 
-async fn review(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<service::ReviewView>, ApiError> {
-    Ok(Json(state.store.run(None, move |conn| service::review(conn, &id)).await?))
+async fn review(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<service::ReviewView>, ApiError> {
+    Ok(Json(
+        state
+            .store
+            .run(None, move |conn| service::review(conn, &id))
+            .await?,
+    ))
+}
+
+async fn analysis(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<RulesAnalysisView>, ApiError> {
+    Ok(Json(
+        state
+            .store
+            .run(None, move |conn| service::analysis(conn, &id))
+            .await?,
+    ))
+}
+
+async fn rules() -> Json<serde_json::Value> {
+    Json(serde_json::json!({ "rules": crate::board::catalog() }))
 }
 
 async fn stats(State(state): State<AppState>) -> Result<Json<serde_json::Value>, ApiError> {
@@ -192,29 +280,71 @@ async fn stats(State(state): State<AppState>) -> Result<Json<serde_json::Value>,
     Ok(Json(serde_json::json!({ "rows": rows })))
 }
 
-/// `GET /api/analyze?heaps=3,5,7&misere=true`.
+/// `GET /api/analyze?heaps=3,5,7&misere=true`, or for another rule set
+/// `?rules=kayles&position=7,11`.
 #[derive(Debug, Deserialize)]
 struct AnalyzeQuery {
-    heaps: Option<String>,
+    #[serde(alias = "heaps")]
+    position: Option<String>,
     #[serde(default)]
     misere: Option<String>,
+    #[serde(default)]
+    rules: Option<String>,
 }
 
-async fn analyze(query: Result<Query<AnalyzeQuery>, axum::extract::rejection::QueryRejection>) -> Result<Json<AnalysisView>, ApiError> {
+async fn analyze(
+    query: Result<Query<AnalyzeQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::BadRequest(e.body_text()))?;
-    let text = query.heaps.ok_or_else(|| ApiError::BadRequest("give the heaps, like ?heaps=3,5,7".into()))?;
-    let heaps = bouton_rules::Heaps::parse_bytes(text.replace(',', " ").as_bytes())
+    let set: RuleSet = match query.rules.as_deref() {
+        None | Some("") => RuleSet::Nim,
+        Some(text) => text
+            .parse()
+            .map_err(|e: bouton_grundy::RuleSetError| ApiError::BadRequest(e.to_string()))?,
+    };
+    let example = set
+        .default_start()
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    let text = query.position.ok_or_else(|| {
+        ApiError::BadRequest(format!(
+            "give the position, like ?heaps={example} ({})",
+            set.position_format()
+        ))
+    })?;
+    let numbers = bouton_rules::Heaps::parse_bytes(text.replace(',', " ").as_bytes())
         .map_err(|e| ApiError::BadRequest(e.to_string()))?;
-    if heaps.len() > MAX_ANALYZE_HEAPS {
-        return Err(ApiError::BadRequest(format!("at most {MAX_ANALYZE_HEAPS} heaps can be analysed here, not {}", heaps.len())));
+    if numbers.len() > MAX_ANALYZE_HEAPS {
+        return Err(ApiError::BadRequest(format!(
+            "at most {MAX_ANALYZE_HEAPS} numbers can be analysed here, not {}",
+            numbers.len()
+        )));
     }
     let misere = match query.misere.as_deref() {
         None | Some("false") | Some("0") => false,
         Some("true") | Some("1") | Some("") => true,
-        Some(other) => return Err(ApiError::BadRequest(format!("misere is true or false, not {other:?}"))),
+        Some(other) => {
+            return Err(ApiError::BadRequest(format!(
+                "misere is true or false, not {other:?}"
+            )));
+        }
     };
-    let convention = if misere { Convention::Misere } else { Convention::Normal };
-    Ok(Json(AnalysisView::new(heaps.as_slice(), convention)))
+    let convention = if misere {
+        Convention::Misere
+    } else {
+        Convention::Normal
+    };
+    if set == RuleSet::Nim {
+        return Ok(Json(AnalysisView::new(numbers.as_slice(), convention)).into_response());
+    }
+    service::check_limits(&set, numbers.as_slice())?;
+    let rules = crate::record::server_rules(set, convention);
+    let position = rules
+        .position(numbers.as_slice())
+        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    Ok(Json(RulesAnalysisView::new(&rules, &position)?).into_response())
 }
 
 /// `GET /api/games/{id}/events`: the game's state now and after every change.
@@ -223,7 +353,10 @@ async fn events(
     Path(id): Path<String>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let lookup = id.clone();
-    let first = state.store.run(None, move |conn| service::view(conn, &lookup, None)).await?;
+    let first = state
+        .store
+        .run(None, move |conn| service::view(conn, &lookup, None))
+        .await?;
     let changes = state.store.subscribe();
     let mut poll = tokio::time::interval(POLL);
     poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -235,11 +368,21 @@ async fn events(
         version: i64,
         pending: Option<GameView>,
     }
-    let watch = Watch { store: state.store.clone(), id, changes, poll, version: first.version, pending: Some(first) };
+    let watch = Watch {
+        store: state.store.clone(),
+        id,
+        changes,
+        poll,
+        version: first.version,
+        pending: Some(first),
+    };
     let stream = futures_util::stream::unfold(watch, |mut w| async move {
         loop {
             if let Some(view) = w.pending.take() {
-                let event = Event::default().event("state").json_data(&view).unwrap_or_default();
+                let event = Event::default()
+                    .event("state")
+                    .json_data(&view)
+                    .unwrap_or_default();
                 return Some((Ok(event), w));
             }
             tokio::select! {
@@ -260,7 +403,11 @@ async fn events(
                 }
             }
             let id = w.id.clone();
-            match w.store.run(None, move |conn| service::view(conn, &id, None)).await {
+            match w
+                .store
+                .run(None, move |conn| service::view(conn, &id, None))
+                .await
+            {
                 Ok(view) if view.version != w.version => {
                     w.version = view.version;
                     w.pending = Some(view);

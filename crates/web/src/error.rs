@@ -31,6 +31,10 @@ pub enum ApiError {
     /// The move breaks the rules (422).
     #[error("{0}")]
     IllegalMove(String),
+    /// The position cannot be analysed: no theory applies and it is too
+    /// large to search (422).
+    #[error("{0}")]
+    Unprocessable(String),
     /// The storage failed (503): not the client's fault.
     #[error("{0}")]
     Storage(String),
@@ -46,14 +50,19 @@ impl ApiError {
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::IllegalMove(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::IllegalMove(_) | ApiError::Unprocessable(_) => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
             ApiError::Storage(_) => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 
     /// "No game with id X".
     pub fn no_game(id: &str) -> ApiError {
-        ApiError::NotFound(format!("no game with id {id:?} (games expire after {} days unused)", crate::limits::EXPIRY_DAYS))
+        ApiError::NotFound(format!(
+            "no game with id {id:?} (games expire after {} days unused)",
+            crate::limits::EXPIRY_DAYS
+        ))
     }
 }
 
@@ -72,6 +81,10 @@ impl From<rusqlite::Error> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status(), Json(serde_json::json!({ "error": self.to_string() }))).into_response()
+        (
+            self.status(),
+            Json(serde_json::json!({ "error": self.to_string() })),
+        )
+            .into_response()
     }
 }

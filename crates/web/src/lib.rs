@@ -1,6 +1,7 @@
 //! The browser game of bouton: `bouton serve`.
 //!
-//! A JSON API and a page over the Nim library, with games stored in SQLite.
+//! A JSON API and a page over the Nim and Sprague–Grundy libraries (every
+//! rule set bouton knows), with games stored in SQLite.
 //! [`app`] builds the whole application without a socket, so it can be
 //! tested with `tower::ServiceExt::oneshot`; [`serve`] runs it on an address.
 //!
@@ -14,10 +15,12 @@
 //! ```
 
 mod api;
+pub mod board;
 mod error;
 pub mod limits;
 mod mode;
 mod openapi;
+pub mod position_analysis;
 mod record;
 pub mod service;
 pub mod store;
@@ -31,6 +34,7 @@ pub use api::{AppState, MAX_ANALYZE_HEAPS, app};
 pub use error::ApiError;
 pub use mode::{Mode, SeatKind};
 pub use openapi::DOCUMENT as OPENAPI;
+pub use record::server_rules;
 pub use store::Store;
 
 /// How often abandoned games are looked for.
@@ -59,12 +63,25 @@ pub enum ServeError {
 
 /// Runs the server on `addr` with the database at `db` until Ctrl-C.
 /// `on_ready` is called with the bound address (useful with port 0).
-pub async fn serve(addr: SocketAddr, db: &Path, on_ready: impl FnOnce(SocketAddr)) -> Result<(), ServeError> {
-    let store = Store::open(db).map_err(|source| ServeError::Database { path: db.display().to_string(), source })?;
+pub async fn serve(
+    addr: SocketAddr,
+    db: &Path,
+    on_ready: impl FnOnce(SocketAddr),
+) -> Result<(), ServeError> {
+    let store = Store::open(db).map_err(|source| ServeError::Database {
+        path: db.display().to_string(),
+        source,
+    })?;
     let listener = tokio::net::TcpListener::bind(addr)
         .await
-        .map_err(|source| ServeError::Io { addr: addr.to_string(), source })?;
-    let bound = listener.local_addr().map_err(|source| ServeError::Io { addr: addr.to_string(), source })?;
+        .map_err(|source| ServeError::Io {
+            addr: addr.to_string(),
+            source,
+        })?;
+    let bound = listener.local_addr().map_err(|source| ServeError::Io {
+        addr: addr.to_string(),
+        source,
+    })?;
     tokio::spawn(expire_forever(store.clone()));
     on_ready(bound);
     axum::serve(listener, app(AppState { store }))
@@ -72,7 +89,10 @@ pub async fn serve(addr: SocketAddr, db: &Path, on_ready: impl FnOnce(SocketAddr
             let _ = tokio::signal::ctrl_c().await;
         })
         .await
-        .map_err(|source| ServeError::Io { addr: bound.to_string(), source })
+        .map_err(|source| ServeError::Io {
+            addr: bound.to_string(),
+            source,
+        })
 }
 
 /// Deletes abandoned games now and every hour.
@@ -81,7 +101,10 @@ async fn expire_forever(store: Store) {
     loop {
         sweep.tick().await;
         let before = store::games::now() - limits::EXPIRY_DAYS * 24 * 3600;
-        match store.run(None, move |conn| store::games::expire(conn, before)).await {
+        match store
+            .run(None, move |conn| store::games::expire(conn, before))
+            .await
+        {
             Ok(0) => {}
             Ok(n) => tracing::info!("deleted {n} games unused for {} days", limits::EXPIRY_DAYS),
             Err(e) => tracing::warn!("expiring old games failed: {e}"),

@@ -1,9 +1,11 @@
 //! A stored game and who may act in it.
 
+use bouton_grundy::{AnyRules, RuleSet};
 use bouton_players::Level;
-use bouton_rules::{Game, Nim, Side};
+use bouton_rules::{Convention, Game, Side};
 
 use crate::error::ApiError;
+use crate::limits::SEARCH_BUDGET;
 use crate::mode::{Mode, SeatKind};
 
 /// A game as stored: the game itself and its settings and secrets.
@@ -23,8 +25,25 @@ pub struct Record {
     pub guest_token: Option<String>,
     /// Bumped by every change; watchers compare it.
     pub version: i64,
-    /// The game.
-    pub game: Game<Nim>,
+    /// The game, under any of bouton's rule sets.
+    pub game: Game<AnyRules>,
+}
+
+/// The rules as the server plays them: exhaustive searches (misère play of
+/// most rule sets) are capped at [`SEARCH_BUDGET`] positions, so that an
+/// analysis that cannot be done is reported quickly.
+///
+/// ```
+/// use bouton_grundy::RuleSet;
+/// use bouton_rules::Convention;
+///
+/// let rules = bouton_web::server_rules(RuleSet::Kayles, Convention::Misere);
+/// assert!(rules.analyze(&rules.position(&[30, 40])?).is_err());
+/// assert!(rules.analyze(&rules.position(&[7, 11])?).is_ok());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn server_rules(set: RuleSet, convention: Convention) -> AnyRules {
+    AnyRules::new(set, convention).with_search_budget(SEARCH_BUDGET)
 }
 
 /// What a request's token lets it do.
@@ -67,7 +86,9 @@ impl Record {
 
     /// What `token` allows; no token means watching.
     pub fn access(&self, token: Option<&str>) -> Access {
-        let Some(token) = token else { return Access::Watch };
+        let Some(token) = token else {
+            return Access::Watch;
+        };
         if constant_time_eq(token, &self.owner_token) {
             return match self.mode {
                 Mode::Computer | Mode::Online => Access::Seat(Side::First),
@@ -86,9 +107,10 @@ impl Record {
     pub fn require_access(&self, token: Option<&str>) -> Result<Access, ApiError> {
         match (token, self.access(token)) {
             (None, _) => Err(ApiError::Unauthorized),
-            (Some(_), Access::Watch) => {
-                Err(ApiError::Forbidden(format!("this token holds no seat in game {}", self.id)))
-            }
+            (Some(_), Access::Watch) => Err(ApiError::Forbidden(format!(
+                "this token holds no seat in game {}",
+                self.id
+            ))),
             (Some(_), access) => Ok(access),
         }
     }
@@ -96,5 +118,9 @@ impl Record {
 
 /// Compares secrets without stopping at the first difference.
 fn constant_time_eq(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
 }

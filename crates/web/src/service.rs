@@ -3,17 +3,20 @@
 //! calls the library, and stores the result.
 
 use bouton_analysis::{Analysis, Winner};
-use bouton_players::Level;
-use bouton_rules::{Convention, Game, Heaps, Nim, NimMove, PlayError, Side};
+use bouton_grundy::{AnyMove, AnyPosition, AnyRules, GrundyPlayer, RuleSet};
+use bouton_players::{Level, Player};
+use bouton_rules::{Convention, Game, Heaps, Nim, NimMove, PlayError, Rules, Side};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
+use crate::board::Kind;
 use crate::error::ApiError;
-use crate::limits::{MAX_HEAP_SIZE, MAX_HEAPS};
+use crate::limits::{MAX_HEAP_SIZE, MAX_HEAPS, MAX_ROW_WIDTH};
 use crate::mode::{Mode, SeatKind};
-use crate::record::{Access, Record};
+use crate::position_analysis::RulesAnalysisView;
+use crate::record::{Access, Record, server_rules};
 use crate::store::games;
 use crate::views::{GameView, MoveView, side_name};
 
@@ -21,9 +24,13 @@ use crate::views::{GameView, MoveView, side_name};
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CreateRequest {
-    /// The heaps (default 3 5 7).
+    /// The rule set's id (default `nim`; see `GET /api/rules`).
     #[serde(default)]
-    pub heaps: Option<Vec<u64>>,
+    pub rules: Option<String>,
+    /// The start as numbers in the rule set's form (for Nim the heaps,
+    /// default the rule set's usual start). `heaps` is accepted too.
+    #[serde(default, alias = "heaps")]
+    pub position: Option<Vec<u64>>,
     /// Misère play.
     #[serde(default)]
     pub misere: bool,
@@ -39,14 +46,20 @@ fn default_mode() -> Mode {
     Mode::Computer
 }
 
-/// `POST /api/games/{id}/moves`.
+/// `POST /api/games/{id}/moves`: `move` in the rule set's text form, or
+/// (Nim only) `heap` and `take`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MoveRequest {
-    /// The heap, from 1.
-    pub heap: u64,
-    /// How many tokens.
-    pub take: u64,
+    /// The move as typed: `2 0 3`, `1:1:3`, ….
+    #[serde(default, rename = "move")]
+    pub text: Option<String>,
+    /// Nim: the heap, from 1.
+    #[serde(default)]
+    pub heap: Option<u64>,
+    /// Nim: how many tokens.
+    #[serde(default)]
+    pub take: Option<u64>,
     /// The number of moves played in the state the player saw.
     pub ply: usize,
 }
@@ -84,27 +97,88 @@ pub struct Secrets {
 }
 
 /// Checks a create request and turns it into a game.
-pub fn new_game(request: &CreateRequest) -> Result<(Game<Nim>, Option<Level>), ApiError> {
-    let sizes = request.heaps.clone().unwrap_or_else(|| vec![3, 5, 7]);
-    if sizes.is_empty() || sizes.len() > MAX_HEAPS {
-        return Err(ApiError::BadRequest(format!("a game has 1 to {MAX_HEAPS} heaps, not {}", sizes.len())));
-    }
-    if let Some(big) = sizes.iter().find(|&&h| h > MAX_HEAP_SIZE) {
-        return Err(ApiError::BadRequest(format!("a heap holds at most {MAX_HEAP_SIZE} tokens, not {big}")));
-    }
-    let convention = if request.misere { Convention::Misere } else { Convention::Normal };
-    let heaps = Heaps::new(sizes).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-    let game = Game::new(Nim::new(convention), heaps).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+pub fn new_game(request: &CreateRequest) -> Result<(Game<AnyRules>, Option<Level>), ApiError> {
+    let set: RuleSet = match &request.rules {
+        None => RuleSet::Nim,
+        Some(text) => text
+            .parse()
+            .map_err(|e: bouton_grundy::RuleSetError| ApiError::BadRequest(e.to_string()))?,
+    };
+    let numbers = request
+        .position
+        .clone()
+        .unwrap_or_else(|| set.default_start());
+    check_limits(&set, &numbers)?;
+    let convention = if request.misere {
+        Convention::Misere
+    } else {
+        Convention::Normal
+    };
+    let rules = server_rules(set, convention);
+    let start = rules
+        .position(&numbers)
+        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let game = Game::new(rules, start).map_err(|e| ApiError::BadRequest(e.to_string()))?;
     let level = match (&request.level, request.mode.has_computer()) {
         (_, false) => None,
         (None, true) => Some(Level::Hard),
-        (Some(name), true) => Some(name.parse::<Level>().map_err(|e| ApiError::BadRequest(e.to_string()))?),
+        (Some(name), true) => Some(
+            name.parse::<Level>()
+                .map_err(|e| ApiError::BadRequest(e.to_string()))?,
+        ),
     };
     Ok((game, level))
 }
 
+/// The browser game's limits: at most [`MAX_HEAPS`] heaps (pairs, steps,
+/// rows), each number at most [`MAX_HEAP_SIZE`], Northcott rows at most
+/// [`MAX_ROW_WIDTH`] wide.
+pub(crate) fn check_limits(set: &RuleSet, numbers: &[u64]) -> Result<(), ApiError> {
+    let kind = Kind::of(set);
+    let per_part = match kind {
+        Kind::Pairs => 2,
+        Kind::Rows => 3,
+        _ => 1,
+    };
+    let parts = numbers.len().div_ceil(per_part);
+    if kind != Kind::Fibonacci && (parts == 0 || parts > MAX_HEAPS) {
+        return Err(ApiError::BadRequest(format!(
+            "a game has 1 to {MAX_HEAPS} {}, not {parts}",
+            kind.parts()
+        )));
+    }
+    if kind == Kind::Rows {
+        if let Some(wide) = numbers.iter().step_by(3).find(|&&w| w > MAX_ROW_WIDTH) {
+            return Err(ApiError::BadRequest(format!(
+                "a row is at most {MAX_ROW_WIDTH} squares wide, not {wide}"
+            )));
+        }
+        return Ok(());
+    }
+    let what = match kind {
+        Kind::Pairs => "a pile holds at most",
+        Kind::Stairs => "a step holds at most",
+        _ => "a heap holds at most",
+    };
+    let unit = if kind == Kind::Stairs {
+        "coins"
+    } else {
+        "tokens"
+    };
+    if let Some(big) = numbers.iter().find(|&&h| h > MAX_HEAP_SIZE) {
+        return Err(ApiError::BadRequest(format!(
+            "{what} {MAX_HEAP_SIZE} {unit}, not {big}"
+        )));
+    }
+    Ok(())
+}
+
 /// Creates a game; in "computer-first" the computer moves at once.
-pub fn create(conn: &Connection, request: &CreateRequest, secrets: Secrets) -> Result<SeatGrant, ApiError> {
+pub fn create(
+    conn: &Connection,
+    request: &CreateRequest,
+    secrets: Secrets,
+) -> Result<SeatGrant, ApiError> {
     let (game, level) = new_game(request)?;
     let mut record = Record {
         id: secrets.id,
@@ -135,27 +209,73 @@ pub fn view(conn: &Connection, id: &str, token: Option<&str>) -> Result<GameView
 
 /// Plays a person's move, then the computer's reply if it is the computer's
 /// turn.
-pub fn play(conn: &Connection, id: &str, token: Option<&str>, request: &MoveRequest) -> Result<GameView, ApiError> {
+pub fn play(
+    conn: &Connection,
+    id: &str,
+    token: Option<&str>,
+    request: &MoveRequest,
+) -> Result<GameView, ApiError> {
     let mut record = games::load(conn, id)?;
     let access = record.require_access(token)?;
     check_turn(&record, access, request.ply)?;
-    let heap = usize::try_from(request.heap).unwrap_or(usize::MAX);
-    if heap == 0 {
-        return Err(ApiError::IllegalMove("there is no heap 0: heaps are numbered from 1".into()));
-    }
+    let mv = read_move(record.game.rules(), request)?;
     let before = record.game.moves().len();
-    record.game.play(NimMove::new(heap - 1, request.take)).map_err(|e: PlayError<Nim>| ApiError::IllegalMove(e.to_string()))?;
+    record
+        .game
+        .play(mv)
+        .map_err(|e: PlayError<AnyRules>| ApiError::IllegalMove(e.to_string()))?;
     computer_replies(&mut record);
     save_progress(conn, &mut record, before)?;
     Ok(GameView::new(&record, access))
 }
 
+/// The move a request asks for: its text, or in Nim a heap and an amount.
+fn read_move(rules: &AnyRules, request: &MoveRequest) -> Result<AnyMove, ApiError> {
+    let nim = *rules.rule_set() == RuleSet::Nim;
+    match (&request.text, request.heap, request.take) {
+        (Some(text), None, None) => rules
+            .parse_move(text)
+            .map_err(|e| ApiError::BadRequest(format!("{e} ({})", rules.move_help()))),
+        (None, Some(heap), Some(take)) if nim => {
+            let heap = usize::try_from(heap).unwrap_or(usize::MAX);
+            if heap == 0 {
+                return Err(ApiError::IllegalMove(
+                    "there is no heap 0: heaps are numbered from 1".into(),
+                ));
+            }
+            Ok(AnyMove::Nim(NimMove::new(heap - 1, take)))
+        }
+        (None, Some(_), Some(_)) => Err(ApiError::BadRequest(format!(
+            "this game is {}: send the move as text in `move` ({})",
+            rules.rule_set().name(),
+            rules.move_help()
+        ))),
+        (Some(_), _, _) => Err(ApiError::BadRequest(
+            "send either `move` or `heap` and `take`, not both".into(),
+        )),
+        _ if nim => Err(ApiError::BadRequest(
+            "give the move as `move` (like \"3 2\") or as `heap` and `take` (heaps from 1)".into(),
+        )),
+        _ => Err(ApiError::BadRequest(format!(
+            "give the move as `move` ({})",
+            rules.move_help()
+        ))),
+    }
+}
+
 /// Plays one computer move in a demo game.
-pub fn step(conn: &Connection, id: &str, token: Option<&str>, request: &PlyRequest) -> Result<GameView, ApiError> {
+pub fn step(
+    conn: &Connection,
+    id: &str,
+    token: Option<&str>,
+    request: &PlyRequest,
+) -> Result<GameView, ApiError> {
     let mut record = games::load(conn, id)?;
     let access = record.require_access(token)?;
     if record.mode != Mode::Demo {
-        return Err(ApiError::Conflict("only demo games are stepped; the computer answers moves by itself".into()));
+        return Err(ApiError::Conflict(
+            "only demo games are stepped; the computer answers moves by itself".into(),
+        ));
     }
     check_current(&record, request.ply)?;
     let before = record.game.moves().len();
@@ -166,18 +286,36 @@ pub fn step(conn: &Connection, id: &str, token: Option<&str>, request: &PlyReque
 
 /// Takes back the asker's last move (and the computer's reply); between two
 /// people on one device, the last move.
-pub fn undo(conn: &Connection, id: &str, token: Option<&str>, request: &PlyRequest) -> Result<GameView, ApiError> {
+pub fn undo(
+    conn: &Connection,
+    id: &str,
+    token: Option<&str>,
+    request: &PlyRequest,
+) -> Result<GameView, ApiError> {
     let mut record = games::load(conn, id)?;
     let access = record.require_access(token)?;
     match record.mode {
-        Mode::Online => return Err(ApiError::Conflict("undo is not available in online games".into())),
-        Mode::Demo => return Err(ApiError::Conflict("undo is not available in demo games".into())),
+        Mode::Online => {
+            return Err(ApiError::Conflict(
+                "undo is not available in online games".into(),
+            ));
+        }
+        Mode::Demo => {
+            return Err(ApiError::Conflict(
+                "undo is not available in demo games".into(),
+            ));
+        }
         _ => {}
     }
     check_current(&record, request.ply)?;
     let moves = record.game.moves().len();
-    let Some(index) = (0..moves).rev().find(|&i| access.controls(Side::after_moves(i))) else {
-        return Err(ApiError::Conflict("nothing to undo: you have not moved yet".into()));
+    let Some(index) = (0..moves)
+        .rev()
+        .find(|&i| access.controls(Side::after_moves(i)))
+    else {
+        return Err(ApiError::Conflict(
+            "nothing to undo: you have not moved yet".into(),
+        ));
     };
     while record.game.moves().len() > index {
         record.game.undo();
@@ -192,48 +330,103 @@ pub fn undo(conn: &Connection, id: &str, token: Option<&str>, request: &PlyReque
 pub fn join(conn: &Connection, id: &str, token: String) -> Result<SeatGrant, ApiError> {
     let mut record = games::load(conn, id)?;
     if record.mode != Mode::Online {
-        return Err(ApiError::Conflict("only online games have a seat to join; you can watch this one".into()));
+        return Err(ApiError::Conflict(
+            "only online games have a seat to join; you can watch this one".into(),
+        ));
     }
     if record.guest_token.is_some() {
-        return Err(ApiError::Conflict("both seats are taken; you can watch this game".into()));
+        return Err(ApiError::Conflict(
+            "both seats are taken; you can watch this game".into(),
+        ));
     }
     games::set_guest(conn, id, &token)?;
     games::touch(conn, id)?;
     record.guest_token = Some(token.clone());
     record.version += 1;
     let access = record.access(Some(&token));
-    Ok(SeatGrant { link: format!("/g/{id}"), token, seat: access.name(), game: GameView::new(&record, access) })
+    Ok(SeatGrant {
+        link: format!("/g/{id}"),
+        token,
+        seat: access.name(),
+        game: GameView::new(&record, access),
+    })
 }
 
 /// `GET /api/games/{id}/hint`.
 #[derive(Debug, Clone, Serialize)]
 pub struct HintView {
-    /// Who wins from here with perfect play.
-    pub winner: Winner,
-    /// The nim-sum now.
-    pub nim_sum: u64,
-    /// How many moves win.
-    pub winning_moves: usize,
+    /// Who wins from here with perfect play (null when not known).
+    pub winner: Option<Winner>,
+    /// Nim: the nim-sum; other rule sets: the value of the whole position,
+    /// when known.
+    pub nim_sum: Option<u64>,
+    /// How many moves win (null when not known).
+    pub winning_moves: Option<usize>,
     /// A best move: a winning one, or the hardest for the opponent.
     pub suggestion: Option<MoveView>,
+    /// Why no analysis is available, when it is not.
+    pub unavailable: Option<String>,
 }
 
 /// A hint for the player to move.
 pub fn hint(conn: &Connection, id: &str) -> Result<HintView, ApiError> {
     let record = games::load(conn, id)?;
-    let heaps = record.game.position().as_slice();
-    let convention = record.game.rules().convention;
-    let analysis = Analysis::new(heaps, convention);
-    let suggestion = match analysis.winner() {
-        Winner::Mover => analysis.first_winning_move(heaps),
-        Winner::Opponent => bouton_players::toughest_moves(heaps, convention).first().copied(),
+    let rules = record.game.rules();
+    let position = record.game.position();
+    if let (RuleSet::Nim, AnyPosition::Heaps(heaps)) = (rules.rule_set(), position) {
+        let heaps = heaps.as_slice();
+        let convention = rules.convention();
+        let analysis = Analysis::new(heaps, convention);
+        let suggestion = match analysis.winner() {
+            Winner::Mover => analysis.first_winning_move(heaps),
+            Winner::Opponent => bouton_players::toughest_moves(heaps, convention)
+                .first()
+                .copied(),
+        };
+        return Ok(HintView {
+            winner: Some(analysis.winner()),
+            nim_sum: Some(analysis.nim_sum()),
+            winning_moves: Some(analysis.count_winning_moves(heaps)),
+            suggestion: suggestion.map(MoveView::from),
+            unavailable: None,
+        });
+    }
+    let analysis = match rules.analyze(position) {
+        Ok(analysis) => analysis,
+        Err(e) => {
+            return Ok(HintView {
+                winner: None,
+                nim_sum: None,
+                winning_moves: None,
+                suggestion: None,
+                unavailable: Some(e.to_string()),
+            });
+        }
+    };
+    let suggestion = match analysis.winner {
+        Winner::Mover => rules
+            .progressive(position, &analysis.winning_moves)
+            .first()
+            .copied(),
+        // The perfect player's choice in a lost position: among a sample of
+        // moves, one leaving the fewest winning replies.
+        Winner::Opponent => {
+            GrundyPlayer::new(Level::Perfect).choose(&record.game, &mut computer_rng(&record))
+        }
     };
     Ok(HintView {
-        winner: analysis.winner(),
-        nim_sum: analysis.nim_sum(),
-        winning_moves: analysis.count_winning_moves(heaps),
-        suggestion: suggestion.map(MoveView::from),
+        winner: Some(analysis.winner),
+        nim_sum: analysis.total,
+        winning_moves: Some(analysis.winning_moves.len()),
+        suggestion: suggestion.map(|mv| MoveView::new(rules, position, mv)),
+        unavailable: None,
     })
+}
+
+/// `GET /api/games/{id}/analysis`: the current position analysed.
+pub fn analysis(conn: &Connection, id: &str) -> Result<RulesAnalysisView, ApiError> {
+    let record = games::load(conn, id)?;
+    RulesAnalysisView::new(record.game.rules(), record.game.position())
 }
 
 /// A side's first mistake: a move from a won position that gave the win away.
@@ -256,37 +449,78 @@ pub struct ReviewView {
     pub first: Option<MistakeView>,
     /// The second side's.
     pub second: Option<MistakeView>,
+    /// Moves played from positions that could not be analysed (misère
+    /// positions too large to search): they are not judged.
+    pub unjudged: usize,
 }
 
 /// Finds each side's first mistake.
 pub fn review(conn: &Connection, id: &str) -> Result<ReviewView, ApiError> {
     let record = games::load(conn, id)?;
-    let convention = record.game.rules().convention;
+    let rules = record.game.rules();
     let mut found: [Option<MistakeView>; 2] = [None, None];
+    let mut unjudged = 0;
     for (ply, (position, mv)) in record.game.history().enumerate() {
         let side = Side::after_moves(ply);
         if found[side.index()].is_some() {
             continue;
         }
-        let heaps = position.as_slice();
-        let analysis = Analysis::new(heaps, convention);
-        if analysis.winner() == Winner::Mover && analysis.winning_move_in(mv.heap, heaps[mv.heap]) != Some(mv) {
-            let better = analysis.first_winning_move(heaps).expect("a won position has a winning move");
+        let better = match (position, mv) {
+            (AnyPosition::Heaps(heaps), AnyMove::Nim(nim)) => {
+                nim_mistake(heaps, nim, rules.convention())
+            }
+            _ => match rules.analyze(position) {
+                Ok(a)
+                    if a.winner == Winner::Mover
+                        && a.complete
+                        && !a.winning_moves.contains(&mv) =>
+                {
+                    rules
+                        .progressive(position, &a.winning_moves)
+                        .first()
+                        .copied()
+                }
+                Ok(_) => None,
+                Err(_) => {
+                    unjudged += 1;
+                    None
+                }
+            },
+        };
+        if let Some(better) = better {
             found[side.index()] = Some(MistakeView {
                 side: side_name(side),
                 move_number: ply + 1,
-                played: mv.into(),
-                better: better.into(),
+                played: MoveView::new(rules, position, mv),
+                better: MoveView::new(rules, position, better),
             });
         }
     }
     let [first, second] = found;
-    Ok(ReviewView { first, second })
+    Ok(ReviewView {
+        first,
+        second,
+        unjudged,
+    })
+}
+
+/// A winning Nim move, if `mv` gave a won position away.
+fn nim_mistake(heaps: &Heaps, mv: NimMove, convention: Convention) -> Option<AnyMove> {
+    let heaps = heaps.as_slice();
+    let analysis = Analysis::new(heaps, convention);
+    let blunder = analysis.winner() == Winner::Mover
+        && analysis.winning_move_in(mv.heap, heaps[mv.heap]) != Some(mv);
+    blunder
+        .then(|| analysis.first_winning_move(heaps))
+        .flatten()
+        .map(AnyMove::Nim)
 }
 
 /// One line of `GET /api/stats`.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct StatsRow {
+    /// The rule set's id.
+    pub rules: String,
     /// The mode.
     pub mode: String,
     /// The computer's level, in modes with a computer.
@@ -299,24 +533,45 @@ pub struct StatsRow {
     pub losses: u64,
 }
 
-/// `GET /api/stats`: finished games per mode and level. Against the
+/// `GET /api/stats`: finished games per rule set, mode and level. Against the
 /// computer, wins and losses are the person's; otherwise the first player's.
 pub fn stats(conn: &Connection) -> Result<Vec<StatsRow>, ApiError> {
     let mut rows: Vec<StatsRow> = Vec::new();
-    for games::ResultCount { mode, level, winner, games: count } in games::result_counts(conn)? {
+    for games::ResultCount {
+        rules,
+        mode,
+        level,
+        winner,
+        games: count,
+    } in games::result_counts(conn)?
+    {
         let person = match Mode::from_name(&mode) {
             Some(Mode::ComputerFirst) => "second",
             _ => "first",
         };
-        let row = match rows.iter_mut().find(|r| r.mode == mode && r.level == level) {
+        let row = match rows
+            .iter_mut()
+            .find(|r| r.rules == rules && r.mode == mode && r.level == level)
+        {
             Some(row) => row,
             None => {
-                rows.push(StatsRow { mode: mode.clone(), level: level.clone(), games: 0, wins: 0, losses: 0 });
+                rows.push(StatsRow {
+                    rules,
+                    mode: mode.clone(),
+                    level: level.clone(),
+                    games: 0,
+                    wins: 0,
+                    losses: 0,
+                });
                 rows.last_mut().expect("just pushed")
             }
         };
         row.games += count;
-        if winner == person { row.wins += count } else { row.losses += count }
+        if winner == person {
+            row.wins += count
+        } else {
+            row.losses += count
+        }
     }
     Ok(rows)
 }
@@ -346,18 +601,37 @@ fn check_turn(record: &Record, access: Access, ply: usize) -> Result<(), ApiErro
 /// The computer moves while it is its turn (never in demo games, which are
 /// stepped one move at a time).
 fn computer_replies(record: &mut Record) {
-    while record.mode != Mode::Demo && !record.game.is_over() && record.seat(record.game.to_move()) == SeatKind::Computer {
+    while record.mode != Mode::Demo
+        && !record.game.is_over()
+        && record.seat(record.game.to_move()) == SeatKind::Computer
+    {
         computer_move(record);
     }
 }
 
-/// One computer move, drawn from a generator seeded by the game's seed and
-/// the ply, so any server instance makes the same choice.
-fn computer_move(record: &mut Record) {
+/// The generator for the computer's choice at the current ply: seeded by the
+/// game's seed and the ply, so any server instance makes the same choice.
+fn computer_rng(record: &Record) -> ChaCha8Rng {
     let ply = record.game.moves().len() as u64;
-    let mut rng = ChaCha8Rng::seed_from_u64(record.seed ^ ply.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let mut player = record.level.unwrap_or(Level::Perfect).player();
-    if let Some(mv) = player.choose(&record.game, &mut rng) {
+    ChaCha8Rng::seed_from_u64(record.seed ^ ply.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// One computer move: in Nim the Nim players of `bouton-players`, in every
+/// other rule set the Grundy-value player.
+fn computer_move(record: &mut Record) {
+    let mut rng = computer_rng(record);
+    let level = record.level.unwrap_or(Level::Perfect);
+    let rules = record.game.rules();
+    let chosen = match (rules.rule_set(), record.game.position()) {
+        (RuleSet::Nim, AnyPosition::Heaps(heaps)) => {
+            Game::new(Nim::new(rules.convention()), heaps.clone())
+                .ok()
+                .and_then(|nim| level.player().choose(&nim, &mut rng))
+                .map(AnyMove::Nim)
+        }
+        _ => GrundyPlayer::new(level).choose(&record.game, &mut rng),
+    };
+    if let Some(mv) = chosen {
         record.game.play(mv).expect("players choose legal moves");
     }
 }

@@ -1,35 +1,75 @@
-//! The JSON the API sends, built from library types. Heaps are counted from
-//! 1 everywhere in the API, as players count them.
+//! The JSON the API sends, built from library types. Heaps (and pairs,
+//! steps, rows, columns) are counted from 1 everywhere in the API, as
+//! players count them.
 
 use bouton_analysis::{Advice, Analysis, Explanation, Winner};
-use bouton_rules::{Convention, NimMove, Side};
-use serde::{Deserialize, Serialize};
+use bouton_grundy::{AnyMove, AnyPosition, AnyRules};
+use bouton_rules::{Convention, NimMove, Rules, Side};
+use serde::Serialize;
 
+use crate::board::{BoardView, RulesView, last_move_rule};
 use crate::mode::{Mode, SeatKind};
 use crate::record::{Access, Record};
 
-/// A move: take `take` tokens from heap `heap` (from 1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// A move: its text form (what `POST /api/games/{id}/moves` takes as
+/// `move`), in words, and for Nim the heap and amount.
+///
+/// ```
+/// use bouton_rules::NimMove;
+/// use bouton_web::views::MoveView;
+///
+/// let view = MoveView::from(NimMove::new(2, 4));
+/// assert_eq!((view.heap, view.take), (Some(3), Some(4)));
+/// assert_eq!(view.description, "take 4 from heap 3");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct MoveView {
-    /// The heap, from 1.
-    pub heap: usize,
-    /// How many tokens.
-    pub take: u64,
+    /// The heap, from 1 (Nim only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heap: Option<usize>,
+    /// How many tokens (Nim only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub take: Option<u64>,
+    /// The move as typed: `3:2`, `1:1:3`, ….
+    pub text: String,
+    /// The move in words.
+    pub description: String,
 }
 
 impl From<NimMove> for MoveView {
     fn from(mv: NimMove) -> MoveView {
-        MoveView { heap: mv.heap_number(), take: mv.take }
+        MoveView {
+            heap: Some(mv.heap_number()),
+            take: Some(mv.take),
+            text: mv.to_string(),
+            description: format!("take {} from heap {}", mv.take, mv.heap_number()),
+        }
+    }
+}
+
+impl MoveView {
+    /// The view of `mv` played from `before` under `rules`.
+    pub fn new(rules: &AnyRules, before: &AnyPosition, mv: AnyMove) -> MoveView {
+        match mv {
+            AnyMove::Nim(nim) => MoveView::from(nim),
+            other => MoveView {
+                heap: None,
+                take: None,
+                text: other.to_string(),
+                description: rules.describe_move(before, &other),
+            },
+        }
     }
 }
 
 /// A played move and who played it.
 #[derive(Debug, Clone, Serialize)]
 pub struct PlayedView {
-    /// The heap, from 1.
-    pub heap: usize,
-    /// How many tokens.
-    pub take: u64,
+    /// The move.
+    #[serde(flatten)]
+    pub mv: MoveView,
+    /// The position after it, as text.
+    pub after: String,
     /// "first" or "second".
     pub side: &'static str,
     /// "human" or "computer".
@@ -54,14 +94,18 @@ pub struct GameView {
     pub mode: Mode,
     /// Misère play?
     pub misere: bool,
-    /// The rule in one sentence.
+    /// Who wins, in one sentence.
     pub rule: &'static str,
+    /// The rule set.
+    pub rules: RulesView,
     /// The computer's level.
     pub level: Option<String>,
-    /// The heaps at the start.
+    /// The position at the start, as numbers (for Nim, the heaps).
     pub start: Vec<u64>,
-    /// The heaps now.
+    /// The position now, as numbers (for Nim, the heaps).
     pub heaps: Vec<u64>,
+    /// The position now, as the page draws it.
+    pub board: BoardView,
     /// Every move so far.
     pub moves: Vec<PlayedView>,
     /// How many moves have been played: send it back with a move.
@@ -92,28 +136,38 @@ impl GameView {
     /// The view of `record` for a request holding `access`.
     pub fn new(record: &Record, access: Access) -> GameView {
         let game = &record.game;
+        let rules = game.rules();
+        let befores: Vec<&AnyPosition> = game.history().map(|(position, _)| position).collect();
         let moves = game
-            .moves()
-            .iter()
+            .history()
             .enumerate()
-            .map(|(ply, &mv)| {
+            .map(|(ply, (before, mv))| {
                 let side = Side::after_moves(ply);
-                PlayedView { heap: mv.heap_number(), take: mv.take, side: side_name(side), by: record.seat(side) }
+                let after = befores.get(ply + 1).copied().unwrap_or(game.position());
+                PlayedView {
+                    mv: MoveView::new(rules, before, mv),
+                    after: after.to_string(),
+                    side: side_name(side),
+                    by: record.seat(side),
+                }
             })
             .collect();
         let seats = [Side::First, Side::Second].map(|side| SeatView {
             kind: record.seat(side),
-            taken: !(record.mode == Mode::Online && side == Side::Second && record.guest_token.is_none()),
+            taken: !(record.mode == Mode::Online
+                && side == Side::Second
+                && record.guest_token.is_none()),
         });
-        let convention = game.rules().convention;
         GameView {
             id: record.id.clone(),
             mode: record.mode,
-            misere: convention == Convention::Misere,
-            rule: convention.rule(),
+            misere: rules.convention() == Convention::Misere,
+            rule: last_move_rule(rules),
+            rules: RulesView::new(rules),
             level: record.level.map(|l| l.name().to_owned()),
-            start: game.start().as_slice().to_vec(),
-            heaps: game.position().as_slice().to_vec(),
+            start: game.start().numbers(),
+            heaps: game.position().numbers(),
+            board: BoardView::new(game.position()),
             moves,
             ply: game.moves().len(),
             to_move: (!game.is_over()).then(|| side_name(game.to_move())),
@@ -186,10 +240,30 @@ impl From<&Advice> for AdviceView {
             Advice::GameOver => AdviceView::GameOver,
             Advice::AllColumnsEven => AdviceView::AllColumnsEven,
             Advice::OddSinglesLeft { singles } => AdviceView::OddSinglesLeft { singles },
-            Advice::Flip { column, heap, from, to } => AdviceView::Flip { column, heap: heap + 1, from, to },
-            Advice::MisereEndgame { heap, from, to, column_rule_to, singles_left } => {
-                AdviceView::MisereEndgame { heap: heap + 1, from, to, column_rule_to, singles_left }
-            }
+            Advice::Flip {
+                column,
+                heap,
+                from,
+                to,
+            } => AdviceView::Flip {
+                column,
+                heap: heap + 1,
+                from,
+                to,
+            },
+            Advice::MisereEndgame {
+                heap,
+                from,
+                to,
+                column_rule_to,
+                singles_left,
+            } => AdviceView::MisereEndgame {
+                heap: heap + 1,
+                from,
+                to,
+                column_rule_to,
+                singles_left,
+            },
         }
     }
 }
@@ -238,9 +312,17 @@ impl AnalysisView {
         let columns: Vec<u32> = explanation.columns().collect();
         let table = TableView {
             rows: (0..heaps.len())
-                .map(|heap| columns.iter().map(|&c| u8::from(explanation.bit(heap, c))).collect())
+                .map(|heap| {
+                    columns
+                        .iter()
+                        .map(|&c| u8::from(explanation.bit(heap, c)))
+                        .collect()
+                })
                 .collect(),
-            ones: columns.iter().map(|&c| explanation.ones_in_column(c)).collect(),
+            ones: columns
+                .iter()
+                .map(|&c| explanation.ones_in_column(c))
+                .collect(),
             odd: columns.iter().map(|&c| explanation.is_odd(c)).collect(),
             advice: explanation.advice().into(),
             columns,

@@ -1,13 +1,14 @@
 //! SQL for games, moves and results. Every function runs on the storage
 //! thread, inside the transaction of the current batch.
 
+use bouton_grundy::{AnyMove, RuleSet};
 use bouton_players::Level;
-use bouton_rules::{Convention, Game, Heaps, Nim, NimMove, Side};
+use bouton_rules::{Convention, Game, Rules, Side};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::error::ApiError;
 use crate::mode::Mode;
-use crate::record::Record;
+use crate::record::{Record, server_rules};
 
 /// Seconds since the Unix epoch.
 pub fn now() -> i64 {
@@ -20,22 +21,24 @@ pub fn now() -> i64 {
 /// Stores a new game with the moves already played (the computer may move
 /// first).
 pub fn insert(conn: &Connection, record: &Record) -> Result<(), ApiError> {
-    let start = serde_json::to_string(record.game.start()).map_err(|e| ApiError::Storage(e.to_string()))?;
+    let start = serde_json::to_string(&record.game.start().numbers())
+        .map_err(|e| ApiError::Storage(e.to_string()))?;
     let time = now();
     conn.prepare_cached(
-        "INSERT INTO games (id, created_at, updated_at, version, mode, misere, level, start, seed, owner_token, guest_token)
-         VALUES (?1, ?2, ?2, 0, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        "INSERT INTO games (id, created_at, updated_at, version, mode, misere, level, start, seed, owner_token, guest_token, rules)
+         VALUES (?1, ?2, ?2, 0, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     )?
     .execute(params![
         record.id,
         time,
         record.mode.name(),
-        record.game.rules().convention.is_misere(),
+        record.game.rules().convention().is_misere(),
         record.level.map(Level::name),
         start,
         record.seed as i64,
         record.owner_token,
         record.guest_token,
+        record.game.rules().rule_set().to_string(),
     ])?;
     append_moves(conn, &record.id, record.game.moves(), 0)
 }
@@ -44,7 +47,7 @@ pub fn insert(conn: &Connection, record: &Record) -> Result<(), ApiError> {
 pub fn load(conn: &Connection, id: &str) -> Result<Record, ApiError> {
     let row = conn
         .prepare_cached(
-            "SELECT mode, misere, level, start, seed, owner_token, guest_token, version FROM games WHERE id = ?1",
+            "SELECT mode, misere, level, start, seed, owner_token, guest_token, version, rules FROM games WHERE id = ?1",
         )?
         .query_row([id], |row| {
             Ok((
@@ -56,45 +59,90 @@ pub fn load(conn: &Connection, id: &str) -> Result<Record, ApiError> {
                 row.get::<_, String>(5)?,
                 row.get::<_, Option<String>>(6)?,
                 row.get::<_, i64>(7)?,
+                row.get::<_, String>(8)?,
             ))
         })
         .optional()?;
-    let Some((mode, misere, level, start, seed, owner_token, guest_token, version)) = row else {
+    let Some((mode, misere, level, start, seed, owner_token, guest_token, version, rules)) = row
+    else {
         return Err(ApiError::no_game(id));
     };
-    let corrupt = |what: String| ApiError::Storage(format!("game {id} is damaged in the database: {what}"));
+    let corrupt =
+        |what: String| ApiError::Storage(format!("game {id} is damaged in the database: {what}"));
     let mode = Mode::from_name(&mode).ok_or_else(|| corrupt(format!("unknown mode {mode:?}")))?;
-    let level = level.map(|l| l.parse::<Level>()).transpose().map_err(|e| corrupt(e.to_string()))?;
-    let start: Heaps = serde_json::from_str(&start).map_err(|e| corrupt(e.to_string()))?;
-    let moves = conn
-        .prepare_cached("SELECT heap, take FROM moves WHERE game_id = ?1 ORDER BY ply")?
-        .query_map([id], |row| Ok(NimMove::new(row.get::<_, i64>(0)? as usize, row.get::<_, i64>(1)? as u64)))?
+    let level = level
+        .map(|l| l.parse::<Level>())
+        .transpose()
+        .map_err(|e| corrupt(e.to_string()))?;
+    let convention = if misere {
+        Convention::Misere
+    } else {
+        Convention::Normal
+    };
+    let set: RuleSet = rules
+        .parse()
+        .map_err(|e: bouton_grundy::RuleSetError| corrupt(e.to_string()))?;
+    let rules = server_rules(set, convention);
+    let start: Vec<u64> = serde_json::from_str(&start).map_err(|e| corrupt(e.to_string()))?;
+    let start = rules.position(&start).map_err(|e| corrupt(e.to_string()))?;
+    let texts = conn
+        .prepare_cached("SELECT move FROM moves WHERE game_id = ?1 ORDER BY ply")?
+        .query_map([id], |row| row.get::<_, String>(0))?
         .collect::<Result<Vec<_>, _>>()?;
-    let convention = if misere { Convention::Misere } else { Convention::Normal };
-    let game = Game::replay(Nim::new(convention), start, moves).map_err(|e| corrupt(e.to_string()))?;
-    Ok(Record { id: id.to_owned(), mode, level, seed: seed as u64, owner_token, guest_token, version, game })
+    let moves = texts
+        .iter()
+        .map(|text| {
+            rules
+                .parse_move(text)
+                .map_err(|e| corrupt(format!("move {text:?}: {e}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let game = Game::replay(rules, start, moves).map_err(|e| corrupt(e.to_string()))?;
+    Ok(Record {
+        id: id.to_owned(),
+        mode,
+        level,
+        seed: seed as u64,
+        owner_token,
+        guest_token,
+        version,
+        game,
+    })
 }
 
 /// Appends `moves`, the first of which is ply `first_ply`. The primary key
 /// (game, ply) refuses a second move at the same ply, even from another
 /// server instance.
-pub fn append_moves(conn: &Connection, id: &str, moves: &[NimMove], first_ply: usize) -> Result<(), ApiError> {
-    let mut insert = conn.prepare_cached("INSERT INTO moves (game_id, ply, heap, take) VALUES (?1, ?2, ?3, ?4)")?;
+pub fn append_moves(
+    conn: &Connection,
+    id: &str,
+    moves: &[AnyMove],
+    first_ply: usize,
+) -> Result<(), ApiError> {
+    let mut insert =
+        conn.prepare_cached("INSERT INTO moves (game_id, ply, move) VALUES (?1, ?2, ?3)")?;
     for (offset, mv) in moves.iter().enumerate() {
         let ply = (first_ply + offset) as i64;
-        insert.execute(params![id, ply, mv.heap as i64, mv.take as i64]).map_err(|e| match e {
-            rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation => {
-                ApiError::Conflict("another move was stored at the same moment; reload the game".into())
-            }
-            other => other.into(),
-        })?;
+        insert
+            .execute(params![id, ply, mv.to_string()])
+            .map_err(|e| match e {
+                rusqlite::Error::SqliteFailure(f, _)
+                    if f.code == rusqlite::ErrorCode::ConstraintViolation =>
+                {
+                    ApiError::Conflict(
+                        "another move was stored at the same moment; reload the game".into(),
+                    )
+                }
+                other => other.into(),
+            })?;
     }
     Ok(())
 }
 
 /// Removes every move from ply `from` on.
 pub fn truncate_moves(conn: &Connection, id: &str, from: usize) -> Result<(), ApiError> {
-    conn.prepare_cached("DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2")?.execute(params![id, from as i64])?;
+    conn.prepare_cached("DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2")?
+        .execute(params![id, from as i64])?;
     Ok(())
 }
 
@@ -107,7 +155,8 @@ pub fn touch(conn: &Connection, id: &str) -> Result<(), ApiError> {
 
 /// Gives the online guest seat its token.
 pub fn set_guest(conn: &Connection, id: &str, token: &str) -> Result<(), ApiError> {
-    conn.prepare_cached("UPDATE games SET guest_token = ?2 WHERE id = ?1")?.execute(params![id, token])?;
+    conn.prepare_cached("UPDATE games SET guest_token = ?2 WHERE id = ?1")?
+        .execute(params![id, token])?;
     Ok(())
 }
 
@@ -118,15 +167,24 @@ pub fn record_result(conn: &Connection, record: &Record, winner: Side) -> Result
         Side::Second => "second",
     };
     conn.prepare_cached(
-        "INSERT OR REPLACE INTO results (game_id, finished_at, mode, level, winner) VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT OR REPLACE INTO results (game_id, finished_at, mode, level, winner, rules) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?
-    .execute(params![record.id, now(), record.mode.name(), record.level.map(Level::name), winner])?;
+    .execute(params![
+        record.id,
+        now(),
+        record.mode.name(),
+        record.level.map(Level::name),
+        winner,
+        record.game.rules().rule_set().to_string(),
+    ])?;
     Ok(())
 }
 
-/// How many finished games of one mode and level one seat won.
+/// How many finished games of one rule set, mode and level one seat won.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResultCount {
+    /// The rule set's id.
+    pub rules: String,
     /// The mode's name.
     pub mode: String,
     /// The computer's level, if any.
@@ -137,14 +195,21 @@ pub struct ResultCount {
     pub games: u64,
 }
 
-/// Finished games per mode, level and winning seat.
+/// Finished games per rule set, mode, level and winning seat (Nim first).
 pub fn result_counts(conn: &Connection) -> Result<Vec<ResultCount>, ApiError> {
     let rows = conn
         .prepare_cached(
-            "SELECT mode, level, winner, COUNT(*) FROM results GROUP BY mode, level, winner ORDER BY mode, level, winner",
+            "SELECT rules, mode, level, winner, COUNT(*) FROM results
+             GROUP BY rules, mode, level, winner ORDER BY rules = 'nim' DESC, rules, mode, level, winner",
         )?
         .query_map([], |row| {
-            Ok(ResultCount { mode: row.get(0)?, level: row.get(1)?, winner: row.get(2)?, games: row.get::<_, i64>(3)? as u64 })
+            Ok(ResultCount {
+                rules: row.get(0)?,
+                mode: row.get(1)?,
+                level: row.get(2)?,
+                winner: row.get(3)?,
+                games: row.get::<_, i64>(4)? as u64,
+            })
         })?
         .collect::<Result<Vec<_>, _>>()?;
     Ok(rows)
@@ -153,10 +218,15 @@ pub fn result_counts(conn: &Connection) -> Result<Vec<ResultCount>, ApiError> {
 /// Deletes games not touched since `before` (seconds since the epoch), and
 /// their moves; returns how many.
 pub fn expire(conn: &Connection, before: i64) -> Result<usize, ApiError> {
-    Ok(conn.prepare_cached("DELETE FROM games WHERE updated_at < ?1")?.execute([before])?)
+    Ok(conn
+        .prepare_cached("DELETE FROM games WHERE updated_at < ?1")?
+        .execute([before])?)
 }
 
 /// The version of a game, to see whether it changed.
 pub fn version(conn: &Connection, id: &str) -> Result<Option<i64>, ApiError> {
-    Ok(conn.prepare_cached("SELECT version FROM games WHERE id = ?1")?.query_row([id], |row| row.get(0)).optional()?)
+    Ok(conn
+        .prepare_cached("SELECT version FROM games WHERE id = ?1")?
+        .query_row([id], |row| row.get(0))
+        .optional()?)
 }

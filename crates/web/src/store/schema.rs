@@ -34,6 +34,20 @@ const MIGRATIONS: &[&str] = &[
         level TEXT,
         winner TEXT NOT NULL
     );",
+    // 2: every rule set. Games name their rules (existing games are Nim);
+    // moves are stored in the rule set's text form (a Nim move as
+    // `heap:take`, heaps from 1), still one per (game, ply).
+    "ALTER TABLE games ADD COLUMN rules TEXT NOT NULL DEFAULT 'nim';
+    CREATE TABLE moves_text (
+        game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        ply INTEGER NOT NULL,
+        move TEXT NOT NULL,
+        PRIMARY KEY (game_id, ply)
+    ) WITHOUT ROWID;
+    INSERT INTO moves_text (game_id, ply, move) SELECT game_id, ply, (heap + 1) || ':' || take FROM moves;
+    DROP TABLE moves;
+    ALTER TABLE moves_text RENAME TO moves;
+    ALTER TABLE results ADD COLUMN rules TEXT NOT NULL DEFAULT 'nim';",
 ];
 
 /// The schema version this build writes.
