@@ -8,11 +8,10 @@ use crate::analysis::{Analysis, AnalysisError, Component, MOVE_BUDGET, Method};
 use crate::exhaustive::{Canonical, DEFAULT_BUDGET, Exhaustive};
 use crate::rules::parse::MoveParseError;
 use crate::{
-    Board, BoardError, FibError, FibMove, FibPosition, FibonacciNim, HeapMove, HeapRules,
-    HeapValues, IllegalFibMove, IllegalHeapMove, IllegalMooreMove, IllegalNorthcottMove,
-    IllegalStairMove, IllegalWythoffMove, MooreMove, MooreNim, Northcott, NorthcottMove, Pairs,
-    PairsError, RuleSet, RuleSetError, StairMove, Staircase, Stairs, StairsError, Wythoff,
-    WythoffMove, wythoff_grundy, wythoff_losing,
+    Board, BoardError, FibError, FibMove, FibPosition, FibonacciNim, HeapMove, HeapRules, HeapValues, IllegalFibMove,
+    IllegalHeapMove, IllegalMooreMove, IllegalNorthcottMove, IllegalStairMove, IllegalWythoffMove, MooreMove, MooreNim,
+    Northcott, NorthcottMove, Pairs, PairsError, RuleSet, RuleSetError, StairMove, Staircase, Stairs, StairsError,
+    Wythoff, WythoffMove, wythoff_grundy, wythoff_losing,
 };
 
 /// The most positions searched for a Grundy value that is shown but not
@@ -190,18 +189,11 @@ impl fmt::Display for AnyPosition {
 }
 
 fn not_available(rules: &AnyRules, reason: impl fmt::Display) -> AnalysisError {
-    AnalysisError::NotAvailable {
-        rules: rules.title(),
-        reason: reason.to_string(),
-    }
+    AnalysisError::NotAvailable { rules: rules.title(), reason: reason.to_string() }
 }
 
 fn winner(mover_wins: bool) -> Winner {
-    if mover_wins {
-        Winner::Mover
-    } else {
-        Winner::Opponent
-    }
+    if mover_wins { Winner::Mover } else { Winner::Opponent }
 }
 
 impl AnyRules {
@@ -209,24 +201,16 @@ impl AnyRules {
     pub fn new(set: RuleSet, convention: Convention) -> AnyRules {
         let kind = match &set {
             RuleSet::Nim => Kind::Nim(Nim::new(convention)),
-            RuleSet::Moore(k) => Kind::Moore(
-                MooreNim::new(*k, convention)
-                    .unwrap_or_else(|_| MooreNim::new(1, convention).expect("1")),
-            ),
+            RuleSet::Moore(k) => {
+                Kind::Moore(MooreNim::new(*k, convention).unwrap_or_else(|_| MooreNim::new(1, convention).expect("1")))
+            }
             RuleSet::Wythoff => Kind::Wythoff(Wythoff::new(convention)),
             RuleSet::Staircase => Kind::Staircase(Staircase::new(convention)),
             RuleSet::Northcott => Kind::Northcott(Northcott::new(convention)),
             RuleSet::Fibonacci => Kind::Fibonacci(FibonacciNim::new(convention)),
-            heap => Kind::Heap(HeapRules::new(
-                heap.heap_game().unwrap_or_else(crate::HeapGame::nim),
-                convention,
-            )),
+            heap => Kind::Heap(HeapRules::new(heap.heap_game().unwrap_or_else(crate::HeapGame::nim), convention)),
         };
-        AnyRules {
-            set,
-            kind,
-            budget: DEFAULT_BUDGET,
-        }
+        AnyRules { set, kind, budget: DEFAULT_BUDGET }
     }
 
     /// The same rules with a different limit on exhaustive searches (the
@@ -266,10 +250,7 @@ impl AnyRules {
     pub fn title(&self) -> String {
         let name = self.set.name();
         let mut chars = name.chars();
-        let name: String = chars
-            .next()
-            .map(|c| c.to_uppercase().chain(chars).collect())
-            .unwrap_or_default();
+        let name: String = chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default();
         match self.convention() {
             Convention::Normal => format!("{name}, normal play"),
             Convention::Misere => format!("{name}, misère play"),
@@ -282,9 +263,7 @@ impl AnyRules {
     /// Numbers that do not make a position of this rule set.
     pub fn position(&self, numbers: &[u64]) -> Result<AnyPosition, PositionError> {
         Ok(match &self.kind {
-            Kind::Nim(_) | Kind::Heap(_) | Kind::Moore(_) => {
-                AnyPosition::Heaps(Heaps::new(numbers.to_vec())?)
-            }
+            Kind::Nim(_) | Kind::Heap(_) | Kind::Moore(_) => AnyPosition::Heaps(Heaps::new(numbers.to_vec())?),
             Kind::Wythoff(_) => AnyPosition::Pairs(Pairs::from_sizes(numbers)?),
             Kind::Staircase(_) => AnyPosition::Stairs(Stairs::new(numbers.to_vec())?),
             Kind::Northcott(_) => AnyPosition::Board(Board::from_numbers(numbers)?),
@@ -312,9 +291,7 @@ impl AnyRules {
     pub fn move_help(&self) -> &'static str {
         match &self.kind {
             Kind::Nim(_) => "`3 2` takes 2 tokens from heap 3",
-            Kind::Heap(h)
-                if h.game().splits() && h.game().digits()[0] & 4 != 0 && h.game().tail() == 0 =>
-            {
+            Kind::Heap(h) if h.game().splits() && h.game().digits()[0] & 4 != 0 && h.game().tail() == 0 => {
                 "`2 0 3` splits heap 2, leaving 3 and the rest"
             }
             Kind::Heap(h) if h.game().splits() => {
@@ -322,9 +299,7 @@ impl AnyRules {
             }
             Kind::Heap(_) => "`3 2` takes 2 tokens from heap 3",
             Kind::Moore(_) => "`1 2 3 1` takes 2 from heap 1 and 1 from heap 3",
-            Kind::Wythoff(_) => {
-                "`1 2 0` takes 2 from the first pile of pair 1, `1 3 3` 3 from both"
-            }
+            Kind::Wythoff(_) => "`1 2 0` takes 2 from the first pile of pair 1, `1 3 3` 3 from both",
             Kind::Staircase(_) => "`3 2` moves 2 coins from step 3 to step 2",
             Kind::Northcott(_) => "`2 5` moves your piece in row 2 to column 5",
             Kind::Fibonacci(_) => "`3` takes 3 tokens",
@@ -337,16 +312,11 @@ impl AnyRules {
             (_, _, AnyMove::Nim(m)) => format!("take {} from heap {}", m.take, m.heap as u128 + 1),
             (Kind::Heap(rules), AnyPosition::Heaps(h), AnyMove::Heap(m)) => rules.describe(m, h),
             (_, _, AnyMove::Moore(m)) => {
-                let parts: Vec<String> = m
-                    .pairs()
-                    .iter()
-                    .map(|&(heap, take)| format!("{take} from heap {}", heap as u128 + 1))
-                    .collect();
+                let parts: Vec<String> =
+                    m.pairs().iter().map(|&(heap, take)| format!("{take} from heap {}", heap as u128 + 1)).collect();
                 format!("take {}", join_and(&parts))
             }
-            (Kind::Wythoff(w), AnyPosition::Pairs(p), AnyMove::Wythoff(m)) => {
-                w.describe(m, p.as_slice().len())
-            }
+            (Kind::Wythoff(w), AnyPosition::Pairs(p), AnyMove::Wythoff(m)) => w.describe(m, p.as_slice().len()),
             (Kind::Staircase(s), _, AnyMove::Stair(m)) => s.describe(m),
             (Kind::Northcott(n), AnyPosition::Board(b), AnyMove::Northcott(m)) => n.describe(b, m),
             (_, _, AnyMove::Fib(m)) => format!("take {}", m.take),
@@ -370,44 +340,27 @@ impl AnyRules {
             (Kind::Nim(nim), AnyPosition::Heaps(h)) => Ok(self.analyze_nim(nim, h)),
             (Kind::Heap(rules), AnyPosition::Heaps(h)) if !misere => self.analyze_heaps(rules, h),
             (Kind::Moore(rules), AnyPosition::Heaps(h)) => self.analyze_moore(rules, h),
-            (Kind::Wythoff(rules), AnyPosition::Pairs(p)) if !misere => {
-                self.analyze_wythoff(rules, p)
-            }
-            (Kind::Staircase(_), AnyPosition::Stairs(s)) if !misere => {
-                Ok(self.analyze_staircase(s))
-            }
+            (Kind::Wythoff(rules), AnyPosition::Pairs(p)) if !misere => self.analyze_wythoff(rules, p),
+            (Kind::Staircase(_), AnyPosition::Stairs(s)) if !misere => Ok(self.analyze_staircase(s)),
             (Kind::Northcott(_), AnyPosition::Board(b)) if !misere => Ok(self.analyze_northcott(b)),
             (Kind::Northcott(_), AnyPosition::Board(_)) => Err(not_available(
                 self,
                 "Northcott's game can go round in circles, and no misère theory for it is known to bouton",
             )),
-            (Kind::Fibonacci(rules), AnyPosition::Fib(p)) if !misere => {
-                Ok(self.analyze_fibonacci(rules, p))
-            }
+            (Kind::Fibonacci(rules), AnyPosition::Fib(p)) if !misere => Ok(self.analyze_fibonacci(rules, p)),
             (Kind::Heap(rules), AnyPosition::Heaps(h)) => {
                 self.search(rules, h, AnyMove::Heap, |h| heap_components(h, None))
             }
-            (Kind::Wythoff(rules), AnyPosition::Pairs(p)) => {
-                self.search(rules, p, AnyMove::Wythoff, |p| {
-                    (0..p.as_slice().len())
-                        .map(|i| Component::new(format!("pair {}", i + 1), None))
-                        .collect()
-                })
-            }
+            (Kind::Wythoff(rules), AnyPosition::Pairs(p)) => self.search(rules, p, AnyMove::Wythoff, |p| {
+                (0..p.as_slice().len()).map(|i| Component::new(format!("pair {}", i + 1), None)).collect()
+            }),
             (Kind::Staircase(rules), AnyPosition::Stairs(s)) => {
-                self.search(rules, s, AnyMove::Stair, |_| {
-                    vec![Component::new("the staircase", None)]
-                })
+                self.search(rules, s, AnyMove::Stair, |_| vec![Component::new("the staircase", None)])
             }
             (Kind::Fibonacci(rules), AnyPosition::Fib(p)) => {
-                self.search(rules, p, AnyMove::Fib, |_| {
-                    vec![Component::new("the heap", None)]
-                })
+                self.search(rules, p, AnyMove::Fib, |_| vec![Component::new("the heap", None)])
             }
-            _ => Err(not_available(
-                self,
-                "the position does not belong to these rules",
-            )),
+            _ => Err(not_available(self, "the position does not belong to these rules")),
         }
     }
 
@@ -422,28 +375,15 @@ impl AnyRules {
             total: (!misere).then(|| analysis.nim_sum()),
             winning_moves: analysis.winning_moves(sizes).map(AnyMove::Nim).collect(),
             complete: true,
-            method: if misere {
-                Method::MisereNim
-            } else {
-                Method::NimSum
-            },
+            method: if misere { Method::MisereNim } else { Method::NimSum },
         }
     }
 
-    fn analyze_heaps(
-        &self,
-        rules: &HeapRules,
-        heaps: &Heaps,
-    ) -> Result<Analysis<AnyMove>, AnalysisError> {
+    fn analyze_heaps(&self, rules: &HeapRules, heaps: &Heaps) -> Result<Analysis<AnyMove>, AnalysisError> {
         let sizes = heaps.as_slice();
         let largest = sizes.iter().copied().max().unwrap_or(0);
-        let values =
-            HeapValues::for_heaps(rules.game(), largest).map_err(|e| not_available(self, e))?;
-        let value = |n: u64| {
-            values
-                .get(n)
-                .ok_or_else(|| not_available(self, format!("no Grundy value for heap {n}")))
-        };
+        let values = HeapValues::for_heaps(rules.game(), largest).map_err(|e| not_available(self, e))?;
+        let value = |n: u64| values.get(n).ok_or_else(|| not_available(self, format!("no Grundy value for heap {n}")));
         let grundy: Vec<u64> = sizes.iter().map(|&n| value(n)).collect::<Result<_, _>>()?;
         let total = grundy.iter().fold(0, |x, &g| x ^ g);
         let mut moves = Vec::new();
@@ -458,26 +398,15 @@ impl AnyRules {
                         complete = false;
                         break 'heaps;
                     }
-                    let left = if option.left == 0 {
-                        0
-                    } else {
-                        value(option.left)?
-                    };
-                    let right = if option.right == 0 {
-                        0
-                    } else {
-                        value(option.right)?
-                    };
+                    let left = if option.left == 0 { 0 } else { value(option.left)? };
+                    let right = if option.right == 0 { 0 } else { value(option.right)? };
                     if left ^ right == target {
                         moves.push(AnyMove::Heap(HeapMove::from_option(heap, option)));
                     }
                 }
             }
             if moves.is_empty() {
-                return Err(not_available(
-                    self,
-                    "the heaps are too large to find a winning move",
-                ));
+                return Err(not_available(self, "the heaps are too large to find a winning move"));
             }
         }
         let components = sizes
@@ -497,11 +426,7 @@ impl AnyRules {
         })
     }
 
-    fn analyze_moore(
-        &self,
-        rules: &MooreNim,
-        heaps: &Heaps,
-    ) -> Result<Analysis<AnyMove>, AnalysisError> {
+    fn analyze_moore(&self, rules: &MooreNim, heaps: &Heaps) -> Result<Analysis<AnyMove>, AnalysisError> {
         let sizes = heaps.as_slice();
         let mover_wins = !rules.loses(sizes);
         let mut moves = Vec::new();
@@ -523,19 +448,13 @@ impl AnyRules {
                 moves.extend(rules.construct_winning_move(sizes).map(AnyMove::Moore));
             }
             if moves.is_empty() {
-                return Err(not_available(
-                    self,
-                    "the heaps are too large to find a winning move",
-                ));
+                return Err(not_available(self, "the heaps are too large to find a winning move"));
             }
         }
         // Nim_k is not a sum of its heaps: only the whole has a value, and
         // that only by search.
         let value = if rules.convention() == Convention::Normal {
-            Exhaustive::new(*rules, VALUE_BUDGET.min(self.budget))
-                .value(heaps)
-                .ok()
-                .map(u64::from)
+            Exhaustive::new(*rules, VALUE_BUDGET.min(self.budget)).value(heaps).ok().map(u64::from)
         } else {
             None
         };
@@ -550,29 +469,15 @@ impl AnyRules {
         })
     }
 
-    fn analyze_wythoff(
-        &self,
-        _rules: &Wythoff,
-        pairs: &Pairs,
-    ) -> Result<Analysis<AnyMove>, AnalysisError> {
+    fn analyze_wythoff(&self, _rules: &Wythoff, pairs: &Pairs) -> Result<Analysis<AnyMove>, AnalysisError> {
         let list = pairs.as_slice();
         if let [(a, b)] = list {
             let moves = Wythoff::winning_moves_of_pair(*a, *b)
                 .into_iter()
-                .map(|(first, second)| {
-                    AnyMove::Wythoff(WythoffMove {
-                        pair: 0,
-                        first,
-                        second,
-                    })
-                })
+                .map(|(first, second)| AnyMove::Wythoff(WythoffMove { pair: 0, first, second }))
                 .collect::<Vec<_>>();
             let losing = wythoff_losing(*a, *b);
-            let value = if losing {
-                Some(0)
-            } else {
-                wythoff_grundy(*a, *b).map(u64::from)
-            };
+            let value = if losing { Some(0) } else { wythoff_grundy(*a, *b).map(u64::from) };
             return Ok(Analysis {
                 convention: Convention::Normal,
                 winner: winner(!losing),
@@ -627,10 +532,7 @@ impl AnyRules {
             winner: winner(value != 0),
             components: vec![Component::new("the staircase", Some(value))],
             total: Some(value),
-            winning_moves: Staircase::winning_moves(stairs)
-                .into_iter()
-                .map(AnyMove::Stair)
-                .collect(),
+            winning_moves: Staircase::winning_moves(stairs).into_iter().map(AnyMove::Stair).collect(),
             complete: true,
             method: Method::OddSteps,
         }
@@ -665,10 +567,7 @@ impl AnyRules {
     fn analyze_fibonacci(&self, rules: &FibonacciNim, pos: &FibPosition) -> Analysis<AnyMove> {
         let mover_wins = FibonacciNim::mover_wins(pos);
         let value = if mover_wins {
-            Exhaustive::new(*rules, VALUE_BUDGET.min(self.budget))
-                .value(pos)
-                .ok()
-                .map(u64::from)
+            Exhaustive::new(*rules, VALUE_BUDGET.min(self.budget)).value(pos).ok().map(u64::from)
         } else {
             Some(0)
         };
@@ -677,10 +576,7 @@ impl AnyRules {
             winner: winner(mover_wins),
             components: vec![Component::new("the heap", value)],
             total: value,
-            winning_moves: FibonacciNim::winning_moves(pos)
-                .into_iter()
-                .map(AnyMove::Fib)
-                .collect(),
+            winning_moves: FibonacciNim::winning_moves(pos).into_iter().map(AnyMove::Fib).collect(),
             complete: true,
             method: Method::Zeckendorf,
         }
@@ -696,10 +592,7 @@ impl AnyRules {
     ) -> Result<Analysis<AnyMove>, AnalysisError> {
         let mut search = Exhaustive::new(rules.clone(), self.budget);
         let unavailable = |e: crate::TooLarge| {
-            not_available(
-                self,
-                format!("no misère theory is known for it, and {e}; try a smaller position"),
-            )
+            not_available(self, format!("no misère theory is known for it, and {e}; try a smaller position"))
         };
         let value = search.value(position).map_err(unavailable)?;
         let moves = search.winning_moves(position).map_err(unavailable)?;
@@ -724,11 +617,7 @@ impl AnyRules {
                 .copied()
                 .filter(|mv| match mv {
                     AnyMove::Northcott(m) => board.rows().get(m.row).is_some_and(|row| {
-                        let other = if board.white_to_move() {
-                            row.black
-                        } else {
-                            row.white
-                        };
+                        let other = if board.white_to_move() { row.black } else { row.white };
                         m.to.abs_diff(other) - 1 < row.gap()
                     }),
                     _ => true,
@@ -783,9 +672,7 @@ impl Rules for AnyRules {
             (Kind::Moore(r), AnyPosition::Heaps(p), AnyMove::Moore(m)) => Ok(r.check(p, m)?),
             (Kind::Wythoff(r), AnyPosition::Pairs(p), AnyMove::Wythoff(m)) => Ok(r.check(p, m)?),
             (Kind::Staircase(r), AnyPosition::Stairs(p), AnyMove::Stair(m)) => Ok(r.check(p, m)?),
-            (Kind::Northcott(r), AnyPosition::Board(p), AnyMove::Northcott(m)) => {
-                Ok(r.check(p, m)?)
-            }
+            (Kind::Northcott(r), AnyPosition::Board(p), AnyMove::Northcott(m)) => Ok(r.check(p, m)?),
             (Kind::Fibonacci(r), AnyPosition::Fib(p), AnyMove::Fib(m)) => Ok(r.check(p, m)?),
             _ => Err(AnyIllegal::Mismatch),
         }
@@ -807,24 +694,12 @@ impl Rules for AnyRules {
     fn legal_moves(&self, position: &AnyPosition) -> impl Iterator<Item = AnyMove> {
         match (&self.kind, position) {
             (Kind::Nim(r), AnyPosition::Heaps(p)) => Moves::Nim(r.legal_moves(p).map(AnyMove::Nim)),
-            (Kind::Heap(r), AnyPosition::Heaps(p)) => {
-                Moves::Heap(r.legal_moves(p).map(AnyMove::Heap))
-            }
-            (Kind::Moore(r), AnyPosition::Heaps(p)) => {
-                Moves::Moore(r.legal_moves(p).map(AnyMove::Moore))
-            }
-            (Kind::Wythoff(r), AnyPosition::Pairs(p)) => {
-                Moves::Wythoff(r.legal_moves(p).map(AnyMove::Wythoff))
-            }
-            (Kind::Staircase(r), AnyPosition::Stairs(p)) => {
-                Moves::Stair(r.legal_moves(p).map(AnyMove::Stair))
-            }
-            (Kind::Northcott(r), AnyPosition::Board(p)) => {
-                Moves::Northcott(r.legal_moves(p).map(AnyMove::Northcott))
-            }
-            (Kind::Fibonacci(r), AnyPosition::Fib(p)) => {
-                Moves::Fib(r.legal_moves(p).map(AnyMove::Fib))
-            }
+            (Kind::Heap(r), AnyPosition::Heaps(p)) => Moves::Heap(r.legal_moves(p).map(AnyMove::Heap)),
+            (Kind::Moore(r), AnyPosition::Heaps(p)) => Moves::Moore(r.legal_moves(p).map(AnyMove::Moore)),
+            (Kind::Wythoff(r), AnyPosition::Pairs(p)) => Moves::Wythoff(r.legal_moves(p).map(AnyMove::Wythoff)),
+            (Kind::Staircase(r), AnyPosition::Stairs(p)) => Moves::Stair(r.legal_moves(p).map(AnyMove::Stair)),
+            (Kind::Northcott(r), AnyPosition::Board(p)) => Moves::Northcott(r.legal_moves(p).map(AnyMove::Northcott)),
+            (Kind::Fibonacci(r), AnyPosition::Fib(p)) => Moves::Fib(r.legal_moves(p).map(AnyMove::Fib)),
             _ => Moves::None,
         }
     }

@@ -59,7 +59,10 @@ pub fn app(state: AppState) -> Router {
         .route("/stats", get(stats))
         .fallback(|| async { ApiError::NotFound("no such API route; see /api/openapi.json".into()) })
         .method_not_allowed_fallback(|| async {
-            (StatusCode::METHOD_NOT_ALLOWED, Json(serde_json::json!({"error": "method not allowed on this route; see /api/openapi.json"})))
+            (
+                StatusCode::METHOD_NOT_ALLOWED,
+                Json(serde_json::json!({"error": "method not allowed on this route; see /api/openapi.json"})),
+            )
         });
     Router::new()
         .route("/", get(page))
@@ -77,68 +80,45 @@ async fn page() -> Html<&'static str> {
 }
 
 async fn script() -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        include_str!("../assets/app.js"),
-    )
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("../assets/app.js"))
 }
 
 async fn style() -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
-        include_str!("../assets/style.css"),
-    )
+    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], include_str!("../assets/style.css"))
 }
 
 async fn openapi() -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "application/json")],
-        crate::openapi::DOCUMENT,
-    )
+    ([(header::CONTENT_TYPE, "application/json")], crate::openapi::DOCUMENT)
 }
 
 /// A JSON body, read whatever its content type, with errors as API errors.
 fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
     let bytes = body.map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::TooLarge(format!(
-                "the request body is larger than {MAX_BODY_BYTES} bytes"
-            ))
+            ApiError::TooLarge(format!("the request body is larger than {MAX_BODY_BYTES} bytes"))
         } else {
             ApiError::BadRequest(e.body_text())
         }
     })?;
-    let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
-        b"{}"
-    } else {
-        &bytes
-    };
-    serde_json::from_slice(bytes)
-        .map_err(|e| ApiError::BadRequest(format!("invalid JSON body: {e}")))
+    let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) { b"{}" } else { &bytes };
+    serde_json::from_slice(bytes).map_err(|e| ApiError::BadRequest(format!("invalid JSON body: {e}")))
 }
 
 fn bearer(headers: &HeaderMap) -> Option<String> {
     let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
-    let token = value
-        .strip_prefix("Bearer ")
-        .or_else(|| value.strip_prefix("bearer "))?;
+    let token = value.strip_prefix("Bearer ").or_else(|| value.strip_prefix("bearer "))?;
     Some(token.trim().to_owned())
 }
 
 fn secret(rng: &mut impl Rng, alphabet: &[u8], length: usize) -> String {
-    (0..length)
-        .map(|_| alphabet[rng.random_range(0..alphabet.len())] as char)
-        .collect()
+    (0..length).map(|_| alphabet[rng.random_range(0..alphabet.len())] as char).collect()
 }
 
 fn new_token() -> String {
     secret(&mut rand::rng(), b"0123456789abcdef", 32)
 }
 
-async fn create(
-    State(state): State<AppState>,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Response, ApiError> {
+async fn create(State(state): State<AppState>, body: Result<Bytes, BytesRejection>) -> Result<Response, ApiError> {
     let request: CreateRequest = parse_body(body)?;
     let secrets = {
         let mut rng = rand::rng();
@@ -149,12 +129,7 @@ async fn create(
         }
     };
     let changed = Some(secrets.id.clone());
-    let grant = state
-        .store
-        .run(changed, move |conn| {
-            service::create(conn, &request, secrets)
-        })
-        .await?;
+    let grant = state.store.run(changed, move |conn| service::create(conn, &request, secrets)).await?;
     Ok((StatusCode::CREATED, Json(grant)).into_response())
 }
 
@@ -164,12 +139,7 @@ async fn state_of(
     headers: HeaderMap,
 ) -> Result<Json<GameView>, ApiError> {
     let token = bearer(&headers);
-    Ok(Json(
-        state
-            .store
-            .run(None, move |conn| service::view(conn, &id, token.as_deref()))
-            .await?,
-    ))
+    Ok(Json(state.store.run(None, move |conn| service::view(conn, &id, token.as_deref())).await?))
 }
 
 /// A seat holder's action on a game: parse the body, run `work` on the
@@ -184,14 +154,7 @@ async fn act<R: DeserializeOwned + Send + 'static>(
     let request: R = parse_body(body)?;
     let token = bearer(headers);
     let changed = Some(id.clone());
-    Ok(Json(
-        state
-            .store
-            .run(changed, move |conn| {
-                work(conn, &id, token.as_deref(), &request)
-            })
-            .await?,
-    ))
+    Ok(Json(state.store.run(changed, move |conn| work(conn, &id, token.as_deref(), &request)).await?))
 }
 
 async fn play(
@@ -221,54 +184,22 @@ async fn step(
     act::<PlyRequest>(state, id, &headers, body, service::step).await
 }
 
-async fn join(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-) -> Result<Json<service::SeatGrant>, ApiError> {
+async fn join(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<service::SeatGrant>, ApiError> {
     let token = new_token();
     let changed = Some(id.clone());
-    Ok(Json(
-        state
-            .store
-            .run(changed, move |conn| service::join(conn, &id, token))
-            .await?,
-    ))
+    Ok(Json(state.store.run(changed, move |conn| service::join(conn, &id, token)).await?))
 }
 
-async fn hint(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-) -> Result<Json<service::HintView>, ApiError> {
-    Ok(Json(
-        state
-            .store
-            .run(None, move |conn| service::hint(conn, &id))
-            .await?,
-    ))
+async fn hint(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<service::HintView>, ApiError> {
+    Ok(Json(state.store.run(None, move |conn| service::hint(conn, &id)).await?))
 }
 
-async fn review(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-) -> Result<Json<service::ReviewView>, ApiError> {
-    Ok(Json(
-        state
-            .store
-            .run(None, move |conn| service::review(conn, &id))
-            .await?,
-    ))
+async fn review(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<service::ReviewView>, ApiError> {
+    Ok(Json(state.store.run(None, move |conn| service::review(conn, &id)).await?))
 }
 
-async fn analysis(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-) -> Result<Json<RulesAnalysisView>, ApiError> {
-    Ok(Json(
-        state
-            .store
-            .run(None, move |conn| service::analysis(conn, &id))
-            .await?,
-    ))
+async fn analysis(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<RulesAnalysisView>, ApiError> {
+    Ok(Json(state.store.run(None, move |conn| service::analysis(conn, &id)).await?))
 }
 
 async fn rules() -> Json<serde_json::Value> {
@@ -298,21 +229,11 @@ async fn analyze(
     let Query(query) = query.map_err(|e| ApiError::BadRequest(e.body_text()))?;
     let set: RuleSet = match query.rules.as_deref() {
         None | Some("") => RuleSet::Nim,
-        Some(text) => text
-            .parse()
-            .map_err(|e: bouton_grundy::RuleSetError| ApiError::BadRequest(e.to_string()))?,
+        Some(text) => text.parse().map_err(|e: bouton_grundy::RuleSetError| ApiError::BadRequest(e.to_string()))?,
     };
-    let example = set
-        .default_start()
-        .iter()
-        .map(u64::to_string)
-        .collect::<Vec<_>>()
-        .join(",");
+    let example = set.default_start().iter().map(u64::to_string).collect::<Vec<_>>().join(",");
     let text = query.position.ok_or_else(|| {
-        ApiError::BadRequest(format!(
-            "give the position, like ?heaps={example} ({})",
-            set.position_format()
-        ))
+        ApiError::BadRequest(format!("give the position, like ?heaps={example} ({})", set.position_format()))
     })?;
     let numbers = bouton_rules::Heaps::parse_bytes(text.replace(',', " ").as_bytes())
         .map_err(|e| ApiError::BadRequest(e.to_string()))?;
@@ -326,24 +247,16 @@ async fn analyze(
         None | Some("false") | Some("0") => false,
         Some("true") | Some("1") | Some("") => true,
         Some(other) => {
-            return Err(ApiError::BadRequest(format!(
-                "misere is true or false, not {other:?}"
-            )));
+            return Err(ApiError::BadRequest(format!("misere is true or false, not {other:?}")));
         }
     };
-    let convention = if misere {
-        Convention::Misere
-    } else {
-        Convention::Normal
-    };
+    let convention = if misere { Convention::Misere } else { Convention::Normal };
     if set == RuleSet::Nim {
         return Ok(Json(AnalysisView::new(numbers.as_slice(), convention)).into_response());
     }
     service::check_limits(&set, numbers.as_slice())?;
     let rules = crate::record::server_rules(set, convention);
-    let position = rules
-        .position(numbers.as_slice())
-        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let position = rules.position(numbers.as_slice()).map_err(|e| ApiError::BadRequest(e.to_string()))?;
     Ok(Json(RulesAnalysisView::new(&rules, &position)?).into_response())
 }
 
@@ -353,10 +266,7 @@ async fn events(
     Path(id): Path<String>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let lookup = id.clone();
-    let first = state
-        .store
-        .run(None, move |conn| service::view(conn, &lookup, None))
-        .await?;
+    let first = state.store.run(None, move |conn| service::view(conn, &lookup, None)).await?;
     let changes = state.store.subscribe();
     let mut poll = tokio::time::interval(POLL);
     poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -368,21 +278,11 @@ async fn events(
         version: i64,
         pending: Option<GameView>,
     }
-    let watch = Watch {
-        store: state.store.clone(),
-        id,
-        changes,
-        poll,
-        version: first.version,
-        pending: Some(first),
-    };
+    let watch = Watch { store: state.store.clone(), id, changes, poll, version: first.version, pending: Some(first) };
     let stream = futures_util::stream::unfold(watch, |mut w| async move {
         loop {
             if let Some(view) = w.pending.take() {
-                let event = Event::default()
-                    .event("state")
-                    .json_data(&view)
-                    .unwrap_or_default();
+                let event = Event::default().event("state").json_data(&view).unwrap_or_default();
                 return Some((Ok(event), w));
             }
             tokio::select! {
@@ -403,11 +303,7 @@ async fn events(
                 }
             }
             let id = w.id.clone();
-            match w
-                .store
-                .run(None, move |conn| service::view(conn, &id, None))
-                .await
-            {
+            match w.store.run(None, move |conn| service::view(conn, &id, None)).await {
                 Ok(view) if view.version != w.version => {
                     w.version = view.version;
                     w.pending = Some(view);

@@ -83,10 +83,7 @@ impl RulesView {
     pub fn new(rules: &AnyRules) -> RulesView {
         let set = rules.rule_set();
         let game = set.heap_game();
-        let digits = game
-            .as_ref()
-            .map(|g| g.digits().to_vec())
-            .unwrap_or_default();
+        let digits = game.as_ref().map(|g| g.digits().to_vec()).unwrap_or_default();
         RulesView {
             id: set.to_string(),
             name: set.name(),
@@ -162,31 +159,18 @@ impl BoardView {
     /// ```
     pub fn new(position: &AnyPosition) -> BoardView {
         match position {
-            AnyPosition::Heaps(h) => BoardView::Heaps {
-                heaps: h.as_slice().to_vec(),
-            },
-            AnyPosition::Pairs(p) => BoardView::Pairs {
-                pairs: p.as_slice().iter().map(|&(a, b)| [a, b]).collect(),
-            },
-            AnyPosition::Stairs(s) => BoardView::Stairs {
-                steps: s.as_slice().to_vec(),
-            },
+            AnyPosition::Heaps(h) => BoardView::Heaps { heaps: h.as_slice().to_vec() },
+            AnyPosition::Pairs(p) => BoardView::Pairs { pairs: p.as_slice().iter().map(|&(a, b)| [a, b]).collect() },
+            AnyPosition::Stairs(s) => BoardView::Stairs { steps: s.as_slice().to_vec() },
             AnyPosition::Board(b) => BoardView::Rows {
                 white_to_move: b.white_to_move(),
                 rows: b
                     .rows()
                     .iter()
-                    .map(|r| RowView {
-                        width: r.width,
-                        white: r.white + 1,
-                        black: r.black + 1,
-                    })
+                    .map(|r| RowView { width: r.width, white: r.white + 1, black: r.black + 1 })
                     .collect(),
             },
-            AnyPosition::Fib(f) => BoardView::Fibonacci {
-                heap: f.heap(),
-                max_take: f.max_take(),
-            },
+            AnyPosition::Fib(f) => BoardView::Fibonacci { heap: f.heap(), max_take: f.max_take() },
         }
     }
 }
@@ -223,33 +207,13 @@ pub fn catalog() -> Vec<RuleChoice> {
     RuleSet::examples()
         .into_iter()
         .zip(RuleSet::catalog())
-        .map(
-            |(
-                set,
-                CatalogEntry {
-                    id,
-                    name,
-                    rules,
-                    position,
-                    start,
-                },
-            )| {
-                let (family, parameter) = match id.split_once(':') {
-                    Some((family, parameter)) => (family.to_owned(), Some(parameter.to_owned())),
-                    None => (id.clone(), None),
-                };
-                RuleChoice {
-                    kind: Kind::of(&set),
-                    id,
-                    family,
-                    parameter,
-                    name,
-                    summary: rules,
-                    position,
-                    start,
-                }
-            },
-        )
+        .map(|(set, CatalogEntry { id, name, rules, position, start })| {
+            let (family, parameter) = match id.split_once(':') {
+                Some((family, parameter)) => (family.to_owned(), Some(parameter.to_owned())),
+                None => (id.clone(), None),
+            };
+            RuleChoice { kind: Kind::of(&set), id, family, parameter, name, summary: rules, position, start }
+        })
         .collect()
 }
 

@@ -50,9 +50,7 @@ impl ApiError {
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::IllegalMove(_) | ApiError::Unprocessable(_) => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
+            ApiError::IllegalMove(_) | ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Storage(_) => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
@@ -81,10 +79,6 @@ impl From<rusqlite::Error> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (
-            self.status(),
-            Json(serde_json::json!({ "error": self.to_string() })),
-        )
-            .into_response()
+        (self.status(), Json(serde_json::json!({ "error": self.to_string() }))).into_response()
     }
 }

@@ -63,25 +63,12 @@ pub enum ServeError {
 
 /// Runs the server on `addr` with the database at `db` until Ctrl-C.
 /// `on_ready` is called with the bound address (useful with port 0).
-pub async fn serve(
-    addr: SocketAddr,
-    db: &Path,
-    on_ready: impl FnOnce(SocketAddr),
-) -> Result<(), ServeError> {
-    let store = Store::open(db).map_err(|source| ServeError::Database {
-        path: db.display().to_string(),
-        source,
-    })?;
+pub async fn serve(addr: SocketAddr, db: &Path, on_ready: impl FnOnce(SocketAddr)) -> Result<(), ServeError> {
+    let store = Store::open(db).map_err(|source| ServeError::Database { path: db.display().to_string(), source })?;
     let listener = tokio::net::TcpListener::bind(addr)
         .await
-        .map_err(|source| ServeError::Io {
-            addr: addr.to_string(),
-            source,
-        })?;
-    let bound = listener.local_addr().map_err(|source| ServeError::Io {
-        addr: addr.to_string(),
-        source,
-    })?;
+        .map_err(|source| ServeError::Io { addr: addr.to_string(), source })?;
+    let bound = listener.local_addr().map_err(|source| ServeError::Io { addr: addr.to_string(), source })?;
     tokio::spawn(expire_forever(store.clone()));
     on_ready(bound);
     axum::serve(listener, app(AppState { store }))
@@ -89,10 +76,7 @@ pub async fn serve(
             let _ = tokio::signal::ctrl_c().await;
         })
         .await
-        .map_err(|source| ServeError::Io {
-            addr: bound.to_string(),
-            source,
-        })
+        .map_err(|source| ServeError::Io { addr: bound.to_string(), source })
 }
 
 /// Deletes abandoned games now and every hour.
@@ -101,10 +85,7 @@ async fn expire_forever(store: Store) {
     loop {
         sweep.tick().await;
         let before = store::games::now() - limits::EXPIRY_DAYS * 24 * 3600;
-        match store
-            .run(None, move |conn| store::games::expire(conn, before))
-            .await
-        {
+        match store.run(None, move |conn| store::games::expire(conn, before)).await {
             Ok(0) => {}
             Ok(n) => tracing::info!("deleted {n} games unused for {} days", limits::EXPIRY_DAYS),
             Err(e) => tracing::warn!("expiring old games failed: {e}"),

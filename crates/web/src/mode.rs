@@ -49,15 +49,9 @@ impl Mode {
 
     /// The mode with this name.
     pub fn from_name(name: &str) -> Option<Mode> {
-        [
-            Mode::Computer,
-            Mode::ComputerFirst,
-            Mode::Local,
-            Mode::Online,
-            Mode::Demo,
-        ]
-        .into_iter()
-        .find(|mode| mode.name() == name)
+        [Mode::Computer, Mode::ComputerFirst, Mode::Local, Mode::Online, Mode::Demo]
+            .into_iter()
+            .find(|mode| mode.name() == name)
     }
 
     /// Who plays first and second.

@@ -72,19 +72,12 @@ impl RulesAnalysisView {
     /// [`ApiError::Unprocessable`] when no theory applies and the position
     /// is too large to search.
     pub fn new(rules: &AnyRules, position: &AnyPosition) -> Result<RulesAnalysisView, ApiError> {
-        let analysis = rules
-            .analyze(position)
-            .map_err(|e| ApiError::Unprocessable(e.to_string()))?;
+        let analysis = rules.analyze(position).map_err(|e| ApiError::Unprocessable(e.to_string()))?;
         // Values of the options: cheap where a theory gives them, not worth
         // a search each where only a search would.
-        let values_known = !matches!(
-            analysis.method,
-            Method::MooreTheorem | Method::ExhaustiveSearch | Method::MisereNim
-        );
-        let count = rules
-            .legal_moves(position)
-            .take(MAX_LISTED_OPTIONS as usize + 1)
-            .count();
+        let values_known =
+            !matches!(analysis.method, Method::MooreTheorem | Method::ExhaustiveSearch | Method::MisereNim);
+        let count = rules.legal_moves(position).take(MAX_LISTED_OPTIONS as usize + 1).count();
         let moves = (count as u128 <= MAX_LISTED_OPTIONS).then(|| {
             rules
                 .legal_moves(position)
@@ -112,11 +105,7 @@ impl RulesAnalysisView {
             winner: analysis.winner,
             components: analysis.components,
             total: analysis.total,
-            winning_moves: analysis
-                .winning_moves
-                .iter()
-                .map(|&mv| MoveView::new(rules, position, mv))
-                .collect(),
+            winning_moves: analysis.winning_moves.iter().map(|&mv| MoveView::new(rules, position, mv)).collect(),
             complete: analysis.complete,
             method: analysis.method,
             method_text: analysis.method.describe(),

@@ -107,10 +107,9 @@ impl Record {
     pub fn require_access(&self, token: Option<&str>) -> Result<Access, ApiError> {
         match (token, self.access(token)) {
             (None, _) => Err(ApiError::Unauthorized),
-            (Some(_), Access::Watch) => Err(ApiError::Forbidden(format!(
-                "this token holds no seat in game {}",
-                self.id
-            ))),
+            (Some(_), Access::Watch) => {
+                Err(ApiError::Forbidden(format!("this token holds no seat in game {}", self.id)))
+            }
             (Some(_), access) => Ok(access),
         }
     }
@@ -118,9 +117,5 @@ impl Record {
 
 /// Compares secrets without stopping at the first difference.
 fn constant_time_eq(a: &str, b: &str) -> bool {
-    a.len() == b.len()
-        && a.bytes()
-            .zip(b.bytes())
-            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-            == 0
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }

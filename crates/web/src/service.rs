@@ -100,32 +100,18 @@ pub struct Secrets {
 pub fn new_game(request: &CreateRequest) -> Result<(Game<AnyRules>, Option<Level>), ApiError> {
     let set: RuleSet = match &request.rules {
         None => RuleSet::Nim,
-        Some(text) => text
-            .parse()
-            .map_err(|e: bouton_grundy::RuleSetError| ApiError::BadRequest(e.to_string()))?,
+        Some(text) => text.parse().map_err(|e: bouton_grundy::RuleSetError| ApiError::BadRequest(e.to_string()))?,
     };
-    let numbers = request
-        .position
-        .clone()
-        .unwrap_or_else(|| set.default_start());
+    let numbers = request.position.clone().unwrap_or_else(|| set.default_start());
     check_limits(&set, &numbers)?;
-    let convention = if request.misere {
-        Convention::Misere
-    } else {
-        Convention::Normal
-    };
+    let convention = if request.misere { Convention::Misere } else { Convention::Normal };
     let rules = server_rules(set, convention);
-    let start = rules
-        .position(&numbers)
-        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let start = rules.position(&numbers).map_err(|e| ApiError::BadRequest(e.to_string()))?;
     let game = Game::new(rules, start).map_err(|e| ApiError::BadRequest(e.to_string()))?;
     let level = match (&request.level, request.mode.has_computer()) {
         (_, false) => None,
         (None, true) => Some(Level::Hard),
-        (Some(name), true) => Some(
-            name.parse::<Level>()
-                .map_err(|e| ApiError::BadRequest(e.to_string()))?,
-        ),
+        (Some(name), true) => Some(name.parse::<Level>().map_err(|e| ApiError::BadRequest(e.to_string()))?),
     };
     Ok((game, level))
 }
@@ -142,16 +128,11 @@ pub(crate) fn check_limits(set: &RuleSet, numbers: &[u64]) -> Result<(), ApiErro
     };
     let parts = numbers.len().div_ceil(per_part);
     if kind != Kind::Fibonacci && (parts == 0 || parts > MAX_HEAPS) {
-        return Err(ApiError::BadRequest(format!(
-            "a game has 1 to {MAX_HEAPS} {}, not {parts}",
-            kind.parts()
-        )));
+        return Err(ApiError::BadRequest(format!("a game has 1 to {MAX_HEAPS} {}, not {parts}", kind.parts())));
     }
     if kind == Kind::Rows {
         if let Some(wide) = numbers.iter().step_by(3).find(|&&w| w > MAX_ROW_WIDTH) {
-            return Err(ApiError::BadRequest(format!(
-                "a row is at most {MAX_ROW_WIDTH} squares wide, not {wide}"
-            )));
+            return Err(ApiError::BadRequest(format!("a row is at most {MAX_ROW_WIDTH} squares wide, not {wide}")));
         }
         return Ok(());
     }
@@ -160,25 +141,15 @@ pub(crate) fn check_limits(set: &RuleSet, numbers: &[u64]) -> Result<(), ApiErro
         Kind::Stairs => "a step holds at most",
         _ => "a heap holds at most",
     };
-    let unit = if kind == Kind::Stairs {
-        "coins"
-    } else {
-        "tokens"
-    };
+    let unit = if kind == Kind::Stairs { "coins" } else { "tokens" };
     if let Some(big) = numbers.iter().find(|&&h| h > MAX_HEAP_SIZE) {
-        return Err(ApiError::BadRequest(format!(
-            "{what} {MAX_HEAP_SIZE} {unit}, not {big}"
-        )));
+        return Err(ApiError::BadRequest(format!("{what} {MAX_HEAP_SIZE} {unit}, not {big}")));
     }
     Ok(())
 }
 
 /// Creates a game; in "computer-first" the computer moves at once.
-pub fn create(
-    conn: &Connection,
-    request: &CreateRequest,
-    secrets: Secrets,
-) -> Result<SeatGrant, ApiError> {
+pub fn create(conn: &Connection, request: &CreateRequest, secrets: Secrets) -> Result<SeatGrant, ApiError> {
     let (game, level) = new_game(request)?;
     let mut record = Record {
         id: secrets.id,
@@ -209,21 +180,13 @@ pub fn view(conn: &Connection, id: &str, token: Option<&str>) -> Result<GameView
 
 /// Plays a person's move, then the computer's reply if it is the computer's
 /// turn.
-pub fn play(
-    conn: &Connection,
-    id: &str,
-    token: Option<&str>,
-    request: &MoveRequest,
-) -> Result<GameView, ApiError> {
+pub fn play(conn: &Connection, id: &str, token: Option<&str>, request: &MoveRequest) -> Result<GameView, ApiError> {
     let mut record = games::load(conn, id)?;
     let access = record.require_access(token)?;
     check_turn(&record, access, request.ply)?;
     let mv = read_move(record.game.rules(), request)?;
     let before = record.game.moves().len();
-    record
-        .game
-        .play(mv)
-        .map_err(|e: PlayError<AnyRules>| ApiError::IllegalMove(e.to_string()))?;
+    record.game.play(mv).map_err(|e: PlayError<AnyRules>| ApiError::IllegalMove(e.to_string()))?;
     computer_replies(&mut record);
     save_progress(conn, &mut record, before)?;
     Ok(GameView::new(&record, access))
@@ -233,15 +196,13 @@ pub fn play(
 fn read_move(rules: &AnyRules, request: &MoveRequest) -> Result<AnyMove, ApiError> {
     let nim = *rules.rule_set() == RuleSet::Nim;
     match (&request.text, request.heap, request.take) {
-        (Some(text), None, None) => rules
-            .parse_move(text)
-            .map_err(|e| ApiError::BadRequest(format!("{e} ({})", rules.move_help()))),
+        (Some(text), None, None) => {
+            rules.parse_move(text).map_err(|e| ApiError::BadRequest(format!("{e} ({})", rules.move_help())))
+        }
         (None, Some(heap), Some(take)) if nim => {
             let heap = usize::try_from(heap).unwrap_or(usize::MAX);
             if heap == 0 {
-                return Err(ApiError::IllegalMove(
-                    "there is no heap 0: heaps are numbered from 1".into(),
-                ));
+                return Err(ApiError::IllegalMove("there is no heap 0: heaps are numbered from 1".into()));
             }
             Ok(AnyMove::Nim(NimMove::new(heap - 1, take)))
         }
@@ -250,32 +211,20 @@ fn read_move(rules: &AnyRules, request: &MoveRequest) -> Result<AnyMove, ApiErro
             rules.rule_set().name(),
             rules.move_help()
         ))),
-        (Some(_), _, _) => Err(ApiError::BadRequest(
-            "send either `move` or `heap` and `take`, not both".into(),
-        )),
+        (Some(_), _, _) => Err(ApiError::BadRequest("send either `move` or `heap` and `take`, not both".into())),
         _ if nim => Err(ApiError::BadRequest(
             "give the move as `move` (like \"3 2\") or as `heap` and `take` (heaps from 1)".into(),
         )),
-        _ => Err(ApiError::BadRequest(format!(
-            "give the move as `move` ({})",
-            rules.move_help()
-        ))),
+        _ => Err(ApiError::BadRequest(format!("give the move as `move` ({})", rules.move_help()))),
     }
 }
 
 /// Plays one computer move in a demo game.
-pub fn step(
-    conn: &Connection,
-    id: &str,
-    token: Option<&str>,
-    request: &PlyRequest,
-) -> Result<GameView, ApiError> {
+pub fn step(conn: &Connection, id: &str, token: Option<&str>, request: &PlyRequest) -> Result<GameView, ApiError> {
     let mut record = games::load(conn, id)?;
     let access = record.require_access(token)?;
     if record.mode != Mode::Demo {
-        return Err(ApiError::Conflict(
-            "only demo games are stepped; the computer answers moves by itself".into(),
-        ));
+        return Err(ApiError::Conflict("only demo games are stepped; the computer answers moves by itself".into()));
     }
     check_current(&record, request.ply)?;
     let before = record.game.moves().len();
@@ -286,36 +235,22 @@ pub fn step(
 
 /// Takes back the asker's last move (and the computer's reply); between two
 /// people on one device, the last move.
-pub fn undo(
-    conn: &Connection,
-    id: &str,
-    token: Option<&str>,
-    request: &PlyRequest,
-) -> Result<GameView, ApiError> {
+pub fn undo(conn: &Connection, id: &str, token: Option<&str>, request: &PlyRequest) -> Result<GameView, ApiError> {
     let mut record = games::load(conn, id)?;
     let access = record.require_access(token)?;
     match record.mode {
         Mode::Online => {
-            return Err(ApiError::Conflict(
-                "undo is not available in online games".into(),
-            ));
+            return Err(ApiError::Conflict("undo is not available in online games".into()));
         }
         Mode::Demo => {
-            return Err(ApiError::Conflict(
-                "undo is not available in demo games".into(),
-            ));
+            return Err(ApiError::Conflict("undo is not available in demo games".into()));
         }
         _ => {}
     }
     check_current(&record, request.ply)?;
     let moves = record.game.moves().len();
-    let Some(index) = (0..moves)
-        .rev()
-        .find(|&i| access.controls(Side::after_moves(i)))
-    else {
-        return Err(ApiError::Conflict(
-            "nothing to undo: you have not moved yet".into(),
-        ));
+    let Some(index) = (0..moves).rev().find(|&i| access.controls(Side::after_moves(i))) else {
+        return Err(ApiError::Conflict("nothing to undo: you have not moved yet".into()));
     };
     while record.game.moves().len() > index {
         record.game.undo();
@@ -330,26 +265,17 @@ pub fn undo(
 pub fn join(conn: &Connection, id: &str, token: String) -> Result<SeatGrant, ApiError> {
     let mut record = games::load(conn, id)?;
     if record.mode != Mode::Online {
-        return Err(ApiError::Conflict(
-            "only online games have a seat to join; you can watch this one".into(),
-        ));
+        return Err(ApiError::Conflict("only online games have a seat to join; you can watch this one".into()));
     }
     if record.guest_token.is_some() {
-        return Err(ApiError::Conflict(
-            "both seats are taken; you can watch this game".into(),
-        ));
+        return Err(ApiError::Conflict("both seats are taken; you can watch this game".into()));
     }
     games::set_guest(conn, id, &token)?;
     games::touch(conn, id)?;
     record.guest_token = Some(token.clone());
     record.version += 1;
     let access = record.access(Some(&token));
-    Ok(SeatGrant {
-        link: format!("/g/{id}"),
-        token,
-        seat: access.name(),
-        game: GameView::new(&record, access),
-    })
+    Ok(SeatGrant { link: format!("/g/{id}"), token, seat: access.name(), game: GameView::new(&record, access) })
 }
 
 /// `GET /api/games/{id}/hint`.
@@ -379,9 +305,7 @@ pub fn hint(conn: &Connection, id: &str) -> Result<HintView, ApiError> {
         let analysis = Analysis::new(heaps, convention);
         let suggestion = match analysis.winner() {
             Winner::Mover => analysis.first_winning_move(heaps),
-            Winner::Opponent => bouton_players::toughest_moves(heaps, convention)
-                .first()
-                .copied(),
+            Winner::Opponent => bouton_players::toughest_moves(heaps, convention).first().copied(),
         };
         return Ok(HintView {
             winner: Some(analysis.winner()),
@@ -404,15 +328,10 @@ pub fn hint(conn: &Connection, id: &str) -> Result<HintView, ApiError> {
         }
     };
     let suggestion = match analysis.winner {
-        Winner::Mover => rules
-            .progressive(position, &analysis.winning_moves)
-            .first()
-            .copied(),
+        Winner::Mover => rules.progressive(position, &analysis.winning_moves).first().copied(),
         // The perfect player's choice in a lost position: among a sample of
         // moves, one leaving the fewest winning replies.
-        Winner::Opponent => {
-            GrundyPlayer::new(Level::Perfect).choose(&record.game, &mut computer_rng(&record))
-        }
+        Winner::Opponent => GrundyPlayer::new(Level::Perfect).choose(&record.game, &mut computer_rng(&record)),
     };
     Ok(HintView {
         winner: Some(analysis.winner),
@@ -466,19 +385,10 @@ pub fn review(conn: &Connection, id: &str) -> Result<ReviewView, ApiError> {
             continue;
         }
         let better = match (position, mv) {
-            (AnyPosition::Heaps(heaps), AnyMove::Nim(nim)) => {
-                nim_mistake(heaps, nim, rules.convention())
-            }
+            (AnyPosition::Heaps(heaps), AnyMove::Nim(nim)) => nim_mistake(heaps, nim, rules.convention()),
             _ => match rules.analyze(position) {
-                Ok(a)
-                    if a.winner == Winner::Mover
-                        && a.complete
-                        && !a.winning_moves.contains(&mv) =>
-                {
-                    rules
-                        .progressive(position, &a.winning_moves)
-                        .first()
-                        .copied()
+                Ok(a) if a.winner == Winner::Mover && a.complete && !a.winning_moves.contains(&mv) => {
+                    rules.progressive(position, &a.winning_moves).first().copied()
                 }
                 Ok(_) => None,
                 Err(_) => {
@@ -497,23 +407,15 @@ pub fn review(conn: &Connection, id: &str) -> Result<ReviewView, ApiError> {
         }
     }
     let [first, second] = found;
-    Ok(ReviewView {
-        first,
-        second,
-        unjudged,
-    })
+    Ok(ReviewView { first, second, unjudged })
 }
 
 /// A winning Nim move, if `mv` gave a won position away.
 fn nim_mistake(heaps: &Heaps, mv: NimMove, convention: Convention) -> Option<AnyMove> {
     let heaps = heaps.as_slice();
     let analysis = Analysis::new(heaps, convention);
-    let blunder = analysis.winner() == Winner::Mover
-        && analysis.winning_move_in(mv.heap, heaps[mv.heap]) != Some(mv);
-    blunder
-        .then(|| analysis.first_winning_move(heaps))
-        .flatten()
-        .map(AnyMove::Nim)
+    let blunder = analysis.winner() == Winner::Mover && analysis.winning_move_in(mv.heap, heaps[mv.heap]) != Some(mv);
+    blunder.then(|| analysis.first_winning_move(heaps)).flatten().map(AnyMove::Nim)
 }
 
 /// One line of `GET /api/stats`.
@@ -537,41 +439,20 @@ pub struct StatsRow {
 /// computer, wins and losses are the person's; otherwise the first player's.
 pub fn stats(conn: &Connection) -> Result<Vec<StatsRow>, ApiError> {
     let mut rows: Vec<StatsRow> = Vec::new();
-    for games::ResultCount {
-        rules,
-        mode,
-        level,
-        winner,
-        games: count,
-    } in games::result_counts(conn)?
-    {
+    for games::ResultCount { rules, mode, level, winner, games: count } in games::result_counts(conn)? {
         let person = match Mode::from_name(&mode) {
             Some(Mode::ComputerFirst) => "second",
             _ => "first",
         };
-        let row = match rows
-            .iter_mut()
-            .find(|r| r.rules == rules && r.mode == mode && r.level == level)
-        {
+        let row = match rows.iter_mut().find(|r| r.rules == rules && r.mode == mode && r.level == level) {
             Some(row) => row,
             None => {
-                rows.push(StatsRow {
-                    rules,
-                    mode: mode.clone(),
-                    level: level.clone(),
-                    games: 0,
-                    wins: 0,
-                    losses: 0,
-                });
+                rows.push(StatsRow { rules, mode: mode.clone(), level: level.clone(), games: 0, wins: 0, losses: 0 });
                 rows.last_mut().expect("just pushed")
             }
         };
         row.games += count;
-        if winner == person {
-            row.wins += count
-        } else {
-            row.losses += count
-        }
+        if winner == person { row.wins += count } else { row.losses += count }
     }
     Ok(rows)
 }
@@ -623,12 +504,10 @@ fn computer_move(record: &mut Record) {
     let level = record.level.unwrap_or(Level::Perfect);
     let rules = record.game.rules();
     let chosen = match (rules.rule_set(), record.game.position()) {
-        (RuleSet::Nim, AnyPosition::Heaps(heaps)) => {
-            Game::new(Nim::new(rules.convention()), heaps.clone())
-                .ok()
-                .and_then(|nim| level.player().choose(&nim, &mut rng))
-                .map(AnyMove::Nim)
-        }
+        (RuleSet::Nim, AnyPosition::Heaps(heaps)) => Game::new(Nim::new(rules.convention()), heaps.clone())
+            .ok()
+            .and_then(|nim| level.player().choose(&nim, &mut rng))
+            .map(AnyMove::Nim),
         _ => GrundyPlayer::new(level).choose(&record.game, &mut rng),
     };
     if let Some(mv) = chosen {

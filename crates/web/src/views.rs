@@ -154,9 +154,7 @@ impl GameView {
             .collect();
         let seats = [Side::First, Side::Second].map(|side| SeatView {
             kind: record.seat(side),
-            taken: !(record.mode == Mode::Online
-                && side == Side::Second
-                && record.guest_token.is_none()),
+            taken: !(record.mode == Mode::Online && side == Side::Second && record.guest_token.is_none()),
         });
         GameView {
             id: record.id.clone(),
@@ -240,30 +238,10 @@ impl From<&Advice> for AdviceView {
             Advice::GameOver => AdviceView::GameOver,
             Advice::AllColumnsEven => AdviceView::AllColumnsEven,
             Advice::OddSinglesLeft { singles } => AdviceView::OddSinglesLeft { singles },
-            Advice::Flip {
-                column,
-                heap,
-                from,
-                to,
-            } => AdviceView::Flip {
-                column,
-                heap: heap + 1,
-                from,
-                to,
-            },
-            Advice::MisereEndgame {
-                heap,
-                from,
-                to,
-                column_rule_to,
-                singles_left,
-            } => AdviceView::MisereEndgame {
-                heap: heap + 1,
-                from,
-                to,
-                column_rule_to,
-                singles_left,
-            },
+            Advice::Flip { column, heap, from, to } => AdviceView::Flip { column, heap: heap + 1, from, to },
+            Advice::MisereEndgame { heap, from, to, column_rule_to, singles_left } => {
+                AdviceView::MisereEndgame { heap: heap + 1, from, to, column_rule_to, singles_left }
+            }
         }
     }
 }
@@ -312,17 +290,9 @@ impl AnalysisView {
         let columns: Vec<u32> = explanation.columns().collect();
         let table = TableView {
             rows: (0..heaps.len())
-                .map(|heap| {
-                    columns
-                        .iter()
-                        .map(|&c| u8::from(explanation.bit(heap, c)))
-                        .collect()
-                })
+                .map(|heap| columns.iter().map(|&c| u8::from(explanation.bit(heap, c))).collect())
                 .collect(),
-            ones: columns
-                .iter()
-                .map(|&c| explanation.ones_in_column(c))
-                .collect(),
+            ones: columns.iter().map(|&c| explanation.ones_in_column(c)).collect(),
             odd: columns.iter().map(|&c| explanation.is_odd(c)).collect(),
             advice: explanation.advice().into(),
             columns,

@@ -35,31 +35,20 @@ async fn creating_a_game_gives_the_default_start_and_a_seat() {
     assert_eq!(grant["game"]["rule"], "whoever takes the last token wins");
     assert_eq!(grant["seat"], "first");
     assert_eq!(grant["game"]["your_seat"], "first");
-    assert_eq!(
-        grant["link"],
-        format!("/g/{}", grant["game"]["id"].as_str().unwrap())
-    );
+    assert_eq!(grant["link"], format!("/g/{}", grant["game"]["id"].as_str().unwrap()));
     assert_eq!(grant["token"].as_str().unwrap().len(), 32);
     // Anyone can read it; only the token's holder sees a seat.
     let id = grant["game"]["id"].as_str().unwrap();
     let seen = api.get(&format!("/api/games/{id}")).await.expect(200);
     assert_eq!(seen["your_seat"], Value::Null);
-    let own = api
-        .get_as(
-            &format!("/api/games/{id}"),
-            grant["token"].as_str().unwrap(),
-        )
-        .await
-        .expect(200);
+    let own = api.get_as(&format!("/api/games/{id}"), grant["token"].as_str().unwrap()).await.expect(200);
     assert_eq!(own["your_seat"], "first");
 }
 
 #[tokio::test]
 async fn the_perfect_computer_replies_to_a_move_with_nim_sum_zero() {
     let api = Api::new();
-    let (id, token, _) = api
-        .create(json!({"heaps": [3, 5, 7], "level": "perfect"}))
-        .await;
+    let (id, token, _) = api.create(json!({"heaps": [3, 5, 7], "level": "perfect"})).await;
     // 3 5 7 -> 3 5 6 leaves nim-sum 0 for the computer... it is lost, so it
     // plays its toughest move; after our winning reply it stays lost.
     let game = api.play(&id, &token, 3, 1, 0).await.expect(200);
@@ -68,9 +57,7 @@ async fn the_perfect_computer_replies_to_a_move_with_nim_sum_zero() {
     assert_eq!(game["moves"][1]["by"], "computer");
     assert_eq!(game["to_move"], "first");
     // From a won position (for the computer) it always restores nim-sum 0.
-    let (id, token, _) = api
-        .create(json!({"heaps": [1, 2, 3, 4], "level": "perfect"}))
-        .await;
+    let (id, token, _) = api.create(json!({"heaps": [1, 2, 3, 4], "level": "perfect"})).await;
     let mut ply = 0;
     let mut game = api.get(&format!("/api/games/{id}")).await.expect(200);
     while !game["over"].as_bool().unwrap() {
@@ -79,31 +66,19 @@ async fn the_perfect_computer_replies_to_a_move_with_nim_sum_zero() {
         game = api.play(&id, &token, heap, 1, ply).await.expect(200);
         ply = game["ply"].as_u64().unwrap();
         if !game["over"].as_bool().unwrap() {
-            assert_eq!(
-                xor(&heaps(&game)),
-                0,
-                "the computer left a non-zero nim-sum: {game}"
-            );
+            assert_eq!(xor(&heaps(&game)), 0, "the computer left a non-zero nim-sum: {game}");
         }
     }
-    assert_eq!(
-        game["winner"], "second",
-        "1 2 3 4 has nim-sum 4: the perfect computer must win once we err"
-    );
+    assert_eq!(game["winner"], "second", "1 2 3 4 has nim-sum 4: the perfect computer must win once we err");
 }
 
 #[tokio::test]
 async fn the_computer_moves_first_in_computer_first_mode() {
     let api = Api::new();
-    let (_, _, game) = api
-        .create(json!({"mode": "computer-first", "heaps": [1, 5, 4, 2], "level": "perfect"}))
-        .await;
+    let (_, _, game) = api.create(json!({"mode": "computer-first", "heaps": [1, 5, 4, 2], "level": "perfect"})).await;
     assert_eq!(game["ply"], 1);
     // Stanford's nim1 start: the only winning move takes 2 from heap 4.
-    assert_eq!(
-        game["moves"][0],
-        played(4, 2, "1 5 4 0", "first", "computer")
-    );
+    assert_eq!(game["moves"][0], played(4, 2, "1 5 4 0", "first", "computer"));
     assert_eq!(game["your_seat"], "second");
 }
 
@@ -111,51 +86,22 @@ async fn the_computer_moves_first_in_computer_first_mode() {
 async fn illegal_and_malformed_moves_are_4xx_and_change_nothing() {
     let api = Api::new();
     let (id, token, _) = api.create(json!({"heaps": [2, 3]})).await;
-    api.play(&id, &token, 3, 1, 0)
-        .await
-        .expect_error(422, "no heap 3");
-    api.play(&id, &token, 0, 1, 0)
-        .await
-        .expect_error(422, "no heap 0");
-    api.play(&id, &token, 1, 0, 0)
-        .await
-        .expect_error(422, "at least one");
-    api.play(&id, &token, 1, 3, 0)
-        .await
-        .expect_error(422, "holds only 2");
-    api.play(&id, &token, 1, 1, 5)
-        .await
-        .expect_error(409, "moved on");
+    api.play(&id, &token, 3, 1, 0).await.expect_error(422, "no heap 3");
+    api.play(&id, &token, 0, 1, 0).await.expect_error(422, "no heap 0");
+    api.play(&id, &token, 1, 0, 0).await.expect_error(422, "at least one");
+    api.play(&id, &token, 1, 3, 0).await.expect_error(422, "holds only 2");
+    api.play(&id, &token, 1, 1, 5).await.expect_error(409, "moved on");
     let uri = format!("/api/games/{id}/moves");
-    api.raw("POST", &uri, Some(&token), b"{not json".to_vec())
+    api.raw("POST", &uri, Some(&token), b"{not json".to_vec()).await.expect_error(400, "invalid JSON");
+    api.post(&uri, Some(&token), json!({"heap": 1})).await.expect_error(400, "missing field");
+    api.post(&uri, Some(&token), json!({"heap": -1, "take": 1, "ply": 0})).await.expect_error(400, "invalid");
+    api.post(&uri, Some(&token), json!({"heap": 1, "take": 1, "ply": 0, "x": 1}))
         .await
-        .expect_error(400, "invalid JSON");
-    api.post(&uri, Some(&token), json!({"heap": 1}))
-        .await
-        .expect_error(400, "missing field");
-    api.post(&uri, Some(&token), json!({"heap": -1, "take": 1, "ply": 0}))
-        .await
-        .expect_error(400, "invalid");
-    api.post(
-        &uri,
-        Some(&token),
-        json!({"heap": 1, "take": 1, "ply": 0, "x": 1}),
-    )
-    .await
-    .expect_error(400, "unknown field");
-    let huge = format!(
-        "{{\"heap\": 1, \"take\": 1, \"ply\": 0, \"pad\": \"{}\"}}",
-        "x".repeat(20_000)
-    );
-    api.raw("POST", &uri, Some(&token), huge.into_bytes())
-        .await
-        .expect_error(413, "larger than");
-    api.post(&uri, None, json!({"heap": 1, "take": 1, "ply": 0}))
-        .await
-        .expect_error(401, "token");
-    api.post(&uri, Some("0123"), json!({"heap": 1, "take": 1, "ply": 0}))
-        .await
-        .expect_error(403, "no seat");
+        .expect_error(400, "unknown field");
+    let huge = format!("{{\"heap\": 1, \"take\": 1, \"ply\": 0, \"pad\": \"{}\"}}", "x".repeat(20_000));
+    api.raw("POST", &uri, Some(&token), huge.into_bytes()).await.expect_error(413, "larger than");
+    api.post(&uri, None, json!({"heap": 1, "take": 1, "ply": 0})).await.expect_error(401, "token");
+    api.post(&uri, Some("0123"), json!({"heap": 1, "take": 1, "ply": 0})).await.expect_error(403, "no seat");
     let game = api.get(&format!("/api/games/{id}")).await.expect(200);
     assert_eq!(game["ply"], 0);
     assert_eq!(heaps(&game), vec![2, 3]);
@@ -164,33 +110,15 @@ async fn illegal_and_malformed_moves_are_4xx_and_change_nothing() {
 #[tokio::test]
 async fn creation_limits_are_enforced_with_clear_messages() {
     let api = Api::new();
-    api.post("/api/games", None, json!({"heaps": []}))
-        .await
-        .expect_error(400, "1 to 12 heaps");
-    api.post("/api/games", None, json!({"heaps": vec![1u64; 13]}))
-        .await
-        .expect_error(400, "1 to 12 heaps");
-    api.post("/api/games", None, json!({"heaps": [51]}))
-        .await
-        .expect_error(400, "at most 50");
-    api.post("/api/games", None, json!({"heaps": [0, 0]}))
-        .await
-        .expect_error(400, "every heap is empty");
-    api.post("/api/games", None, json!({"level": "godlike"}))
-        .await
-        .expect_error(400, "unknown level");
-    api.post("/api/games", None, json!({"mode": "solo"}))
-        .await
-        .expect_error(400, "unknown variant");
-    api.post("/api/games", None, json!({"heaps": [3], "colour": "red"}))
-        .await
-        .expect_error(400, "unknown field");
-    api.get("/api/games/nosuchgame")
-        .await
-        .expect_error(404, "no game");
-    api.get("/api/nothing/here")
-        .await
-        .expect_error(404, "no such API route");
+    api.post("/api/games", None, json!({"heaps": []})).await.expect_error(400, "1 to 12 heaps");
+    api.post("/api/games", None, json!({"heaps": vec![1u64; 13]})).await.expect_error(400, "1 to 12 heaps");
+    api.post("/api/games", None, json!({"heaps": [51]})).await.expect_error(400, "at most 50");
+    api.post("/api/games", None, json!({"heaps": [0, 0]})).await.expect_error(400, "every heap is empty");
+    api.post("/api/games", None, json!({"level": "godlike"})).await.expect_error(400, "unknown level");
+    api.post("/api/games", None, json!({"mode": "solo"})).await.expect_error(400, "unknown variant");
+    api.post("/api/games", None, json!({"heaps": [3], "colour": "red"})).await.expect_error(400, "unknown field");
+    api.get("/api/games/nosuchgame").await.expect_error(404, "no game");
+    api.get("/api/nothing/here").await.expect_error(404, "no such API route");
     let reply = api.raw("DELETE", "/api/games", None, Vec::new()).await;
     assert_eq!(reply.status.as_u16(), 405);
 }
@@ -198,21 +126,12 @@ async fn creation_limits_are_enforced_with_clear_messages() {
 #[tokio::test]
 async fn undo_against_the_computer_takes_back_the_reply_too() {
     let api = Api::new();
-    let (id, token, _) = api
-        .create(json!({"heaps": [3, 5, 7], "level": "perfect"}))
-        .await;
+    let (id, token, _) = api.create(json!({"heaps": [3, 5, 7], "level": "perfect"})).await;
     let undo = format!("/api/games/{id}/undo");
-    api.post(&undo, Some(&token), json!({"ply": 0}))
-        .await
-        .expect_error(409, "nothing to undo");
+    api.post(&undo, Some(&token), json!({"ply": 0})).await.expect_error(409, "nothing to undo");
     api.play(&id, &token, 1, 1, 0).await.expect(200);
-    api.post(&undo, Some(&token), json!({"ply": 0}))
-        .await
-        .expect_error(409, "moved on");
-    let game = api
-        .post(&undo, Some(&token), json!({"ply": 2}))
-        .await
-        .expect(200);
+    api.post(&undo, Some(&token), json!({"ply": 0})).await.expect_error(409, "moved on");
+    let game = api.post(&undo, Some(&token), json!({"ply": 2})).await.expect(200);
     assert_eq!(game["ply"], 0);
     assert_eq!(heaps(&game), vec![3, 5, 7]);
     // The moves really are gone: the same ply can be played again.
@@ -222,23 +141,14 @@ async fn undo_against_the_computer_takes_back_the_reply_too() {
 #[tokio::test]
 async fn two_players_on_one_device_share_a_token_and_undo_one_move() {
     let api = Api::new();
-    let (id, token, game) = api
-        .create(json!({"mode": "local", "heaps": [2, 2], "misere": true}))
-        .await;
+    let (id, token, game) = api.create(json!({"mode": "local", "heaps": [2, 2], "misere": true})).await;
     assert_eq!(game["your_seat"], "both");
     assert_eq!(game["level"], Value::Null);
     assert_eq!(game["rule"], "whoever takes the last token loses");
     api.play(&id, &token, 1, 2, 0).await.expect(200);
     let game = api.play(&id, &token, 2, 1, 1).await.expect(200);
     assert_eq!(game["to_move"], "first");
-    let game = api
-        .post(
-            &format!("/api/games/{id}/undo"),
-            Some(&token),
-            json!({"ply": 2}),
-        )
-        .await
-        .expect(200);
+    let game = api.post(&format!("/api/games/{id}/undo"), Some(&token), json!({"ply": 2})).await.expect(200);
     assert_eq!(game["ply"], 1);
     api.play(&id, &token, 2, 1, 1).await.expect(200);
     // Misère: the first player must now take the last token and lose.
@@ -246,9 +156,7 @@ async fn two_players_on_one_device_share_a_token_and_undo_one_move() {
     assert_eq!(game["over"], true);
     assert_eq!(game["winner"], "second");
     assert_eq!(game["to_move"], Value::Null);
-    api.play(&id, &token, 1, 1, 3)
-        .await
-        .expect_error(409, "over");
+    api.play(&id, &token, 1, 1, 3).await.expect_error(409, "over");
 }
 
 #[tokio::test]
@@ -258,58 +166,36 @@ async fn online_games_have_a_guest_seat_and_watchers() {
     assert_eq!(game["seats"][1]["taken"], false);
     // Nobody has joined: the owner cannot move for the second seat.
     api.play(&id, &owner, 2, 1, 0).await.expect(200);
-    api.play(&id, &owner, 2, 1, 1)
-        .await
-        .expect_error(409, "not your turn");
-    let grant = api
-        .post(&format!("/api/games/{id}/join"), None, json!({}))
-        .await
-        .expect(200);
+    api.play(&id, &owner, 2, 1, 1).await.expect_error(409, "not your turn");
+    let grant = api.post(&format!("/api/games/{id}/join"), None, json!({})).await.expect(200);
     assert_eq!(grant["seat"], "second");
     assert_eq!(grant["game"]["seats"][1]["taken"], true);
     let guest = grant["token"].as_str().unwrap().to_owned();
     assert_ne!(guest, owner);
-    api.post(&format!("/api/games/{id}/join"), None, json!({}))
-        .await
-        .expect_error(409, "both seats are taken");
-    api.play(&id, &guest, 1, 1, 0)
-        .await
-        .expect_error(409, "moved on");
+    api.post(&format!("/api/games/{id}/join"), None, json!({})).await.expect_error(409, "both seats are taken");
+    api.play(&id, &guest, 1, 1, 0).await.expect_error(409, "moved on");
     let game = api.play(&id, &guest, 1, 1, 1).await.expect(200);
     assert_eq!(game["your_seat"], "second");
-    api.play(&id, &guest, 2, 1, 2)
-        .await
-        .expect_error(409, "not your turn");
+    api.play(&id, &guest, 2, 1, 2).await.expect_error(409, "not your turn");
     let game = api.play(&id, &owner, 2, 1, 2).await.expect(200);
     assert_eq!(game["winner"], "first");
-    api.post(
-        &format!("/api/games/{id}/undo"),
-        Some(&owner),
-        json!({"ply": 3}),
-    )
-    .await
-    .expect_error(409, "not available in online");
+    api.post(&format!("/api/games/{id}/undo"), Some(&owner), json!({"ply": 3}))
+        .await
+        .expect_error(409, "not available in online");
     // Joining a game that is not online.
     let (other, _, _) = api.create(json!({})).await;
-    api.post(&format!("/api/games/{other}/join"), None, json!({}))
-        .await
-        .expect_error(409, "only online games");
+    api.post(&format!("/api/games/{other}/join"), None, json!({})).await.expect_error(409, "only online games");
 }
 
 #[tokio::test]
 async fn demo_games_advance_one_step_at_a_time() {
     let api = Api::new();
-    let (id, token, game) = api
-        .create(json!({"mode": "demo", "heaps": [3, 4], "level": "perfect"}))
-        .await;
+    let (id, token, game) = api.create(json!({"mode": "demo", "heaps": [3, 4], "level": "perfect"})).await;
     assert_eq!(game["ply"], 0);
     let step = format!("/api/games/{id}/step");
     let mut ply = 0;
     loop {
-        let game = api
-            .post(&step, Some(&token), json!({"ply": ply}))
-            .await
-            .expect(200);
+        let game = api.post(&step, Some(&token), json!({"ply": ply})).await.expect(200);
         assert_eq!(game["ply"], ply + 1);
         ply += 1;
         if game["over"] == true {
@@ -319,25 +205,17 @@ async fn demo_games_advance_one_step_at_a_time() {
         }
         assert!(ply < 7, "a game of 7 tokens lasts at most 7 moves");
     }
-    api.post(&step, Some(&token), json!({"ply": ply}))
-        .await
-        .expect_error(409, "over");
+    api.post(&step, Some(&token), json!({"ply": ply})).await.expect_error(409, "over");
     let (other, other_token, _) = api.create(json!({})).await;
-    api.post(
-        &format!("/api/games/{other}/step"),
-        Some(&other_token),
-        json!({"ply": 0}),
-    )
-    .await
-    .expect_error(409, "only demo");
+    api.post(&format!("/api/games/{other}/step"), Some(&other_token), json!({"ply": 0}))
+        .await
+        .expect_error(409, "only demo");
 }
 
 #[tokio::test]
 async fn hint_and_review_agree_with_the_theory() {
     let api = Api::new();
-    let (id, token, _) = api
-        .create(json!({"mode": "local", "heaps": [1, 5, 4, 2]}))
-        .await;
+    let (id, token, _) = api.create(json!({"mode": "local", "heaps": [1, 5, 4, 2]})).await;
     let hint = api.get(&format!("/api/games/{id}/hint")).await.expect(200);
     assert_eq!(
         hint,
@@ -348,10 +226,7 @@ async fn hint_and_review_agree_with_the_theory() {
     // Second player should now win (nim-sum 3 != 0) but errs too: 5 -> 4
     // leaves 0 4 4 2, nim-sum 2, still winning for the first player.
     api.play(&id, &token, 2, 1, 1).await.expect(200);
-    let review = api
-        .get(&format!("/api/games/{id}/review"))
-        .await
-        .expect(200);
+    let review = api.get(&format!("/api/games/{id}/review")).await.expect(200);
     assert_eq!(review["first"]["move_number"], 1);
     assert_eq!(review["first"]["played"], nim_move(1, 1));
     assert_eq!(review["first"]["better"], nim_move(4, 2));
@@ -372,18 +247,13 @@ async fn statistics_count_finished_games_per_mode_and_level() {
     let api = Api::new();
     // Two lost games against the perfect computer from 1 1 (you move first... and lose? 1 1 is lost for the mover).
     for _ in 0..2 {
-        let (id, token, _) = api
-            .create(json!({"heaps": [1, 1], "level": "perfect"}))
-            .await;
+        let (id, token, _) = api.create(json!({"heaps": [1, 1], "level": "perfect"})).await;
         let game = api.play(&id, &token, 1, 1, 0).await.expect(200);
         assert_eq!(game["winner"], "second");
     }
     // One won game: 1 heap of 3, take all.
     let (id, token, _) = api.create(json!({"heaps": [3], "level": "easy"})).await;
-    assert_eq!(
-        api.play(&id, &token, 1, 3, 0).await.expect(200)["winner"],
-        "first"
-    );
+    assert_eq!(api.play(&id, &token, 1, 3, 0).await.expect(200)["winner"], "first");
     // An unfinished game does not count.
     api.create(json!({"heaps": [3], "level": "easy"})).await;
     let stats = api.get("/api/stats").await.expect(200);
@@ -402,73 +272,41 @@ async fn analyze_gives_the_table_and_every_move() {
     let analysis = api.get("/api/analyze?heaps=3,5,7").await.expect(200);
     assert_eq!(analysis["nim_sum"], 1);
     assert_eq!(analysis["winner"], "mover");
-    assert_eq!(
-        analysis["winning_moves"],
-        json!([nim_move(1, 1), nim_move(2, 1), nim_move(3, 1)])
-    );
+    assert_eq!(analysis["winning_moves"], json!([nim_move(1, 1), nim_move(2, 1), nim_move(3, 1)]));
     assert_eq!(analysis["table"]["columns"], json!([2, 1, 0]));
-    assert_eq!(
-        analysis["table"]["rows"],
-        json!([[0, 1, 1], [1, 0, 1], [1, 1, 1]])
-    );
+    assert_eq!(analysis["table"]["rows"], json!([[0, 1, 1], [1, 0, 1], [1, 1, 1]]));
     assert_eq!(analysis["table"]["ones"], json!([2, 2, 3]));
     assert_eq!(analysis["table"]["odd"], json!([false, false, true]));
-    assert_eq!(
-        analysis["table"]["advice"],
-        json!({"kind": "flip", "column": 0, "heap": 1, "from": 3, "to": 2})
-    );
+    assert_eq!(analysis["table"]["advice"], json!({"kind": "flip", "column": 0, "heap": 1, "from": 3, "to": 2}));
     let moves = analysis["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 15);
     for option in moves {
-        let (heap, take) = (
-            option["heap"].as_u64().unwrap() as usize,
-            option["take"].as_u64().unwrap(),
-        );
+        let (heap, take) = (option["heap"].as_u64().unwrap() as usize, option["take"].as_u64().unwrap());
         let mut after = vec![3u64, 5, 7];
         after[heap - 1] -= take;
         assert_eq!(option["nim_sum"], xor(&after));
         assert_eq!(option["wins"], xor(&after) == 0);
     }
-    let misere = api
-        .get("/api/analyze?heaps=12,12,20,20&misere=true")
-        .await
-        .expect(200);
+    let misere = api.get("/api/analyze?heaps=12,12,20,20&misere=true").await.expect(200);
     assert_eq!(misere["winner"], "opponent");
-    let endgame = api
-        .get("/api/analyze?heaps=5,1&misere=true")
-        .await
-        .expect(200);
+    let endgame = api.get("/api/analyze?heaps=5,1&misere=true").await.expect(200);
     assert_eq!(endgame["table"]["advice"]["kind"], "misere-endgame");
     assert_eq!(endgame["winning_moves"], json!([nim_move(1, 5)]));
-    let big = api
-        .get("/api/analyze?heaps=18446744073709551615,1")
-        .await
-        .expect(200);
+    let big = api.get("/api/analyze?heaps=18446744073709551615,1").await.expect(200);
     assert_eq!(big["moves"], Value::Null);
     api.get("/api/analyze").await.expect_error(400, "heaps");
-    api.get("/api/analyze?heaps=3,x")
-        .await
-        .expect_error(400, "\"x\"");
-    api.get("/api/analyze?heaps=3&misere=maybe")
-        .await
-        .expect_error(400, "misere");
+    api.get("/api/analyze?heaps=3,x").await.expect_error(400, "\"x\"");
+    api.get("/api/analyze?heaps=3&misere=maybe").await.expect_error(400, "misere");
     let many = vec!["1"; 65].join(",");
-    api.get(&format!("/api/analyze?heaps={many}"))
-        .await
-        .expect_error(400, "at most 64");
+    api.get(&format!("/api/analyze?heaps={many}")).await.expect_error(400, "at most 64");
 }
 
 #[tokio::test]
 async fn two_moves_at_the_same_moment_one_wins_one_conflicts() {
     for _ in 0..20 {
         let api = Api::new();
-        let (id, token, _) = api
-            .create(json!({"mode": "local", "heaps": [5, 5, 5]}))
-            .await;
-        let (a, b) = tokio::join!(
-            api.play(&id, &token, 1, 1, 0),
-            api.play(&id, &token, 2, 2, 0)
-        );
+        let (id, token, _) = api.create(json!({"mode": "local", "heaps": [5, 5, 5]})).await;
+        let (a, b) = tokio::join!(api.play(&id, &token, 1, 1, 0), api.play(&id, &token, 2, 2, 0));
         let mut statuses = [a.status.as_u16(), b.status.as_u16()];
         statuses.sort();
         assert_eq!(statuses, [200, 409], "{a:?} {b:?}");
@@ -485,13 +323,9 @@ async fn abandoned_games_expire() {
     let (id, _, _) = api.create(json!({})).await;
     let expired = api
         .store
-        .run(None, |conn| {
-            bouton_web::store::games::expire(conn, bouton_web::store::games::now() + 1)
-        })
+        .run(None, |conn| bouton_web::store::games::expire(conn, bouton_web::store::games::now() + 1))
         .await
         .unwrap();
     assert_eq!(expired, 1);
-    api.get(&format!("/api/games/{id}"))
-        .await
-        .expect_error(404, "expire");
+    api.get(&format!("/api/games/{id}")).await.expect_error(404, "expire");
 }

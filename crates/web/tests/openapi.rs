@@ -46,18 +46,10 @@ fn the_document_lists_exactly_the_routes_of_the_api() {
         .as_object()
         .unwrap()
         .iter()
-        .flat_map(|(path, item)| {
-            item.as_object()
-                .unwrap()
-                .keys()
-                .map(move |m| (m.to_uppercase(), path.clone()))
-        })
+        .flat_map(|(path, item)| item.as_object().unwrap().keys().map(move |m| (m.to_uppercase(), path.clone())))
         .collect();
     let routes = routes_in_source();
-    assert!(
-        routes.len() >= 12,
-        "found too few routes in src/api.rs: {routes:?}"
-    );
+    assert!(routes.len() >= 12, "found too few routes in src/api.rs: {routes:?}");
     assert_eq!(documented, routes);
 }
 
@@ -65,9 +57,7 @@ fn the_document_lists_exactly_the_routes_of_the_api() {
 fn resolve<'a>(doc: &'a Value, schema: &'a Value) -> &'a Value {
     match schema.get("$ref").and_then(Value::as_str) {
         Some(reference) => {
-            let name = reference
-                .strip_prefix("#/components/schemas/")
-                .expect("local schema reference");
+            let name = reference.strip_prefix("#/components/schemas/").expect("local schema reference");
             resolve(doc, &doc["components"]["schemas"][name])
         }
         None => schema,
@@ -92,15 +82,8 @@ fn type_matches(expected: &str, value: &Value) -> bool {
 fn check(doc: &Value, schema: &Value, value: &Value, at: &str) -> Result<(), String> {
     let schema = resolve(doc, schema);
     if let Some(options) = schema.get("oneOf").and_then(Value::as_array) {
-        let fits = options
-            .iter()
-            .filter(|option| check(doc, option, value, at).is_ok())
-            .count();
-        return if fits == 1 {
-            Ok(())
-        } else {
-            Err(format!("{at}: {value} fits {fits} of the oneOf options"))
-        };
+        let fits = options.iter().filter(|option| check(doc, option, value, at).is_ok()).count();
+        return if fits == 1 { Ok(()) } else { Err(format!("{at}: {value} fits {fits} of the oneOf options")) };
     }
     if let Some(types) = schema.get("type") {
         let types: Vec<&str> = match types {
@@ -118,12 +101,7 @@ fn check(doc: &Value, schema: &Value, value: &Value, at: &str) -> Result<(), Str
         return Err(format!("{at}: {value} is not one of {allowed:?}"));
     }
     if let Some(object) = value.as_object() {
-        for name in schema
-            .get("required")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
+        for name in schema.get("required").and_then(Value::as_array).into_iter().flatten() {
             let name = name.as_str().unwrap();
             if !object.contains_key(name) {
                 return Err(format!("{at}: missing required property {name}"));
@@ -133,9 +111,7 @@ fn check(doc: &Value, schema: &Value, value: &Value, at: &str) -> Result<(), Str
         for (name, field) in object {
             match properties.and_then(|p| p.get(name)) {
                 Some(field_schema) => check(doc, field_schema, field, &format!("{at}.{name}"))?,
-                None if properties.is_some() => {
-                    return Err(format!("{at}: undocumented property {name}"));
-                }
+                None if properties.is_some() => return Err(format!("{at}: undocumented property {name}")),
                 None => {}
             }
         }
@@ -154,138 +130,38 @@ async fn every_operation_answers_as_documented() {
     let api = Api::new();
     // A game per operation that needs one, in a state where the call works.
     let (computer, computer_token, _) = api.create(json!({"heaps": [3, 5, 7]})).await;
-    api.play(&computer, &computer_token, 1, 1, 0)
-        .await
-        .expect(200);
+    api.play(&computer, &computer_token, 1, 1, 0).await.expect(200);
     let (online, _, _) = api.create(json!({"mode": "online"})).await;
     let (demo, demo_token, _) = api.create(json!({"mode": "demo"})).await;
     let (moves, moves_token, _) = api.create(json!({})).await;
     let calls: Vec<(&str, String, Option<&str>, Value, &str)> = vec![
-        (
-            "GET",
-            "/api/openapi.json".into(),
-            None,
-            Value::Null,
-            "/api/openapi.json",
-        ),
-        (
-            "POST",
-            "/api/games".into(),
-            None,
-            json!({"heaps": [1, 2], "misere": true, "mode": "local"}),
-            "/api/games",
-        ),
-        (
-            "GET",
-            format!("/api/games/{computer}"),
-            None,
-            Value::Null,
-            "/api/games/{id}",
-        ),
-        (
-            "POST",
-            format!("/api/games/{moves}/moves"),
-            Some(&moves_token),
-            json!({"heap": 1, "take": 1, "ply": 0}),
-            "/api/games/{id}/moves",
-        ),
-        (
-            "POST",
-            format!("/api/games/{computer}/undo"),
-            Some(&computer_token),
-            json!({"ply": 2}),
-            "/api/games/{id}/undo",
-        ),
-        (
-            "POST",
-            format!("/api/games/{demo}/step"),
-            Some(&demo_token),
-            json!({"ply": 0}),
-            "/api/games/{id}/step",
-        ),
-        (
-            "POST",
-            format!("/api/games/{online}/join"),
-            None,
-            Value::Null,
-            "/api/games/{id}/join",
-        ),
-        (
-            "GET",
-            format!("/api/games/{computer}/hint"),
-            None,
-            Value::Null,
-            "/api/games/{id}/hint",
-        ),
-        (
-            "GET",
-            format!("/api/games/{computer}/review"),
-            None,
-            Value::Null,
-            "/api/games/{id}/review",
-        ),
-        (
-            "GET",
-            "/api/games/nosuchgame/events".into(),
-            None,
-            Value::Null,
-            "/api/games/{id}/events",
-        ),
-        (
-            "GET",
-            "/api/analyze?heaps=5,1&misere=true".into(),
-            None,
-            Value::Null,
-            "/api/analyze",
-        ),
+        ("GET", "/api/openapi.json".into(), None, Value::Null, "/api/openapi.json"),
+        ("POST", "/api/games".into(), None, json!({"heaps": [1, 2], "misere": true, "mode": "local"}), "/api/games"),
+        ("GET", format!("/api/games/{computer}"), None, Value::Null, "/api/games/{id}"),
+        ("POST", format!("/api/games/{moves}/moves"), Some(&moves_token), json!({"heap": 1, "take": 1, "ply": 0}), "/api/games/{id}/moves"),
+        ("POST", format!("/api/games/{computer}/undo"), Some(&computer_token), json!({"ply": 2}), "/api/games/{id}/undo"),
+        ("POST", format!("/api/games/{demo}/step"), Some(&demo_token), json!({"ply": 0}), "/api/games/{id}/step"),
+        ("POST", format!("/api/games/{online}/join"), None, Value::Null, "/api/games/{id}/join"),
+        ("GET", format!("/api/games/{computer}/hint"), None, Value::Null, "/api/games/{id}/hint"),
+        ("GET", format!("/api/games/{computer}/review"), None, Value::Null, "/api/games/{id}/review"),
+        ("GET", "/api/games/nosuchgame/events".into(), None, Value::Null, "/api/games/{id}/events"),
+        ("GET", "/api/analyze?heaps=5,1&misere=true".into(), None, Value::Null, "/api/analyze"),
         ("GET", "/api/stats".into(), None, Value::Null, "/api/stats"),
         // Error answers are documented too.
-        (
-            "POST",
-            format!("/api/games/{moves}/moves"),
-            Some(&moves_token),
-            json!({"heap": 9, "take": 1, "ply": 2}),
-            "/api/games/{id}/moves",
-        ),
-        (
-            "POST",
-            format!("/api/games/{moves}/moves"),
-            Some(&moves_token),
-            json!({"heap": 1, "take": 1, "ply": 0}),
-            "/api/games/{id}/moves",
-        ),
-        (
-            "GET",
-            "/api/games/nosuchgame".into(),
-            None,
-            Value::Null,
-            "/api/games/{id}",
-        ),
-        (
-            "GET",
-            "/api/analyze?heaps=x".into(),
-            None,
-            Value::Null,
-            "/api/analyze",
-        ),
+        ("POST", format!("/api/games/{moves}/moves"), Some(&moves_token), json!({"heap": 9, "take": 1, "ply": 2}), "/api/games/{id}/moves"),
+        ("POST", format!("/api/games/{moves}/moves"), Some(&moves_token), json!({"heap": 1, "take": 1, "ply": 0}), "/api/games/{id}/moves"),
+        ("GET", "/api/games/nosuchgame".into(), None, Value::Null, "/api/games/{id}"),
+        ("GET", "/api/analyze?heaps=x".into(), None, Value::Null, "/api/analyze"),
     ];
     let mut covered = BTreeSet::new();
     for (method, uri, token, body, path) in calls {
-        let body = if body.is_null() {
-            Vec::new()
-        } else {
-            serde_json::to_vec(&body).unwrap()
-        };
+        let body = if body.is_null() { Vec::new() } else { serde_json::to_vec(&body).unwrap() };
         let reply = api.raw(method, &uri, token, body).await;
         let operation = &doc["paths"][path][method.to_lowercase()];
         assert!(operation.is_object(), "{method} {path} is not documented");
         let status = reply.status.as_u16().to_string();
         let response = &operation["responses"][&status];
-        assert!(
-            response.is_object(),
-            "{method} {uri} answered {status}, which is not documented: {}",
-            reply.json
-        );
+        assert!(response.is_object(), "{method} {uri} answered {status}, which is not documented: {}", reply.json);
         if let Some(schema) = response["content"]["application/json"].get("schema") {
             check(&doc, schema, &reply.json, &format!("{method} {uri}")).unwrap();
         }

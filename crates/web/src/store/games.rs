@@ -12,17 +12,13 @@ use crate::record::{Record, server_rules};
 
 /// Seconds since the Unix epoch.
 pub fn now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0)
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
 }
 
 /// Stores a new game with the moves already played (the computer may move
 /// first).
 pub fn insert(conn: &Connection, record: &Record) -> Result<(), ApiError> {
-    let start = serde_json::to_string(&record.game.start().numbers())
-        .map_err(|e| ApiError::Storage(e.to_string()))?;
+    let start = serde_json::to_string(&record.game.start().numbers()).map_err(|e| ApiError::Storage(e.to_string()))?;
     let time = now();
     conn.prepare_cached(
         "INSERT INTO games (id, created_at, updated_at, version, mode, misere, level, start, seed, owner_token, guest_token, rules)
@@ -63,25 +59,14 @@ pub fn load(conn: &Connection, id: &str) -> Result<Record, ApiError> {
             ))
         })
         .optional()?;
-    let Some((mode, misere, level, start, seed, owner_token, guest_token, version, rules)) = row
-    else {
+    let Some((mode, misere, level, start, seed, owner_token, guest_token, version, rules)) = row else {
         return Err(ApiError::no_game(id));
     };
-    let corrupt =
-        |what: String| ApiError::Storage(format!("game {id} is damaged in the database: {what}"));
+    let corrupt = |what: String| ApiError::Storage(format!("game {id} is damaged in the database: {what}"));
     let mode = Mode::from_name(&mode).ok_or_else(|| corrupt(format!("unknown mode {mode:?}")))?;
-    let level = level
-        .map(|l| l.parse::<Level>())
-        .transpose()
-        .map_err(|e| corrupt(e.to_string()))?;
-    let convention = if misere {
-        Convention::Misere
-    } else {
-        Convention::Normal
-    };
-    let set: RuleSet = rules
-        .parse()
-        .map_err(|e: bouton_grundy::RuleSetError| corrupt(e.to_string()))?;
+    let level = level.map(|l| l.parse::<Level>()).transpose().map_err(|e| corrupt(e.to_string()))?;
+    let convention = if misere { Convention::Misere } else { Convention::Normal };
+    let set: RuleSet = rules.parse().map_err(|e: bouton_grundy::RuleSetError| corrupt(e.to_string()))?;
     let rules = server_rules(set, convention);
     let start: Vec<u64> = serde_json::from_str(&start).map_err(|e| corrupt(e.to_string()))?;
     let start = rules.position(&start).map_err(|e| corrupt(e.to_string()))?;
@@ -91,58 +76,32 @@ pub fn load(conn: &Connection, id: &str) -> Result<Record, ApiError> {
         .collect::<Result<Vec<_>, _>>()?;
     let moves = texts
         .iter()
-        .map(|text| {
-            rules
-                .parse_move(text)
-                .map_err(|e| corrupt(format!("move {text:?}: {e}")))
-        })
+        .map(|text| rules.parse_move(text).map_err(|e| corrupt(format!("move {text:?}: {e}"))))
         .collect::<Result<Vec<_>, _>>()?;
     let game = Game::replay(rules, start, moves).map_err(|e| corrupt(e.to_string()))?;
-    Ok(Record {
-        id: id.to_owned(),
-        mode,
-        level,
-        seed: seed as u64,
-        owner_token,
-        guest_token,
-        version,
-        game,
-    })
+    Ok(Record { id: id.to_owned(), mode, level, seed: seed as u64, owner_token, guest_token, version, game })
 }
 
 /// Appends `moves`, the first of which is ply `first_ply`. The primary key
 /// (game, ply) refuses a second move at the same ply, even from another
 /// server instance.
-pub fn append_moves(
-    conn: &Connection,
-    id: &str,
-    moves: &[AnyMove],
-    first_ply: usize,
-) -> Result<(), ApiError> {
-    let mut insert =
-        conn.prepare_cached("INSERT INTO moves (game_id, ply, move) VALUES (?1, ?2, ?3)")?;
+pub fn append_moves(conn: &Connection, id: &str, moves: &[AnyMove], first_ply: usize) -> Result<(), ApiError> {
+    let mut insert = conn.prepare_cached("INSERT INTO moves (game_id, ply, move) VALUES (?1, ?2, ?3)")?;
     for (offset, mv) in moves.iter().enumerate() {
         let ply = (first_ply + offset) as i64;
-        insert
-            .execute(params![id, ply, mv.to_string()])
-            .map_err(|e| match e {
-                rusqlite::Error::SqliteFailure(f, _)
-                    if f.code == rusqlite::ErrorCode::ConstraintViolation =>
-                {
-                    ApiError::Conflict(
-                        "another move was stored at the same moment; reload the game".into(),
-                    )
-                }
-                other => other.into(),
-            })?;
+        insert.execute(params![id, ply, mv.to_string()]).map_err(|e| match e {
+            rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation => {
+                ApiError::Conflict("another move was stored at the same moment; reload the game".into())
+            }
+            other => other.into(),
+        })?;
     }
     Ok(())
 }
 
 /// Removes every move from ply `from` on.
 pub fn truncate_moves(conn: &Connection, id: &str, from: usize) -> Result<(), ApiError> {
-    conn.prepare_cached("DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2")?
-        .execute(params![id, from as i64])?;
+    conn.prepare_cached("DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2")?.execute(params![id, from as i64])?;
     Ok(())
 }
 
@@ -155,8 +114,7 @@ pub fn touch(conn: &Connection, id: &str) -> Result<(), ApiError> {
 
 /// Gives the online guest seat its token.
 pub fn set_guest(conn: &Connection, id: &str, token: &str) -> Result<(), ApiError> {
-    conn.prepare_cached("UPDATE games SET guest_token = ?2 WHERE id = ?1")?
-        .execute(params![id, token])?;
+    conn.prepare_cached("UPDATE games SET guest_token = ?2 WHERE id = ?1")?.execute(params![id, token])?;
     Ok(())
 }
 
@@ -218,15 +176,10 @@ pub fn result_counts(conn: &Connection) -> Result<Vec<ResultCount>, ApiError> {
 /// Deletes games not touched since `before` (seconds since the epoch), and
 /// their moves; returns how many.
 pub fn expire(conn: &Connection, before: i64) -> Result<usize, ApiError> {
-    Ok(conn
-        .prepare_cached("DELETE FROM games WHERE updated_at < ?1")?
-        .execute([before])?)
+    Ok(conn.prepare_cached("DELETE FROM games WHERE updated_at < ?1")?.execute([before])?)
 }
 
 /// The version of a game, to see whether it changed.
 pub fn version(conn: &Connection, id: &str) -> Result<Option<i64>, ApiError> {
-    Ok(conn
-        .prepare_cached("SELECT version FROM games WHERE id = ?1")?
-        .query_row([id], |row| row.get(0))
-        .optional()?)
+    Ok(conn.prepare_cached("SELECT version FROM games WHERE id = ?1")?.query_row([id], |row| row.get(0)).optional()?)
 }

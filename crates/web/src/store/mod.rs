@@ -58,9 +58,7 @@ impl Store {
         thread::Builder::new()
             .name("bouton-store".into())
             .spawn(move || run(conn, queue, notify))
-            .map_err(|e| {
-                SchemaError::Sqlite(rusqlite::Error::ToSqlConversionFailure(Box::new(e)))
-            })?;
+            .map_err(|e| SchemaError::Sqlite(rusqlite::Error::ToSqlConversionFailure(Box::new(e))))?;
         Ok(Store { jobs, changes })
     }
 
@@ -92,12 +90,8 @@ impl Store {
             });
             (deliver, changed)
         });
-        self.jobs
-            .send(job)
-            .map_err(|_| E::from(StorageError("the storage thread has stopped".into())))?;
-        reply
-            .await
-            .map_err(|_| E::from(StorageError("the storage thread has stopped".into())))?
+        self.jobs.send(job).map_err(|_| E::from(StorageError("the storage thread has stopped".into())))?;
+        reply.await.map_err(|_| E::from(StorageError("the storage thread has stopped".into())))?
     }
 
     /// Game ids as they change (after each commit).
@@ -110,14 +104,9 @@ fn in_savepoint<T, E: From<StorageError>>(
     conn: &Connection,
     work: impl FnOnce(&Connection) -> Result<T, E>,
 ) -> Result<T, E> {
-    conn.execute_batch("SAVEPOINT job")
-        .map_err(|e| E::from(e.into()))?;
+    conn.execute_batch("SAVEPOINT job").map_err(|e| E::from(e.into()))?;
     let result = work(conn);
-    let end = if result.is_ok() {
-        "RELEASE job"
-    } else {
-        "ROLLBACK TO job; RELEASE job"
-    };
+    let end = if result.is_ok() { "RELEASE job" } else { "ROLLBACK TO job; RELEASE job" };
     conn.execute_batch(end).map_err(|e| E::from(e.into()))?;
     result
 }
@@ -131,9 +120,7 @@ fn run(conn: Connection, queue: mpsc::Receiver<Job>, notify: broadcast::Sender<S
                 Err(_) => break,
             }
         }
-        let begun = conn
-            .execute_batch("BEGIN IMMEDIATE")
-            .map_err(|e| e.to_string());
+        let begun = conn.execute_batch("BEGIN IMMEDIATE").map_err(|e| e.to_string());
         let mut done = Vec::with_capacity(jobs.len());
         let mut changed = Vec::new();
         for job in jobs {

@@ -9,31 +9,17 @@ use crate::common::Api;
 
 /// The position of a view, as the library reads it.
 fn position_of(game: &Value) -> Vec<u64> {
-    game["heaps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|n| n.as_u64().unwrap())
-        .collect()
+    game["heaps"].as_array().unwrap().iter().map(|n| n.as_u64().unwrap()).collect()
 }
 
 /// The library's rules of a view.
 fn rules_of(game: &Value) -> AnyRules {
-    let convention = if game["misere"].as_bool().unwrap() {
-        Convention::Misere
-    } else {
-        Convention::Normal
-    };
+    let convention = if game["misere"].as_bool().unwrap() { Convention::Misere } else { Convention::Normal };
     AnyRules::parse(game["rules"]["id"].as_str().unwrap(), convention).unwrap()
 }
 
 async fn play_text(api: &Api, id: &str, token: &str, text: &str, ply: u64) -> crate::common::Reply {
-    api.post(
-        &format!("/api/games/{id}/moves"),
-        Some(token),
-        json!({"move": text, "ply": ply}),
-    )
-    .await
+    api.post(&format!("/api/games/{id}/moves"), Some(token), json!({"move": text, "ply": ply})).await
 }
 
 /// Whether the player to move loses Kayles from `heaps`, by an exhaustive
@@ -54,10 +40,7 @@ async fn the_catalogue_lists_every_rule_set_and_each_starts_a_game() {
         let id = entry["id"].as_str().unwrap();
         let (_, _, game) = api.create(json!({"rules": id, "mode": "local"})).await;
         assert_eq!(game["rules"]["id"], id);
-        assert_eq!(
-            game["start"], entry["start"],
-            "{id} starts from its catalogue start"
-        );
+        assert_eq!(game["start"], entry["start"], "{id} starts from its catalogue start");
         assert_eq!(game["rules"]["kind"], entry["kind"]);
         assert_eq!(game["board"]["kind"], entry["kind"]);
         assert_eq!(game["ply"], 0);
@@ -67,19 +50,14 @@ async fn the_catalogue_lists_every_rule_set_and_each_starts_a_game() {
 #[tokio::test]
 async fn kayles_is_played_by_text_and_the_perfect_computer_leaves_lost_positions() {
     let api = Api::new();
-    let (id, token, game) = api
-        .create(json!({"rules": "kayles", "position": [7, 11], "level": "perfect"}))
-        .await;
+    let (id, token, game) = api.create(json!({"rules": "kayles", "position": [7, 11], "level": "perfect"})).await;
     assert_eq!(game["board"], json!({"kind": "heaps", "heaps": [7, 11]}));
     assert_eq!(game["rules"]["runs"], true);
     assert_eq!(game["rules"]["splits"], false);
     // Knock down pin 4 of the row of 7: rows of 3 and 3 (and the 11).
     let game = play_text(&api, &id, &token, "1 1 3", 0).await.expect(200);
     assert_eq!(game["moves"][0]["text"], "1:1:3");
-    assert_eq!(
-        game["moves"][0]["description"],
-        "take 1 from heap 1, leaving 3 and 3"
-    );
+    assert_eq!(game["moves"][0]["description"], "take 1 from heap 1, leaving 3 and 3");
     assert_eq!(game["moves"][0]["after"], "3 11 3");
     assert_eq!(game["ply"], 2, "the computer replied");
     // Play on with the hint's suggestion or any move; whenever the computer
@@ -88,11 +66,7 @@ async fn kayles_is_played_by_text_and_the_perfect_computer_leaves_lost_positions
     while !game["over"].as_bool().unwrap() {
         let heaps = position_of(&game);
         let hint = api.get(&format!("/api/games/{id}/hint")).await.expect(200);
-        assert_eq!(
-            hint["winner"] == "opponent",
-            kayles_lost(&heaps, Convention::Normal),
-            "hint at {heaps:?}: {hint}"
-        );
+        assert_eq!(hint["winner"] == "opponent", kayles_lost(&heaps, Convention::Normal), "hint at {heaps:?}: {hint}");
         let mv = hint["suggestion"]["text"].as_str().unwrap().to_owned();
         let before_computer = {
             let rules = rules_of(&game);
@@ -100,9 +74,7 @@ async fn kayles_is_played_by_text_and_the_perfect_computer_leaves_lost_positions
             rules.apply(&mut position, rules.parse_move(&mv).unwrap());
             position.numbers()
         };
-        game = play_text(&api, &id, &token, &mv, game["ply"].as_u64().unwrap())
-            .await
-            .expect(200);
+        game = play_text(&api, &id, &token, &mv, game["ply"].as_u64().unwrap()).await.expect(200);
         if !game["over"].as_bool().unwrap() && !kayles_lost(&before_computer, Convention::Normal) {
             assert!(
                 kayles_lost(&position_of(&game), Convention::Normal),
@@ -112,10 +84,7 @@ async fn kayles_is_played_by_text_and_the_perfect_computer_leaves_lost_positions
     }
     // Both sides played perfectly after our first move: whoever it left a
     // lost position to lost.
-    assert_eq!(
-        game["winner"] == "first",
-        kayles_lost(&[3, 11, 3], Convention::Normal)
-    );
+    assert_eq!(game["winner"] == "first", kayles_lost(&[3, 11, 3], Convention::Normal));
 }
 
 #[tokio::test]
@@ -124,59 +93,24 @@ async fn every_rule_set_answers_its_own_move_text_and_refuses_bad_moves() {
     // (rules, start, a legal move, the position after it, an illegal move)
     let cases = [
         ("wythoff", vec![7, 10], "1 3 3", vec![4, 7], "1 2 3"),
-        (
-            "staircase",
-            vec![3, 0, 5, 2],
-            "3 2",
-            vec![3, 2, 3, 2],
-            "2 1",
-        ),
+        ("staircase", vec![3, 0, 5, 2], "3 2", vec![3, 2, 3, 2], "2 1"),
         ("northcott", vec![8, 1, 6], "1 3", vec![8, 3, 6], "1 7"),
         ("fibonacci", vec![20], "3", vec![17, 6], "20"),
         ("grundy", vec![10, 13], "1 0 3", vec![3, 13, 7], "1 0 5"),
-        (
-            "moore:2",
-            vec![3, 5, 7],
-            "1 1 3 2",
-            vec![2, 5, 5],
-            "1 1 2 1 3 1",
-        ),
-        (
-            "subtraction:2,3,7",
-            vec![10, 15, 20],
-            "2 7",
-            vec![10, 8, 20],
-            "2 4",
-        ),
+        ("moore:2", vec![3, 5, 7], "1 1 3 2", vec![2, 5, 5], "1 1 2 1 3 1"),
+        ("subtraction:2,3,7", vec![10, 15, 20], "2 7", vec![10, 8, 20], "2 4"),
         ("lasker", vec![3, 5, 7], "3 0 2", vec![3, 5, 2, 5], "3 0 9"),
         ("octal:0.137", vec![7, 11], "1 3", vec![4, 11], "1 1"),
     ];
     for (rules, start, legal, after, illegal) in cases {
-        let (id, token, _) = api
-            .create(json!({"rules": rules, "position": start, "mode": "local"}))
-            .await;
+        let (id, token, _) = api.create(json!({"rules": rules, "position": start, "mode": "local"})).await;
         let moves = format!("/api/games/{id}/moves");
-        api.post(&moves, Some(&token), json!({"move": illegal, "ply": 0}))
-            .await
-            .expect_error(422, "");
-        api.post(&moves, Some(&token), json!({"move": "x", "ply": 0}))
-            .await
-            .expect_error(400, "\"x\"");
-        api.post(
-            &moves,
-            Some(&token),
-            json!({"heap": 1, "take": 1, "ply": 0}),
-        )
-        .await
-        .expect_error(400, "as text");
-        api.post(&moves, Some(&token), json!({"ply": 0}))
-            .await
-            .expect_error(400, "move");
+        api.post(&moves, Some(&token), json!({"move": illegal, "ply": 0})).await.expect_error(422, "");
+        api.post(&moves, Some(&token), json!({"move": "x", "ply": 0})).await.expect_error(400, "\"x\"");
+        api.post(&moves, Some(&token), json!({"heap": 1, "take": 1, "ply": 0})).await.expect_error(400, "as text");
+        api.post(&moves, Some(&token), json!({"ply": 0})).await.expect_error(400, "move");
         let unchanged = api.get(&format!("/api/games/{id}")).await.expect(200);
-        assert_eq!(
-            unchanged["ply"], 0,
-            "{rules}: a refused move changes nothing"
-        );
+        assert_eq!(unchanged["ply"], 0, "{rules}: a refused move changes nothing");
         let game = play_text(&api, &id, &token, legal, 0).await.expect(200);
         assert_eq!(position_of(&game), after, "{rules}: {legal}");
         assert_eq!(game["to_move"], "second");
@@ -186,138 +120,53 @@ async fn every_rule_set_answers_its_own_move_text_and_refuses_bad_moves() {
 #[tokio::test]
 async fn the_board_shows_each_kind_of_position() {
     let api = Api::new();
-    let (id, token, game) = api
-        .create(json!({"rules": "northcott", "position": [8, 1, 6, 5, 5, 1], "mode": "local"}))
-        .await;
+    let (id, token, game) =
+        api.create(json!({"rules": "northcott", "position": [8, 1, 6, 5, 5, 1], "mode": "local"})).await;
     assert_eq!(
         game["board"],
         json!({"kind": "rows", "white_to_move": true, "rows": [{"width": 8, "white": 1, "black": 6}, {"width": 5, "white": 5, "black": 1}]})
     );
     let game = play_text(&api, &id, &token, "2 3", 0).await.expect(200);
     assert_eq!(game["board"]["white_to_move"], false);
-    assert_eq!(
-        game["board"]["rows"][1],
-        json!({"width": 5, "white": 3, "black": 1})
-    );
-    assert_eq!(
-        game["moves"][0]["description"].as_str().unwrap().is_empty(),
-        false
-    );
-    let (_, _, game) = api
-        .create(json!({"rules": "wythoff", "position": [3, 5, 2, 7], "mode": "local"}))
-        .await;
-    assert_eq!(
-        game["board"],
-        json!({"kind": "pairs", "pairs": [[3, 5], [2, 7]]})
-    );
-    let (_, _, game) = api
-        .create(json!({"rules": "fibonacci", "position": [20], "mode": "local"}))
-        .await;
-    assert_eq!(
-        game["board"],
-        json!({"kind": "fibonacci", "heap": 20, "max_take": 19})
-    );
-    let (_, _, game) = api
-        .create(json!({"rules": "staircase", "mode": "local"}))
-        .await;
-    assert_eq!(
-        game["board"],
-        json!({"kind": "stairs", "steps": [3, 0, 5, 2]})
-    );
+    assert_eq!(game["board"]["rows"][1], json!({"width": 5, "white": 3, "black": 1}));
+    assert_eq!(game["moves"][0]["description"].as_str().unwrap().is_empty(), false);
+    let (_, _, game) = api.create(json!({"rules": "wythoff", "position": [3, 5, 2, 7], "mode": "local"})).await;
+    assert_eq!(game["board"], json!({"kind": "pairs", "pairs": [[3, 5], [2, 7]]}));
+    let (_, _, game) = api.create(json!({"rules": "fibonacci", "position": [20], "mode": "local"})).await;
+    assert_eq!(game["board"], json!({"kind": "fibonacci", "heap": 20, "max_take": 19}));
+    let (_, _, game) = api.create(json!({"rules": "staircase", "mode": "local"})).await;
+    assert_eq!(game["board"], json!({"kind": "stairs", "steps": [3, 0, 5, 2]}));
     assert_eq!(game["rule"], "whoever makes the last move wins");
 }
 
 #[tokio::test]
 async fn bad_rule_sets_and_positions_are_refused_with_the_reason() {
     let api = Api::new();
-    api.post("/api/games", None, json!({"rules": "chess"}))
+    api.post("/api/games", None, json!({"rules": "chess"})).await.expect_error(400, "unknown rule set");
+    api.post("/api/games", None, json!({"rules": "subtraction:0"})).await.expect_error(400, "amounts");
+    api.post("/api/games", None, json!({"rules": "kayles", "position": [51]})).await.expect_error(400, "at most 50");
+    api.post("/api/games", None, json!({"rules": "wythoff", "position": vec![1; 26]})).await.expect_error(400, "pairs");
+    api.post("/api/games", None, json!({"rules": "wythoff", "position": [1, 2, 3]})).await.expect_error(400, "pair");
+    api.post("/api/games", None, json!({"rules": "northcott", "position": [30, 1, 2]}))
         .await
-        .expect_error(400, "unknown rule set");
-    api.post("/api/games", None, json!({"rules": "subtraction:0"}))
+        .expect_error(400, "20 squares");
+    api.post("/api/games", None, json!({"rules": "northcott", "position": [8, 1]}))
         .await
-        .expect_error(400, "amounts");
-    api.post(
-        "/api/games",
-        None,
-        json!({"rules": "kayles", "position": [51]}),
-    )
-    .await
-    .expect_error(400, "at most 50");
-    api.post(
-        "/api/games",
-        None,
-        json!({"rules": "wythoff", "position": vec![1; 26]}),
-    )
-    .await
-    .expect_error(400, "pairs");
-    api.post(
-        "/api/games",
-        None,
-        json!({"rules": "wythoff", "position": [1, 2, 3]}),
-    )
-    .await
-    .expect_error(400, "pair");
-    api.post(
-        "/api/games",
-        None,
-        json!({"rules": "northcott", "position": [30, 1, 2]}),
-    )
-    .await
-    .expect_error(400, "20 squares");
-    api.post(
-        "/api/games",
-        None,
-        json!({"rules": "northcott", "position": [8, 1]}),
-    )
-    .await
-    .expect_error(400, "three numbers");
-    api.post(
-        "/api/games",
-        None,
-        json!({"rules": "fibonacci", "position": [1]}),
-    )
-    .await
-    .expect_error(400, "at least 2");
-    api.post(
-        "/api/games",
-        None,
-        json!({"rules": "grundy", "position": [2, 1]}),
-    )
-    .await
-    .expect_error(400, "over");
-    api.post(
-        "/api/games",
-        None,
-        json!({"rules": "kayles", "heaps": [3], "position": [3]}),
-    )
-    .await
-    .expect_error(400, "");
+        .expect_error(400, "three numbers");
+    api.post("/api/games", None, json!({"rules": "fibonacci", "position": [1]})).await.expect_error(400, "at least 2");
+    api.post("/api/games", None, json!({"rules": "grundy", "position": [2, 1]})).await.expect_error(400, "over");
+    api.post("/api/games", None, json!({"rules": "kayles", "heaps": [3], "position": [3]})).await.expect_error(400, "");
 }
 
 #[tokio::test]
 async fn analysis_of_a_game_and_of_a_position_agree_with_the_library() {
     let api = Api::new();
-    let (id, _, _) = api
-        .create(json!({"rules": "kayles", "position": [7, 11], "mode": "local"}))
-        .await;
-    let analysis = api
-        .get(&format!("/api/games/{id}/analysis"))
-        .await
-        .expect(200);
-    let stateless = api
-        .get("/api/analyze?rules=kayles&position=7,11")
-        .await
-        .expect(200);
+    let (id, _, _) = api.create(json!({"rules": "kayles", "position": [7, 11], "mode": "local"})).await;
+    let analysis = api.get(&format!("/api/games/{id}/analysis")).await.expect(200);
+    let stateless = api.get("/api/analyze?rules=kayles&position=7,11").await.expect(200);
     assert_eq!(analysis, stateless);
-    assert_eq!(
-        analysis["total"],
-        2 ^ 6,
-        "Kayles values: G(7) = 2, G(11) = 6"
-    );
-    assert_eq!(
-        analysis["components"],
-        json!([{"label": "heap 1", "value": 2}, {"label": "heap 2", "value": 6}])
-    );
+    assert_eq!(analysis["total"], 2 ^ 6, "Kayles values: G(7) = 2, G(11) = 6");
+    assert_eq!(analysis["components"], json!([{"label": "heap 1", "value": 2}, {"label": "heap 2", "value": 6}]));
     assert_eq!(analysis["method"], "grundy-values");
     let moves = analysis["moves"].as_array().unwrap();
     let rules = AnyRules::parse("kayles", Convention::Normal).unwrap();
@@ -325,38 +174,20 @@ async fn analysis_of_a_game_and_of_a_position_agree_with_the_library() {
     assert_eq!(moves.len(), rules.legal_moves(&start).count());
     for option in moves {
         let mut after = start.clone();
-        rules.apply(
-            &mut after,
-            rules.parse_move(option["text"].as_str().unwrap()).unwrap(),
-        );
+        rules.apply(&mut after, rules.parse_move(option["text"].as_str().unwrap()).unwrap());
         let lost = kayles_lost(&after.numbers(), Convention::Normal);
         assert_eq!(option["wins"], lost, "{option}");
         assert_eq!(option["value"] == 0, lost, "{option}");
     }
     let winning: Vec<&Value> = moves.iter().filter(|m| m["wins"] == true).collect();
-    assert_eq!(
-        analysis["winning_moves"].as_array().unwrap().len(),
-        winning.len()
-    );
+    assert_eq!(analysis["winning_moves"].as_array().unwrap().len(), winning.len());
     // Misère Kayles by exhaustive search; too large a position is refused
     // plainly.
-    let misere = api
-        .get("/api/analyze?rules=kayles&position=7,11&misere=true")
-        .await
-        .expect(200);
-    assert_eq!(
-        misere["winner"] == "opponent",
-        kayles_lost(&[7, 11], Convention::Misere)
-    );
-    api.get("/api/analyze?rules=kayles&position=40,45,50&misere=true")
-        .await
-        .expect_error(422, "not available");
-    api.get("/api/analyze?rules=kayles&position=60")
-        .await
-        .expect_error(400, "at most 50");
-    api.get("/api/analyze?rules=nope&position=1")
-        .await
-        .expect_error(400, "unknown rule set");
+    let misere = api.get("/api/analyze?rules=kayles&position=7,11&misere=true").await.expect(200);
+    assert_eq!(misere["winner"] == "opponent", kayles_lost(&[7, 11], Convention::Misere));
+    api.get("/api/analyze?rules=kayles&position=40,45,50&misere=true").await.expect_error(422, "not available");
+    api.get("/api/analyze?rules=kayles&position=60").await.expect_error(400, "at most 50");
+    api.get("/api/analyze?rules=nope&position=1").await.expect_error(400, "unknown rule set");
 }
 
 #[tokio::test]
@@ -367,22 +198,15 @@ async fn misere_games_without_a_theory_say_so_and_still_play() {
     assert_eq!(game["rules"]["title"], "Kayles (0.77), misère play");
     let hint = api.get(&format!("/api/games/{id}/hint")).await.expect(200);
     assert_eq!(hint["winner"], Value::Null);
-    assert!(
-        hint["unavailable"]
-            .as_str()
-            .unwrap()
-            .contains("analysis not available"),
-        "{hint}"
-    );
+    assert!(hint["unavailable"].as_str().unwrap().contains("analysis not available"), "{hint}");
     let game = play_text(&api, &id, &token, "1 2", 0).await.expect(200);
     assert_eq!(game["ply"], 2, "the computer still moves");
     // Small misère positions are searched. A row of 3, we knock down the
     // end pin: facing a row of 2, the perfect computer knocks down one pin
     // (not both, which would be the last move) and leaves us the last.
     assert!(!kayles_lost(&[2], Convention::Misere));
-    let (id, token, _) = api
-        .create(json!({"rules": "kayles", "position": [3], "misere": true, "level": "perfect"}))
-        .await;
+    let (id, token, _) =
+        api.create(json!({"rules": "kayles", "position": [3], "misere": true, "level": "perfect"})).await;
     let game = play_text(&api, &id, &token, "1 1", 0).await.expect(200);
     assert_eq!(position_of(&game), vec![1]);
     let game = play_text(&api, &id, &token, "1 1", 2).await.expect(200);
@@ -396,14 +220,9 @@ async fn review_finds_mistakes_in_other_rule_sets() {
     // Wythoff's lost pairs are (0, 0), (1, 2), (3, 5), (4, 7), (6, 10), …
     // From (7, 10) the winning moves go to (6, 10), (4, 7) and (7, 4);
     // (7, 9) is a mistake.
-    let (id, token, _) = api
-        .create(json!({"rules": "wythoff", "position": [7, 10], "mode": "local"}))
-        .await;
+    let (id, token, _) = api.create(json!({"rules": "wythoff", "position": [7, 10], "mode": "local"})).await;
     play_text(&api, &id, &token, "1 0 1", 0).await.expect(200);
-    let review = api
-        .get(&format!("/api/games/{id}/review"))
-        .await
-        .expect(200);
+    let review = api.get(&format!("/api/games/{id}/review")).await.expect(200);
     assert_eq!(review["first"]["move_number"], 1);
     assert_eq!(review["first"]["played"]["text"], "1:0:1");
     let better = review["first"]["better"]["text"].as_str().unwrap();
@@ -417,9 +236,7 @@ async fn statistics_are_kept_per_rule_set() {
     let api = Api::new();
     // Fibonacci Nim from 2: the first move may take only 1, then the
     // computer takes the last.
-    let (id, token, _) = api
-        .create(json!({"rules": "fibonacci", "position": [2], "level": "perfect"}))
-        .await;
+    let (id, token, _) = api.create(json!({"rules": "fibonacci", "position": [2], "level": "perfect"})).await;
     let game = play_text(&api, &id, &token, "1", 0).await.expect(200);
     assert_eq!(game["winner"], "second");
     let stats = api.get("/api/stats").await.expect(200);

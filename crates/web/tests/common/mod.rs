@@ -26,29 +26,15 @@ pub struct Reply {
 impl Reply {
     /// Asserts the status and returns the body.
     pub fn expect(self, status: u16) -> Value {
-        assert_eq!(
-            self.status.as_u16(),
-            status,
-            "unexpected status; body: {}",
-            self.json
-        );
+        assert_eq!(self.status.as_u16(), status, "unexpected status; body: {}", self.json);
         self.json
     }
 
     /// Asserts a JSON error with this status whose message contains `words`.
     pub fn expect_error(self, status: u16, words: &str) {
-        let message = self.json["error"]
-            .as_str()
-            .unwrap_or_else(|| panic!("no error message in {}", self.json));
-        assert_eq!(
-            self.status.as_u16(),
-            status,
-            "unexpected status for error {message:?}"
-        );
-        assert!(
-            message.contains(words),
-            "error {message:?} does not mention {words:?}"
-        );
+        let message = self.json["error"].as_str().unwrap_or_else(|| panic!("no error message in {}", self.json));
+        assert_eq!(self.status.as_u16(), status, "unexpected status for error {message:?}");
+        assert!(message.contains(words), "error {message:?} does not mention {words:?}");
         assert!(!message.contains('\n'), "error {message:?} is not one line");
     }
 }
@@ -56,12 +42,7 @@ impl Reply {
 impl Api {
     pub fn new() -> Api {
         let store = Store::open(std::path::Path::new(":memory:")).expect("in-memory database");
-        Api {
-            router: app(AppState {
-                store: store.clone(),
-            }),
-            store,
-        }
+        Api { router: app(AppState { store: store.clone() }), store }
     }
 
     /// Sends a request with an optional bearer token and raw body.
@@ -73,12 +54,7 @@ impl Api {
         if !body.is_empty() {
             request = request.header(header::CONTENT_TYPE, "application/json");
         }
-        let response = self
-            .router
-            .clone()
-            .oneshot(request.body(Body::from(body)).unwrap())
-            .await
-            .unwrap();
+        let response = self.router.clone().oneshot(request.body(Body::from(body)).unwrap()).await.unwrap();
         let status = response.status();
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
         let json = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
@@ -94,8 +70,7 @@ impl Api {
     }
 
     pub async fn post(&self, uri: &str, token: Option<&str>, body: Value) -> Reply {
-        self.raw("POST", uri, token, serde_json::to_vec(&body).unwrap())
-            .await
+        self.raw("POST", uri, token, serde_json::to_vec(&body).unwrap()).await
     }
 
     /// Creates a game; returns (id, token, game).
@@ -109,17 +84,11 @@ impl Api {
     /// Plays `heap take` at the game's current ply.
     pub async fn play(&self, id: &str, token: &str, heap: u64, take: u64, ply: u64) -> Reply {
         let body = serde_json::json!({ "heap": heap, "take": take, "ply": ply });
-        self.post(&format!("/api/games/{id}/moves"), Some(token), body)
-            .await
+        self.post(&format!("/api/games/{id}/moves"), Some(token), body).await
     }
 }
 
 /// Heaps of a game view as numbers.
 pub fn heaps(game: &Value) -> Vec<u64> {
-    game["heaps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| h.as_u64().unwrap())
-        .collect()
+    game["heaps"].as_array().unwrap().iter().map(|h| h.as_u64().unwrap()).collect()
 }
