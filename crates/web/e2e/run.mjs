@@ -77,7 +77,9 @@ async function newPage(context, label) {
 
 function checkNoProblems(...list) {
   for (const page of list) {
-    check(page.problems.length === 0, `${page.label}: the page reported errors:\n  ${page.problems.join('\n  ')}`);
+    // A page that is refused a move on purpose logs the HTTP status.
+    const problems = page.allowed ? page.problems.filter((p) => !page.allowed.test(p)) : page.problems;
+    check(problems.length === 0, `${page.label}: the page reported errors:\n  ${problems.join('\n  ')}`);
   }
 }
 
@@ -479,6 +481,264 @@ async function layoutAndScreenshots(browser) {
   }
 }
 
+// ------------------------------------------------- other rule sets: helpers
+
+/** Creates a game through the API from a page on the site, keeping its
+ * seat in the page's storage as the page itself does, and opens it. */
+async function openApiGame(page, body) {
+  await page.goto(`${base}/`);
+  const grant = await page.evaluate(async (request) => {
+    const response = await fetch('/api/games', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(request),
+    });
+    const data = await response.json();
+    if (!response.ok) return { error: `${response.status} ${data.error}` };
+    localStorage.setItem(`bouton.seat.${data.game.id}`, JSON.stringify({ token: data.token, seat: data.seat }));
+    return data;
+  }, body);
+  check(!grant.error, `creating ${JSON.stringify(body)} through the API: ${grant.error}`);
+  await page.goto(`${base}/g/${grant.game.id}`);
+  return grant.game.id;
+}
+
+/** The game as the API sends it. */
+async function apiView(page, id) {
+  return page.evaluate(async (gameId) => (await fetch(`/api/games/${gameId}`)).json(), id);
+}
+
+/** Waits until the page shows the game at the API's latest ply, and returns that view. */
+async function settled(page, id) {
+  for (let i = 0; i < 100; i += 1) {
+    const view = await apiView(page, id);
+    const shown = await logCount(page);
+    if (shown === view.ply) return view;
+    await sleep(100);
+  }
+  throw new Failure(`${page.label}: the log never caught up with the game`);
+}
+
+/** Northcott rows as drawn: width and the pieces' columns (from 1). */
+async function rowsOn(page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('#board .northcott-row')].map((row) => {
+      const cells = [...row.querySelectorAll('.squares > *')];
+      return {
+        width: cells.length,
+        white: cells.findIndex((c) => c.querySelector('.piece.white')) + 1,
+        black: cells.findIndex((c) => c.querySelector('.piece.black')) + 1,
+      };
+    }),
+  );
+}
+
+/** Pairs of piles as drawn. */
+async function pairsOn(page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('#board .pair')].map((pair) =>
+      [...pair.querySelectorAll('.pile')].map((pile) => pile.querySelectorAll('button.token').length),
+    ),
+  );
+}
+
+const sameJson = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+// ----------------------------------------------- other rule sets: the tests
+
+/** (5) Kayles against the computer with the mouse: a run inside a row. */
+async function kaylesGame(browser) {
+  const context = await browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
+  const page = await newPage(context, 'kayles game');
+  page.allowed = /status of 4(00|22)/; // the illegal typed move is answered 422
+  const id = await openApiGame(page, { rules: 'kayles', position: [7, 4], mode: 'computer', level: 'random' });
+  await waitForText(page, '#game-title', /^Kayles.*: 7 4$/, 'the title to name Kayles');
+  await waitForText(page, '#status', /^Your turn\.$/);
+  check((await heapsOn(page)).join() === '7,4', 'the board shows rows of 7 and 4 pins');
+  check(/^Kayles/.test(await page.title()) || /Your turn/.test(await page.title()), 'the document title follows the game');
+  check(/`?1 1`?|\d/.test(await page.locator('#move-input').getAttribute('placeholder')), 'the typed move has an example');
+
+  // A typed move that Kayles forbids (three pins): the error, nothing played.
+  await page.getByLabel('Or type a move').fill('1 3');
+  await page.getByLabel('Or type a move').press('Enter');
+  await waitForText(page, '#game-error', /\S/, 'the server’s refusal of an illegal move');
+  const refused = await apiView(page, id);
+  check(refused.ply === 0 && sameJson(refused.board.heaps, [7, 4]), `an illegal move changes nothing, got ply ${refused.ply}, ${JSON.stringify(refused.board)}`);
+  check((await logCount(page)) === 0 && (await heapsOn(page)).join() === '7,4', 'the page still shows the start after an illegal move');
+  await page.getByLabel('Or type a move').fill('');
+
+  // The hint speaks of Grundy values.
+  await page.getByRole('button', { name: 'Hint' }).click();
+  await waitForText(page, '#hint-text', /(winning|No move wins).*Grundy value of the position is \d+/, 'a hint with the Grundy value');
+
+  // The explanation: one Grundy value per row and their XOR.
+  await page.locator('#explain summary').click();
+  await waitIn(page, 'the table of Grundy values', () => document.querySelectorAll('#explain table.grundy-values tbody tr').length === 2);
+  const explained = await text(page, '#explain-body');
+  check(/Total \(XOR\)/.test(explained) && /Grundy/.test(explained), `the explanation shows the values and their XOR, got ${JSON.stringify(explained.slice(0, 200))}`);
+  await page.locator('#moves-panel summary').click();
+  await waitIn(page, 'the list of moves', () => document.querySelectorAll('#moves-body li').length > 5);
+  await page.locator('#explain summary').click();
+  await page.locator('#moves-panel summary').click();
+
+  // Pins 3 and 4 of row 1: a run inside the row, which splits it.
+  await token(page, 1, 3).click();
+  await waitForText(page, '#selection-text', /^Take 1 from heap 1, leaving 2 and 4\?$/);
+  await token(page, 1, 4).click();
+  await waitForText(page, '#selection-text', /^Take 2 from heap 1, leaving 2 and 3\?$/, 'a run of two pins inside the row');
+  const pressed = await page.locator('#board .heap[data-heap="1"] button.token[aria-pressed="true"]').evaluateAll((list) => list.map((b) => b.dataset.index));
+  check(pressed.join() === '3,4', `pins 3 and 4 are chosen, got ${pressed}`);
+  await page.getByRole('button', { name: 'Confirm: take 2' }).click();
+  await waitForLog(page, 2);
+  const first = await text(page, '#log li:nth-child(1)');
+  check(/^You took 2 from heap 1, leaving 2 and 3/.test(first), `the log describes the split, got ${JSON.stringify(first)}`);
+  let view = await settled(page, id);
+  check(view.moves[0].after !== undefined && view.board.heaps.length === 3, `the row split into two, got ${JSON.stringify(view.board)}`);
+  check((await heapsOn(page)).join() === view.board.heaps.join(), `the board shows the API's heaps ${view.board.heaps}, got ${await heapsOn(page)}`);
+
+  if (TAKE_SCREENSHOTS) {
+    await waitForTurnOrEnd(page);
+    const heaps = await heapsOn(page);
+    const big = heaps.findIndex((n) => n >= 4);
+    if (big >= 0) {
+      await token(page, big + 1, 2).click();
+      await token(page, big + 1, 3).click();
+    }
+    await page.mouse.move(0, 0);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'desktop-kayles.png');
+    if (big >= 0) await page.getByRole('button', { name: 'Cancel' }).click();
+  }
+
+  // Then one pin at a time from the right end of the last row, to the end.
+  for (let turn = 0; ; turn += 1) {
+    check(turn < 12, 'the Kayles game ends within 12 turns');
+    if (await waitForTurnOrEnd(page)) break;
+    const heaps = await heapsOn(page);
+    const heap = heaps.findLastIndex((n) => n > 0) + 1;
+    const size = heaps[heap - 1];
+    await token(page, heap, size).click();
+    await waitForText(page, '#selection-text', new RegExp(`^Take 1 from heap ${heap}\\?$`));
+    const before = await logCount(page);
+    await clickAgain(page, token(page, heap, size));
+    await waitForLog(page, before + 1);
+  }
+  view = await settled(page, id);
+  check(view.over && view.board.heaps.every((n) => n === 0), `the game is over with every pin down, got ${JSON.stringify(view.board)}`);
+  const headline = await text(page, '#result-title');
+  check(headline === (view.winner === 'first' ? 'You win!' : 'The computer wins!'), `the result names the API's winner, got ${JSON.stringify(headline)}`);
+  await waitForText(page, '#result-detail', /made the last move/);
+  await waitIn(page, 'the review', () => document.querySelectorAll('#review li').length === 2);
+  checkNoProblems(page);
+  await context.close();
+}
+
+/** (6) Northcott's game and Wythoff's game with the mouse. */
+async function boardGames(browser) {
+  const context = await browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
+  const page = await newPage(context, 'northcott game');
+  const id = await openApiGame(page, { rules: 'northcott', position: [8, 1, 5, 8, 2, 4], mode: 'computer', level: 'perfect' });
+  await waitForText(page, '#status', /^Your turn\.$/);
+  await waitForText(page, '#board .pieces-legend', /White: You.*Black: The computer/);
+  const start = await apiView(page, id);
+  check(sameJson(await rowsOn(page), start.board.rows), `the board shows the API's rows ${JSON.stringify(start.board.rows)}, got ${JSON.stringify(await rowsOn(page))}`);
+  // Squares White cannot reach (beyond Black's piece) are not buttons.
+  check((await page.locator('#board .northcott-row[data-line="r1"] button.square').count()) === 3, 'White can reach 3 squares of row 1');
+  const square = page.getByRole('button', { name: 'Row 1, column 3: move White here, leaving a gap of 1' });
+  await square.click();
+  await waitForText(page, '#selection-text', /^Move White in row 1 to column 3, leaving a gap of 1\?$/);
+  await clickAgain(page, square);
+  await waitForLog(page, 2);
+  const view = await settled(page, id);
+  check(view.board.rows[0].white === 3, `White moved to column 3, got ${JSON.stringify(view.board.rows[0])}`);
+  check(sameJson(await rowsOn(page), view.board.rows), `after the computer's reply the board shows the API's rows ${JSON.stringify(view.board.rows)}, got ${JSON.stringify(await rowsOn(page))}`);
+  await waitForText(page, '#log li:nth-child(1)', /^You moved White in row 1 to column 3/);
+  if (TAKE_SCREENSHOTS) {
+    await waitForTurnOrEnd(page).catch(() => {});
+    const target = page.locator('#board button.square.target:not([aria-disabled])').first();
+    if (await target.count()) await target.click();
+    await page.mouse.move(0, 0);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'desktop-northcott.png');
+  }
+  checkNoProblems(page);
+
+  // Wythoff, two players on one device: the same from both piles, then one pile.
+  const wythoff = await newPage(context, 'wythoff game');
+  const wid = await openApiGame(wythoff, { rules: 'wythoff', position: [3, 5], mode: 'local' });
+  await waitForText(wythoff, '#status', /^Player 1: your turn\.$/);
+  check(sameJson(await pairsOn(wythoff), [[3, 5]]), `the pair's piles hold 3 and 5, got ${JSON.stringify(await pairsOn(wythoff))}`);
+  await wythoff.getByRole('button', { name: 'Pair 1, pile 1, token 2 of 3: take 2' }).click();
+  await waitForText(wythoff, '#selection-text', /^Take 2 from the first pile\?$/);
+  await wythoff.getByRole('button', { name: 'Pair 1, pile 2, token 4 of 5: take 2' }).click();
+  await waitForText(wythoff, '#selection-text', /^Take 2 from both piles\?$/, 'the same number from both piles');
+  await wythoff.getByRole('button', { name: 'Confirm: take 4' }).click();
+  await waitForLog(wythoff, 1);
+  let wview = await settled(wythoff, wid);
+  check(sameJson(wview.board.pairs, [[1, 3]]), `2 taken from both piles leaves 1 and 3, got ${JSON.stringify(wview.board.pairs)}`);
+  check(sameJson(await pairsOn(wythoff), [[1, 3]]), 'the board shows piles of 1 and 3');
+  await waitForText(wythoff, '#status', /^Player 2: your turn\.$/);
+  const pile = wythoff.getByRole('button', { name: 'Pair 1, pile 2, token 1 of 3: take 3' });
+  await pile.click();
+  await clickAgain(wythoff, pile);
+  await waitForLog(wythoff, 2);
+  wview = await settled(wythoff, wid);
+  check(sameJson(wview.board.pairs, [[1, 0]]), `3 taken from the second pile leaves 1 and 0, got ${JSON.stringify(wview.board.pairs)}`);
+  await waitForText(wythoff, '#log li:nth-child(2)', /^Player 2 took 3 from the second pile/);
+  checkNoProblems(wythoff);
+  await context.close();
+}
+
+/** (7) The setup form: a subtraction game with its own parameter. */
+async function setupOtherRules(browser) {
+  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  const page = await newPage(context, 'setup of a subtraction game');
+  page.allowed = /status of 400/; // the bad parameter is answered 400
+  await page.goto(`${base}/`);
+  await page.locator('#setup-form').waitFor();
+  await waitIn(page, 'the rule sets from the server', () => document.querySelectorAll('#rules option').length >= 14);
+  await page.getByLabel('Rule set').selectOption('subtraction');
+  await waitForText(page, '#setup-title', /^Play the subtraction game/);
+  const param = page.locator('#rules-param');
+  check((await param.inputValue()) === '2,3,7', `the parameter starts as the example, got ${JSON.stringify(await param.inputValue())}`);
+  check(await page.getByRole('radio', { name: /^Standard: / }).isChecked(), 'the standard start is chosen');
+  check(!(await page.locator('#nim-presets').isVisible()), 'Nim’s presets are hidden');
+  await checkNoHorizontalScroll(page, 'the setup of a subtraction game on a phone');
+
+  // A parameter the server refuses: its message next to the form.
+  await param.fill('x');
+  await page.getByRole('button', { name: 'Start the game' }).click();
+  await waitForText(page, '#setup-error', /\S/, 'the server’s message about a bad parameter');
+  check(!/\/g\//.test(page.url()), 'no game starts with a bad parameter');
+
+  await param.fill('1,2,5');
+  await waitForText(page, '#setup-title', /1, 2, 5/, 'the title to follow the parameter');
+  await page.locator('#custom-heaps').fill('4 6');
+  await page.getByRole('radio', { name: /^Two players/ }).check();
+  await page.getByRole('button', { name: 'Start the game' }).click();
+  const id = await gameId(page);
+  const view = await apiView(page, id);
+  check(view.rules.id === 'subtraction:1,2,5', `the game's rules are subtraction:1,2,5, got ${JSON.stringify(view.rules.id)}`);
+  check(sameJson(view.start, [4, 6]), `the game starts from 4 6, got ${JSON.stringify(view.start)}`);
+  await waitForText(page, '#game-title', /1, 2, 5.*: 4 6$/, 'the game title to name the rule set');
+  check((await heapsOn(page)).join() === '4,6', 'the board shows heaps of 4 and 6');
+  // 3 may not be taken: that token is there but the server says no; 5 may.
+  await token(page, 2, 2).click();
+  await waitForText(page, '#selection-text', /^Take 5 from heap 2\?$/);
+  await page.getByRole('button', { name: 'Confirm: take 5' }).click();
+  await waitForLog(page, 1);
+  check((await heapsOn(page)).join() === '4,1', 'taking 5 leaves 4 and 1');
+  await checkNoHorizontalScroll(page, 'a subtraction game on a phone');
+
+  // The choice is remembered.
+  await page.goto(`${base}/`);
+  await waitIn(page, 'the rule sets from the server', () => document.querySelectorAll('#rules option').length >= 14);
+  check((await page.locator('#rules').inputValue()) === 'subtraction', 'the rule set is remembered');
+  check((await param.inputValue()) === '1,2,5', 'the parameter is remembered');
+  checkNoProblems(page);
+  await context.close();
+}
+
 // --------------------------------------------------------------------- main
 
 async function main() {
@@ -498,6 +758,9 @@ async function main() {
     ['plays a whole game with the keyboard only', keyboardGame],
     ['plays online between two browsers, with a watcher', onlineGame],
     [`fits a phone${TAKE_SCREENSHOTS ? ' and takes screenshots' : ''}`, layoutAndScreenshots],
+    ['plays Kayles against the computer: a run inside a row, a typed illegal move, a hint', kaylesGame],
+    ['plays Northcott’s game and Wythoff’s game with the mouse', boardGames],
+    ['sets up a subtraction game with its own parameter', setupOtherRules],
   ];
   let failed = 0;
   try {
