@@ -134,7 +134,23 @@ async fn every_operation_answers_as_documented() {
     let (online, _, _) = api.create(json!({"mode": "online"})).await;
     let (demo, demo_token, _) = api.create(json!({"mode": "demo"})).await;
     let (moves, moves_token, _) = api.create(json!({})).await;
-    let calls: Vec<(&str, String, Option<&str>, Value, &str)> = vec![
+    // Every other kind of board, with moves played in each.
+    let mut others = Vec::new();
+    for (rules, position, mv) in [
+        ("kayles", json!([7, 11]), "1 1 3"),
+        ("wythoff", json!([7, 10, 2, 3]), "2 1 1"),
+        ("staircase", json!([3, 0, 5]), "3 2"),
+        ("northcott", json!([8, 1, 6]), "1 3"),
+        ("fibonacci", json!([20]), "3"),
+    ] {
+        let (id, token, _) = api.create(json!({"rules": rules, "position": position, "level": "perfect"})).await;
+        let body = json!({"move": mv, "ply": 0});
+        api.post(&format!("/api/games/{id}/moves"), Some(&token), body).await.expect(200);
+        others.push(id);
+    }
+    let (big_misere, _, _) =
+        api.create(json!({"rules": "kayles", "position": [40, 45, 50], "misere": true, "mode": "local"})).await;
+    let mut calls: Vec<(&str, String, Option<&str>, Value, &str)> = vec![
         ("GET", "/api/openapi.json".into(), None, Value::Null, "/api/openapi.json"),
         ("POST", "/api/games".into(), None, json!({"heaps": [1, 2], "misere": true, "mode": "local"}), "/api/games"),
         ("GET", format!("/api/games/{computer}"), None, Value::Null, "/api/games/{id}"),
@@ -152,7 +168,26 @@ async fn every_operation_answers_as_documented() {
         ("POST", format!("/api/games/{moves}/moves"), Some(&moves_token), json!({"heap": 1, "take": 1, "ply": 0}), "/api/games/{id}/moves"),
         ("GET", "/api/games/nosuchgame".into(), None, Value::Null, "/api/games/{id}"),
         ("GET", "/api/analyze?heaps=x".into(), None, Value::Null, "/api/analyze"),
+        ("GET", "/api/analyze?rules=kayles&position=7,11".into(), None, Value::Null, "/api/analyze"),
+        ("GET", "/api/analyze?rules=kayles&position=40,45,50&misere=true".into(), None, Value::Null, "/api/analyze"),
+        ("GET", "/api/rules".into(), None, Value::Null, "/api/rules"),
+        ("GET", format!("/api/games/{computer}/analysis"), None, Value::Null, "/api/games/{id}/analysis"),
+        ("GET", format!("/api/games/{big_misere}/analysis"), None, Value::Null, "/api/games/{id}/analysis"),
+        ("GET", format!("/api/games/{big_misere}/hint"), None, Value::Null, "/api/games/{id}/hint"),
+        ("POST", "/api/games".into(), None, json!({"rules": "moore:2", "position": [3, 5, 7]}), "/api/games"),
+        ("POST", "/api/games".into(), None, json!({"rules": "chess"}), "/api/games"),
+        ("POST", format!("/api/games/{big_misere}/moves"), Some(&moves_token), json!({"move": "1 1", "ply": 0}), "/api/games/{id}/moves"),
     ];
+    for id in &others {
+        for (path, template) in [
+            (format!("/api/games/{id}"), "/api/games/{id}"),
+            (format!("/api/games/{id}/hint"), "/api/games/{id}/hint"),
+            (format!("/api/games/{id}/review"), "/api/games/{id}/review"),
+            (format!("/api/games/{id}/analysis"), "/api/games/{id}/analysis"),
+        ] {
+            calls.push(("GET", path, None, Value::Null, template));
+        }
+    }
     let mut covered = BTreeSet::new();
     for (method, uri, token, body, path) in calls {
         let body = if body.is_null() { Vec::new() } else { serde_json::to_vec(&body).unwrap() };

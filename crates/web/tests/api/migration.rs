@@ -1,0 +1,76 @@
+//! A database written by the first schema (Nim moves as heap and take
+//! columns) is migrated in place, and its games go on.
+
+use std::path::PathBuf;
+
+use bouton_web::store::SCHEMA_VERSION;
+use bouton_web::{AppState, Store, app};
+use serde_json::json;
+
+use crate::common::Api;
+
+/// The schema of bouton's first browser game, as it was shipped.
+const SCHEMA_1: &str = "CREATE TABLE games (
+        id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+        version INTEGER NOT NULL DEFAULT 0, mode TEXT NOT NULL, misere INTEGER NOT NULL, level TEXT,
+        start TEXT NOT NULL, seed INTEGER NOT NULL, owner_token TEXT NOT NULL, guest_token TEXT);
+    CREATE INDEX games_updated_at ON games (updated_at);
+    CREATE TABLE moves (
+        game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE, ply INTEGER NOT NULL,
+        heap INTEGER NOT NULL, take INTEGER NOT NULL, PRIMARY KEY (game_id, ply)) WITHOUT ROWID;
+    CREATE TABLE results (
+        game_id TEXT PRIMARY KEY, finished_at INTEGER NOT NULL, mode TEXT NOT NULL, level TEXT,
+        winner TEXT NOT NULL);
+    PRAGMA user_version = 1;";
+
+/// A database file removed when dropped.
+struct TempDb(PathBuf);
+
+impl Drop for TempDb {
+    fn drop(&mut self) {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", self.0.display()));
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_first_schema_database_is_migrated_and_its_games_go_on() {
+    let db = TempDb(std::env::temp_dir().join(format!("bouton-migration-{}.sqlite", std::process::id())));
+    {
+        let conn = rusqlite::Connection::open(&db.0).unwrap();
+        conn.execute_batch(SCHEMA_1).unwrap();
+        conn.execute_batch(
+            "INSERT INTO games VALUES ('oldgame', 0, 4102444800, 2, 'local', 0, NULL, '[3,5,7]', 7, 'tok', NULL);
+             INSERT INTO moves VALUES ('oldgame', 0, 2, 1);
+             INSERT INTO moves VALUES ('oldgame', 1, 0, 3);
+             INSERT INTO results VALUES ('donegame', 0, 'computer', 'hard', 'first');",
+        )
+        .unwrap();
+    }
+    let store = Store::open(&db.0).unwrap();
+    let api = Api { router: app(AppState { store: store.clone() }), store };
+    let game = api.get("/api/games/oldgame").await.expect(200);
+    assert_eq!(game["rules"]["id"], "nim");
+    assert_eq!(game["heaps"], json!([0, 5, 6]));
+    assert_eq!(game["moves"][0]["text"], "3:1");
+    assert_eq!(game["moves"][1]["text"], "1:3");
+    assert_eq!(game["ply"], 2);
+    // The game goes on, and its moves are stored the new way.
+    let game = api.play("oldgame", "tok", 2, 5, 2).await.expect(200);
+    assert_eq!(game["heaps"], json!([0, 0, 6]));
+    let stats = api.get("/api/stats").await.expect(200);
+    assert_eq!(stats["rows"][0]["rules"], "nim");
+    drop(api);
+    let conn = rusqlite::Connection::open(&db.0).unwrap();
+    let version: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0)).unwrap();
+    assert_eq!(version as usize, SCHEMA_VERSION);
+    let stored: Vec<String> = conn
+        .prepare("SELECT move FROM moves WHERE game_id = 'oldgame' ORDER BY ply")
+        .unwrap()
+        .query_map([], |row| row.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(stored, ["3:1", "1:3", "2:5"]);
+}
