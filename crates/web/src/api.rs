@@ -23,9 +23,11 @@ use serde::de::DeserializeOwned;
 use crate::error::ApiError;
 use crate::limits::MAX_BODY_BYTES;
 use crate::position_analysis::RulesAnalysisView;
+use crate::record::Record;
 use crate::service::{self, CreateRequest, MoveRequest, PlyRequest, Secrets};
 use crate::store::{Store, games};
 use crate::views::{AnalysisView, GameView};
+use crate::{coach, computer};
 
 /// The most heaps `GET /api/analyze` takes.
 pub const MAX_ANALYZE_HEAPS: usize = 64;
@@ -129,8 +131,46 @@ async fn create(State(state): State<AppState>, body: Result<Bytes, BytesRejectio
         }
     };
     let changed = Some(secrets.id.clone());
-    let grant = state.store.run(changed, move |conn| service::create(conn, &request, secrets)).await?;
+    let mut grant = state.store.run(changed, move |conn| service::create(conn, &request, secrets)).await?;
+    if computer_turns(&state, &grant.game.id).await? {
+        let (id, token) = (grant.game.id.clone(), grant.token.clone());
+        grant.game = state.store.run(None, move |conn| service::view(conn, &id, Some(&token))).await?;
+    }
     Ok((StatusCode::CREATED, Json(grant)).into_response())
+}
+
+/// Lets the computer take its turns in game `id` (see [`crate::computer`]):
+/// read the game on the storage thread, choose off it, store the move if the
+/// game has not changed meanwhile. Answers whether the computer moved.
+async fn computer_turns(state: &AppState, id: &str) -> Result<bool, ApiError> {
+    let mut moved = false;
+    loop {
+        let lookup = id.to_owned();
+        let Some(record) = state.store.run(None, move |conn| computer::to_move(conn, &lookup)).await? else {
+            return Ok(moved);
+        };
+        let version = record.version;
+        let Some(mv) = off_thread(move || computer::choose(&record)).await? else {
+            return Ok(moved);
+        };
+        let target = id.to_owned();
+        if !state.store.run(Some(id.to_owned()), move |conn| computer::commit(conn, &target, version, mv)).await? {
+            // Someone else changed the game meanwhile (and let the computer
+            // move if it had to).
+            return Ok(moved);
+        }
+        moved = true;
+    }
+}
+
+/// Runs CPU work (an analysis, the computer's choice) on a blocking thread.
+async fn off_thread<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work).await.map_err(|e| ApiError::Storage(format!("an analysis failed: {e}")))
+}
+
+/// A game as stored, read on the storage thread.
+async fn record_of(state: &AppState, id: String) -> Result<Record, ApiError> {
+    state.store.run(None, move |conn| games::load(conn, &id)).await
 }
 
 async fn state_of(
@@ -139,11 +179,19 @@ async fn state_of(
     headers: HeaderMap,
 ) -> Result<Json<GameView>, ApiError> {
     let token = bearer(&headers);
-    Ok(Json(state.store.run(None, move |conn| service::view(conn, &id, token.as_deref())).await?))
+    let (lookup, seat) = (id.clone(), token.clone());
+    let view = state.store.run(None, move |conn| service::view(conn, &lookup, seat.as_deref())).await?;
+    // A server stopped between a person's move and the computer's reply
+    // left the computer to move: it moves now.
+    if view.computer_to_move() && computer_turns(&state, &id).await? {
+        return Ok(Json(state.store.run(None, move |conn| service::view(conn, &id, token.as_deref())).await?));
+    }
+    Ok(Json(view))
 }
 
 /// A seat holder's action on a game: parse the body, run `work` on the
-/// storage thread with the bearer token, answer the new state.
+/// storage thread with the bearer token, let the computer reply, answer the
+/// new state.
 async fn act<R: DeserializeOwned + Send + 'static>(
     state: AppState,
     id: String,
@@ -153,8 +201,12 @@ async fn act<R: DeserializeOwned + Send + 'static>(
 ) -> Result<Json<GameView>, ApiError> {
     let request: R = parse_body(body)?;
     let token = bearer(headers);
-    let changed = Some(id.clone());
-    Ok(Json(state.store.run(changed, move |conn| work(conn, &id, token.as_deref(), &request)).await?))
+    let (changed, target, seat) = (Some(id.clone()), id.clone(), token.clone());
+    let view = state.store.run(changed, move |conn| work(conn, &target, seat.as_deref(), &request)).await?;
+    if view.computer_to_move() && computer_turns(&state, &id).await? {
+        return Ok(Json(state.store.run(None, move |conn| service::view(conn, &id, token.as_deref())).await?));
+    }
+    Ok(Json(view))
 }
 
 async fn play(
@@ -181,7 +233,18 @@ async fn step(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<GameView>, ApiError> {
-    act::<PlyRequest>(state, id, &headers, body, service::step).await
+    let request: PlyRequest = parse_body(body)?;
+    let token = bearer(&headers);
+    let (target, seat) = (id.clone(), token.clone());
+    let record = state.store.run(None, move |conn| service::step(conn, &target, seat.as_deref(), &request)).await?;
+    let version = record.version;
+    if let Some(mv) = off_thread(move || computer::choose(&record)).await? {
+        let target = id.clone();
+        if !state.store.run(Some(id.clone()), move |conn| computer::commit(conn, &target, version, mv)).await? {
+            return Err(ApiError::Conflict("the game has moved on meanwhile; reload the game".into()));
+        }
+    }
+    Ok(Json(state.store.run(None, move |conn| service::view(conn, &id, token.as_deref())).await?))
 }
 
 async fn join(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<service::SeatGrant>, ApiError> {
@@ -190,16 +253,19 @@ async fn join(State(state): State<AppState>, Path(id): Path<String>) -> Result<J
     Ok(Json(state.store.run(changed, move |conn| service::join(conn, &id, token)).await?))
 }
 
-async fn hint(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<service::HintView>, ApiError> {
-    Ok(Json(state.store.run(None, move |conn| service::hint(conn, &id)).await?))
+async fn hint(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<coach::HintView>, ApiError> {
+    let record = record_of(&state, id).await?;
+    Ok(Json(off_thread(move || coach::hint(&record)).await?))
 }
 
-async fn review(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<service::ReviewView>, ApiError> {
-    Ok(Json(state.store.run(None, move |conn| service::review(conn, &id)).await?))
+async fn review(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<coach::ReviewView>, ApiError> {
+    let record = record_of(&state, id).await?;
+    Ok(Json(off_thread(move || coach::review(&record)).await?))
 }
 
 async fn analysis(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<RulesAnalysisView>, ApiError> {
-    Ok(Json(state.store.run(None, move |conn| service::analysis(conn, &id)).await?))
+    let record = record_of(&state, id).await?;
+    off_thread(move || RulesAnalysisView::new(record.game.rules(), record.game.position())).await?.map(Json)
 }
 
 async fn rules() -> Json<serde_json::Value> {
@@ -257,7 +323,7 @@ async fn analyze(
     service::check_limits(&set, numbers.as_slice())?;
     let rules = crate::record::server_rules(set, convention);
     let position = rules.position(numbers.as_slice()).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-    Ok(Json(RulesAnalysisView::new(&rules, &position)?).into_response())
+    Ok(Json(off_thread(move || RulesAnalysisView::new(&rules, &position)).await??).into_response())
 }
 
 /// `GET /api/games/{id}/events`: the game's state now and after every change.

@@ -16,6 +16,8 @@
 
 mod api;
 pub mod board;
+pub mod coach;
+pub mod computer;
 mod error;
 pub mod limits;
 mod mode;

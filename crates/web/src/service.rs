@@ -1,13 +1,11 @@
-//! What each request does to a game, on the storage thread. The rules,
-//! analysis and players come from the library; this only checks who may act,
-//! calls the library, and stores the result.
+//! What each request does to a game, on the storage thread. The rules come
+//! from the library; this only checks who may act, calls the library, and
+//! stores the result. The computer's turns are in [`crate::computer`], hints
+//! and reviews in [`crate::coach`]: they may search, so they run elsewhere.
 
-use bouton_analysis::{Analysis, Winner};
-use bouton_grundy::{AnyMove, AnyPosition, AnyRules, GrundyPlayer, RuleSet};
-use bouton_players::{Level, Player};
-use bouton_rules::{Convention, Game, Heaps, Nim, NimMove, PlayError, Rules, Side};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
+use bouton_grundy::{AnyMove, AnyRules, RuleSet};
+use bouton_players::Level;
+use bouton_rules::{Convention, Game, NimMove, PlayError, Side};
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
@@ -15,10 +13,9 @@ use crate::board::Kind;
 use crate::error::ApiError;
 use crate::limits::{MAX_HEAP_SIZE, MAX_HEAPS, MAX_ROW_WIDTH};
 use crate::mode::{Mode, SeatKind};
-use crate::position_analysis::RulesAnalysisView;
 use crate::record::{Access, Record, server_rules};
 use crate::store::games;
-use crate::views::{GameView, MoveView, side_name};
+use crate::views::GameView;
 
 /// `POST /api/games`.
 #[derive(Debug, Clone, Deserialize)]
@@ -148,10 +145,11 @@ pub(crate) fn check_limits(set: &RuleSet, numbers: &[u64]) -> Result<(), ApiErro
     Ok(())
 }
 
-/// Creates a game; in "computer-first" the computer moves at once.
+/// Creates a game (in "computer-first" the computer's first move follows,
+/// see [`crate::computer`]).
 pub fn create(conn: &Connection, request: &CreateRequest, secrets: Secrets) -> Result<SeatGrant, ApiError> {
     let (game, level) = new_game(request)?;
-    let mut record = Record {
+    let record = Record {
         id: secrets.id,
         mode: request.mode,
         level,
@@ -161,7 +159,6 @@ pub fn create(conn: &Connection, request: &CreateRequest, secrets: Secrets) -> R
         version: 0,
         game,
     };
-    computer_replies(&mut record);
     games::insert(conn, &record)?;
     let access = record.access(Some(&record.owner_token));
     Ok(SeatGrant {
@@ -178,8 +175,8 @@ pub fn view(conn: &Connection, id: &str, token: Option<&str>) -> Result<GameView
     Ok(GameView::new(&record, record.access(token)))
 }
 
-/// Plays a person's move, then the computer's reply if it is the computer's
-/// turn.
+/// Plays a person's move (the computer's reply follows, see
+/// [`crate::computer`]).
 pub fn play(conn: &Connection, id: &str, token: Option<&str>, request: &MoveRequest) -> Result<GameView, ApiError> {
     let mut record = games::load(conn, id)?;
     let access = record.require_access(token)?;
@@ -187,7 +184,6 @@ pub fn play(conn: &Connection, id: &str, token: Option<&str>, request: &MoveRequ
     let mv = read_move(record.game.rules(), request)?;
     let before = record.game.moves().len();
     record.game.play(mv).map_err(|e: PlayError<AnyRules>| ApiError::IllegalMove(e.to_string()))?;
-    computer_replies(&mut record);
     save_progress(conn, &mut record, before)?;
     Ok(GameView::new(&record, access))
 }
@@ -219,18 +215,16 @@ fn read_move(rules: &AnyRules, request: &MoveRequest) -> Result<AnyMove, ApiErro
     }
 }
 
-/// Plays one computer move in a demo game.
-pub fn step(conn: &Connection, id: &str, token: Option<&str>, request: &PlyRequest) -> Result<GameView, ApiError> {
-    let mut record = games::load(conn, id)?;
-    let access = record.require_access(token)?;
+/// Checks a request to step a demo game: the owner's, at the current ply.
+/// Returns the game for [`crate::computer::choose`].
+pub fn step(conn: &Connection, id: &str, token: Option<&str>, request: &PlyRequest) -> Result<Record, ApiError> {
+    let record = games::load(conn, id)?;
+    record.require_access(token)?;
     if record.mode != Mode::Demo {
         return Err(ApiError::Conflict("only demo games are stepped; the computer answers moves by itself".into()));
     }
     check_current(&record, request.ply)?;
-    let before = record.game.moves().len();
-    computer_move(&mut record);
-    save_progress(conn, &mut record, before)?;
-    Ok(GameView::new(&record, access))
+    Ok(record)
 }
 
 /// Takes back the asker's last move (and the computer's reply); between two
@@ -276,146 +270,6 @@ pub fn join(conn: &Connection, id: &str, token: String) -> Result<SeatGrant, Api
     record.version += 1;
     let access = record.access(Some(&token));
     Ok(SeatGrant { link: format!("/g/{id}"), token, seat: access.name(), game: GameView::new(&record, access) })
-}
-
-/// `GET /api/games/{id}/hint`.
-#[derive(Debug, Clone, Serialize)]
-pub struct HintView {
-    /// Who wins from here with perfect play (null when not known).
-    pub winner: Option<Winner>,
-    /// Nim: the nim-sum; other rule sets: the value of the whole position,
-    /// when known.
-    pub nim_sum: Option<u64>,
-    /// How many moves win (null when not known).
-    pub winning_moves: Option<usize>,
-    /// A best move: a winning one, or the hardest for the opponent.
-    pub suggestion: Option<MoveView>,
-    /// Why no analysis is available, when it is not.
-    pub unavailable: Option<String>,
-}
-
-/// A hint for the player to move.
-pub fn hint(conn: &Connection, id: &str) -> Result<HintView, ApiError> {
-    let record = games::load(conn, id)?;
-    let rules = record.game.rules();
-    let position = record.game.position();
-    if let (RuleSet::Nim, AnyPosition::Heaps(heaps)) = (rules.rule_set(), position) {
-        let heaps = heaps.as_slice();
-        let convention = rules.convention();
-        let analysis = Analysis::new(heaps, convention);
-        let suggestion = match analysis.winner() {
-            Winner::Mover => analysis.first_winning_move(heaps),
-            Winner::Opponent => bouton_players::toughest_moves(heaps, convention).first().copied(),
-        };
-        return Ok(HintView {
-            winner: Some(analysis.winner()),
-            nim_sum: Some(analysis.nim_sum()),
-            winning_moves: Some(analysis.count_winning_moves(heaps)),
-            suggestion: suggestion.map(MoveView::from),
-            unavailable: None,
-        });
-    }
-    let analysis = match rules.analyze(position) {
-        Ok(analysis) => analysis,
-        Err(e) => {
-            return Ok(HintView {
-                winner: None,
-                nim_sum: None,
-                winning_moves: None,
-                suggestion: None,
-                unavailable: Some(e.to_string()),
-            });
-        }
-    };
-    let suggestion = match analysis.winner {
-        Winner::Mover => rules.progressive(position, &analysis.winning_moves).first().copied(),
-        // The perfect player's choice in a lost position: among a sample of
-        // moves, one leaving the fewest winning replies.
-        Winner::Opponent => GrundyPlayer::new(Level::Perfect).choose(&record.game, &mut computer_rng(&record)),
-    };
-    Ok(HintView {
-        winner: Some(analysis.winner),
-        nim_sum: analysis.total,
-        winning_moves: Some(analysis.winning_moves.len()),
-        suggestion: suggestion.map(|mv| MoveView::new(rules, position, mv)),
-        unavailable: None,
-    })
-}
-
-/// `GET /api/games/{id}/analysis`: the current position analysed.
-pub fn analysis(conn: &Connection, id: &str) -> Result<RulesAnalysisView, ApiError> {
-    let record = games::load(conn, id)?;
-    RulesAnalysisView::new(record.game.rules(), record.game.position())
-}
-
-/// A side's first mistake: a move from a won position that gave the win away.
-#[derive(Debug, Clone, Serialize)]
-pub struct MistakeView {
-    /// "first" or "second".
-    pub side: &'static str,
-    /// Which move of the game, from 1.
-    pub move_number: usize,
-    /// The move played.
-    pub played: MoveView,
-    /// A winning move that was available.
-    pub better: MoveView,
-}
-
-/// `GET /api/games/{id}/review`.
-#[derive(Debug, Clone, Serialize)]
-pub struct ReviewView {
-    /// Each side's first mistake, or null if it made none.
-    pub first: Option<MistakeView>,
-    /// The second side's.
-    pub second: Option<MistakeView>,
-    /// Moves played from positions that could not be analysed (misère
-    /// positions too large to search): they are not judged.
-    pub unjudged: usize,
-}
-
-/// Finds each side's first mistake.
-pub fn review(conn: &Connection, id: &str) -> Result<ReviewView, ApiError> {
-    let record = games::load(conn, id)?;
-    let rules = record.game.rules();
-    let mut found: [Option<MistakeView>; 2] = [None, None];
-    let mut unjudged = 0;
-    for (ply, (position, mv)) in record.game.history().enumerate() {
-        let side = Side::after_moves(ply);
-        if found[side.index()].is_some() {
-            continue;
-        }
-        let better = match (position, mv) {
-            (AnyPosition::Heaps(heaps), AnyMove::Nim(nim)) => nim_mistake(heaps, nim, rules.convention()),
-            _ => match rules.analyze(position) {
-                Ok(a) if a.winner == Winner::Mover && a.complete && !a.winning_moves.contains(&mv) => {
-                    rules.progressive(position, &a.winning_moves).first().copied()
-                }
-                Ok(_) => None,
-                Err(_) => {
-                    unjudged += 1;
-                    None
-                }
-            },
-        };
-        if let Some(better) = better {
-            found[side.index()] = Some(MistakeView {
-                side: side_name(side),
-                move_number: ply + 1,
-                played: MoveView::new(rules, position, mv),
-                better: MoveView::new(rules, position, better),
-            });
-        }
-    }
-    let [first, second] = found;
-    Ok(ReviewView { first, second, unjudged })
-}
-
-/// A winning Nim move, if `mv` gave a won position away.
-fn nim_mistake(heaps: &Heaps, mv: NimMove, convention: Convention) -> Option<AnyMove> {
-    let heaps = heaps.as_slice();
-    let analysis = Analysis::new(heaps, convention);
-    let blunder = analysis.winner() == Winner::Mover && analysis.winning_move_in(mv.heap, heaps[mv.heap]) != Some(mv);
-    blunder.then(|| analysis.first_winning_move(heaps)).flatten().map(AnyMove::Nim)
 }
 
 /// One line of `GET /api/stats`.
@@ -479,45 +333,9 @@ fn check_turn(record: &Record, access: Access, ply: usize) -> Result<(), ApiErro
     Ok(())
 }
 
-/// The computer moves while it is its turn (never in demo games, which are
-/// stepped one move at a time).
-fn computer_replies(record: &mut Record) {
-    while record.mode != Mode::Demo
-        && !record.game.is_over()
-        && record.seat(record.game.to_move()) == SeatKind::Computer
-    {
-        computer_move(record);
-    }
-}
-
-/// The generator for the computer's choice at the current ply: seeded by the
-/// game's seed and the ply, so any server instance makes the same choice.
-fn computer_rng(record: &Record) -> ChaCha8Rng {
-    let ply = record.game.moves().len() as u64;
-    ChaCha8Rng::seed_from_u64(record.seed ^ ply.wrapping_mul(0x9E37_79B9_7F4A_7C15))
-}
-
-/// One computer move: in Nim the Nim players of `bouton-players`, in every
-/// other rule set the Grundy-value player.
-fn computer_move(record: &mut Record) {
-    let mut rng = computer_rng(record);
-    let level = record.level.unwrap_or(Level::Perfect);
-    let rules = record.game.rules();
-    let chosen = match (rules.rule_set(), record.game.position()) {
-        (RuleSet::Nim, AnyPosition::Heaps(heaps)) => Game::new(Nim::new(rules.convention()), heaps.clone())
-            .ok()
-            .and_then(|nim| level.player().choose(&nim, &mut rng))
-            .map(AnyMove::Nim),
-        _ => GrundyPlayer::new(level).choose(&record.game, &mut rng),
-    };
-    if let Some(mv) = chosen {
-        record.game.play(mv).expect("players choose legal moves");
-    }
-}
-
 /// Stores the moves played since ply `before`, and the result if the game
 /// ended.
-fn save_progress(conn: &Connection, record: &mut Record, before: usize) -> Result<(), ApiError> {
+pub(crate) fn save_progress(conn: &Connection, record: &mut Record, before: usize) -> Result<(), ApiError> {
     games::append_moves(conn, &record.id, &record.game.moves()[before..], before)?;
     games::touch(conn, &record.id)?;
     record.version += 1;

@@ -178,6 +178,19 @@ impl GameView {
     }
 }
 
+impl GameView {
+    /// Whether the computer is to move by itself (not in a demo game, which
+    /// moves when stepped).
+    pub fn computer_to_move(&self) -> bool {
+        let seat = match self.to_move {
+            Some("first") => &self.seats[0],
+            Some("second") => &self.seats[1],
+            _ => return false,
+        };
+        self.mode != Mode::Demo && seat.kind == SeatKind::Computer
+    }
+}
+
 /// The binary table, as in the `explain` command.
 #[derive(Debug, Clone, Serialize)]
 pub struct TableView {

@@ -35,7 +35,7 @@ impl Drop for TempDb {
 }
 
 #[tokio::test]
-async fn a_first_schema_database_is_migrated_and_its_games_go_on() {
+async fn a_first_schema_database_is_migrated_and_its_games_go_on_even_a_stuck_one() {
     let db = TempDb(std::env::temp_dir().join(format!("bouton-migration-{}.sqlite", std::process::id())));
     {
         let conn = rusqlite::Connection::open(&db.0).unwrap();
@@ -44,6 +44,8 @@ async fn a_first_schema_database_is_migrated_and_its_games_go_on() {
             "INSERT INTO games VALUES ('oldgame', 0, 4102444800, 2, 'local', 0, NULL, '[3,5,7]', 7, 'tok', NULL);
              INSERT INTO moves VALUES ('oldgame', 0, 2, 1);
              INSERT INTO moves VALUES ('oldgame', 1, 0, 3);
+             INSERT INTO games VALUES ('stuck', 0, 4102444800, 1, 'computer', 0, 'perfect', '[3,5,7]', 9, 'own', NULL);
+             INSERT INTO moves VALUES ('stuck', 0, 0, 1);
              INSERT INTO results VALUES ('donegame', 0, 'computer', 'hard', 'first');",
         )
         .unwrap();
@@ -59,6 +61,12 @@ async fn a_first_schema_database_is_migrated_and_its_games_go_on() {
     // The game goes on, and its moves are stored the new way.
     let game = api.play("oldgame", "tok", 2, 5, 2).await.expect(200);
     assert_eq!(game["heaps"], json!([0, 0, 6]));
+    // A server stopped between a person's move and the computer's reply:
+    // the computer replies when the game is next looked at.
+    let stuck = api.get("/api/games/stuck").await.expect(200);
+    assert_eq!(stuck["ply"], 2);
+    assert_eq!(stuck["moves"][1]["by"], "computer");
+    assert_eq!(stuck["to_move"], "first");
     let stats = api.get("/api/stats").await.expect(200);
     assert_eq!(stats["rows"][0]["rules"], "nim");
     drop(api);
