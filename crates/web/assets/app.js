@@ -546,7 +546,7 @@
     const example = /`([^`]*)`/.exec(view.rules.move_help || '');
     $('move-input').setAttribute('placeholder', example ? example[1] : '');
     $('move-input').setAttribute('inputmode', 'text');
-    $('explain-summary').textContent = 'Explain: Grundy values';
+    $('explain-summary').textContent = view.rules.kind === 'fibonacci' ? 'Explain: how to win' : 'Explain: Grundy values';
     $('moves-summary').textContent = 'Every legal move and the value it leaves';
     $('board-help').textContent =
       'Each token, coin, gap or square you may choose is a button. Tab moves between rows, arrow keys move along a row, Enter or Space chooses, choosing the same button again confirms, and Escape cancels.';
@@ -1006,7 +1006,7 @@
           'li',
           { class: `log-${mv.side}` },
           h('span', { class: 'log-move' }, playedText(mv.side === 'first' ? first : second, mv.description || mv.text)),
-          h('span', { class: 'log-after' }, ` leaving ${mv.after}${i === view.moves.length - 1 ? ' (latest move)' : ''}`),
+          h('span', { class: 'log-after' }, ` position: ${mv.after}${i === view.moves.length - 1 ? ' (latest move)' : ''}`),
         ),
       );
       $('log').replaceChildren(...items);
@@ -1474,6 +1474,9 @@
           `Taking ${mistake.better.take} from heap ${mistake.better.heap} would have kept the win.`,
       );
     });
+    if (review.unjudged) {
+      items.push(h('li', { class: 'unjudged' }, `${plural(review.unjudged, 'move')} could not be judged: the analysis is not available there.`));
+    }
     $('review-list').replaceChildren(...items);
     $('review').hidden = false;
   }
@@ -2089,7 +2092,7 @@
       };
     }
     if (pick.take) {
-      return { pick, move: String(pick.take), question: `Take ${pick.take}?`, confirm: `Confirm: take ${pick.take}` };
+      return { pick, move: String(pick.take), question: `Take ${pick.take} from the heap?`, confirm: `Confirm: take ${pick.take}` };
     }
     return null;
   }
@@ -2246,7 +2249,9 @@
   function otherHintText(view, hint) {
     const mover = nameOf(view, view.to_move);
     const you = mover === 'You';
-    if (hint.unavailable) return `Analysis not available: ${hint.unavailable.replace(/^analysis not available (for )?/i, (m, f) => (f ? 'for ' : ''))}`;
+    if (hint.unavailable) {
+      return /^analysis not available/i.test(hint.unavailable) ? `${capital(hint.unavailable)}.` : `Analysis not available: ${hint.unavailable}.`;
+    }
     const s = hint.suggestion;
     let text;
     if (hint.winner === 'mover') {
@@ -2285,10 +2290,15 @@
   function renderOtherExplain(analysis, view) {
     const components = analysis.components || [];
     const known = components.every((c) => c.value !== null && c.value !== undefined);
+    // Methods whose parts are Nim heaps, added by XOR.
+    const xor = ['grundy-values', 'odd-steps', 'gaps', 'nim-sum', 'wythoff-pairs'].includes(analysis.method) && components.length > 1;
+    const grundy = ['grundy-values', 'odd-steps', 'gaps', 'nim-sum', 'wythoff-pairs'].includes(analysis.method);
     const rows = components.map((c) =>
       h('tr', {}, h('th', { scope: 'row' }, capital(c.label)), h('td', { class: 'value' }, valueText(c.value))),
     );
-    const total = h('tr', { class: 'total' }, h('th', { scope: 'row' }, 'Total (XOR)'), h('td', { class: 'value' }, valueText(analysis.total)));
+    const total = xor
+      ? h('tr', { class: 'total' }, h('th', { scope: 'row' }, 'Total (XOR)'), h('td', { class: 'value' }, valueText(analysis.total)))
+      : null;
     let who = '';
     if (view.to_move && !view.over) {
       const mover = nameOf(view, view.to_move);
@@ -2297,7 +2307,7 @@
     } else if (view.over) {
       who = 'The game is over.';
     }
-    const sum = known && components.length && analysis.total !== null && analysis.total !== undefined
+    const sum = xor && known && analysis.total !== null && analysis.total !== undefined
       ? `${components.map((c) => c.value).join(' ⊕ ')} = ${analysis.total}`
       : null;
     const winning = analysis.winning_moves || [];
@@ -2311,9 +2321,11 @@
     replace(
       $('explain-body'),
       h('p', {}, h('strong', {}, 'Method: '), `${analysis.method_text || analysis.method}.`),
-      components.length
+      xor
         ? h('p', {}, 'Every part of the position is worth a Nim heap of its Grundy value; the whole is worth the XOR (nim-sum) of the parts. Whoever moves from a total of 0 loses against perfect play.')
-        : null,
+        : components.length && grundy
+          ? h('p', {}, 'The position is worth a Nim heap of its Grundy value: whoever moves from a value of 0 loses against perfect play.')
+          : null,
       components.length
         ? h(
           'div',
@@ -2321,8 +2333,8 @@
           h(
             'table',
             { class: 'bits grundy-values' },
-            h('caption', { class: 'visually-hidden' }, 'The Grundy value of each part'),
-            h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Part'), h('th', { scope: 'col' }, 'Grundy value'))),
+            h('caption', { class: 'visually-hidden' }, `The ${grundy ? 'Grundy value' : 'value'} of each part`),
+            h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Part'), h('th', { scope: 'col' }, grundy ? 'Grundy value' : 'Value'))),
             h('tbody', {}, rows),
             h('tfoot', {}, total),
           ),

@@ -543,6 +543,8 @@ async function pairsOn(page) {
 }
 
 const sameJson = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+/** The numbers in a position text such as "2 4 3", joined by commas. */
+const numbers = (textForm) => (String(textForm).match(/\d+/g) || []).join();
 
 // ----------------------------------------------- other rule sets: the tests
 
@@ -593,16 +595,29 @@ async function kaylesGame(browser) {
   const first = await text(page, '#log li:nth-child(1)');
   check(/^You took 2 from heap 1, leaving 2 and 3/.test(first), `the log describes the split, got ${JSON.stringify(first)}`);
   let view = await settled(page, id);
-  check(view.moves[0].after !== undefined && view.board.heaps.length === 3, `the row split into two, got ${JSON.stringify(view.board)}`);
+  check(numbers(view.moves[0].after) === '2,4,3', `the row split in two: 2 4 3, got ${JSON.stringify(view.moves[0])}`);
   check((await heapsOn(page)).join() === view.board.heaps.join(), `the board shows the API's heaps ${view.board.heaps}, got ${await heapsOn(page)}`);
+
+  // Undo takes back both moves; then the same run again.
+  await waitForTurnOrEnd(page);
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await waitIn(page, 'the moves taken back', () => document.querySelectorAll('#log li').length === 0);
+  check((await heapsOn(page)).join() === '7,4', 'undo restores the rows of 7 and 4');
+  check((await apiView(page, id)).ply === 0, 'undo takes the moves back on the server');
+  await token(page, 1, 3).click();
+  await token(page, 1, 4).click();
+  await clickAgain(page, token(page, 1, 4));
+  await waitForLog(page, 2);
+  view = await settled(page, id);
+  check((await heapsOn(page)).join() === view.board.heaps.join(), `after the replay the board shows the API's heaps ${view.board.heaps}`);
 
   if (TAKE_SCREENSHOTS) {
     await waitForTurnOrEnd(page);
     const heaps = await heapsOn(page);
-    const big = heaps.findIndex((n) => n >= 4);
+    const big = heaps.findIndex((n) => n >= 3);
     if (big >= 0) {
       await token(page, big + 1, 2).click();
-      await token(page, big + 1, 3).click();
+      if (heaps[big] >= 4) await token(page, big + 1, 3).click();
     }
     await page.mouse.move(0, 0);
     await page.evaluate(() => window.scrollTo(0, 0));
@@ -654,7 +669,7 @@ async function boardGames(browser) {
   check(sameJson(await rowsOn(page), view.board.rows), `after the computer's reply the board shows the API's rows ${JSON.stringify(view.board.rows)}, got ${JSON.stringify(await rowsOn(page))}`);
   await waitForText(page, '#log li:nth-child(1)', /^You moved White in row 1 to column 3/);
   if (TAKE_SCREENSHOTS) {
-    await waitForTurnOrEnd(page).catch(() => {});
+    await waitIn(page, 'White to move again', () => document.querySelector('#board button.square.target:not([aria-disabled])'));
     const target = page.locator('#board button.square.target:not([aria-disabled])').first();
     if (await target.count()) await target.click();
     await page.mouse.move(0, 0);
@@ -686,6 +701,19 @@ async function boardGames(browser) {
   check(sameJson(wview.board.pairs, [[1, 0]]), `3 taken from the second pile leaves 1 and 0, got ${JSON.stringify(wview.board.pairs)}`);
   await waitForText(wythoff, '#log li:nth-child(2)', /^Player 2 took 3 from the second pile/);
   checkNoProblems(wythoff);
+
+  // A demo of staircase Nim: the computers move down the stairs.
+  const demo = await newPage(context, 'staircase demo');
+  const did = await openApiGame(demo, { rules: 'staircase', position: [1, 0, 2], mode: 'demo', level: 'perfect' });
+  await waitForText(demo, '#game-title', /^Staircase.*: 1 0 2$/);
+  await waitForLog(demo, 1);
+  const dview = await settled(demo, did);
+  const steps = await demo.evaluate(() =>
+    [...document.querySelectorAll('#board .stair')].reverse().map((s) => s.querySelectorAll('button.token').length),
+  );
+  check(sameJson(steps, dview.board.steps), `the staircase shows the API's coins ${JSON.stringify(dview.board.steps)}, got ${JSON.stringify(steps)}`);
+  await waitForText(demo, '#log li:nth-child(1)', /^Computer 1 moved \d coins? from step \d/);
+  checkNoProblems(demo);
   await context.close();
 }
 
