@@ -1817,11 +1817,9 @@
     const legend = h(
       'p',
       { class: 'pieces-legend' },
-      h('span', { class: 'piece white small', 'aria-hidden': 'true' }, 'W'),
-      ` White: ${first}  `,
-      h('span', { class: 'piece black small', 'aria-hidden': 'true' }, 'B'),
-      ` Black: ${second}`,
-      view.over ? '' : ` · ${mover} to move`,
+      h('span', { class: 'legend-item' }, h('span', { class: 'piece white small', 'aria-hidden': 'true' }, 'W'), ` White: ${first}`),
+      h('span', { class: 'legend-item' }, h('span', { class: 'piece black small', 'aria-hidden': 'true' }, 'B'), ` Black: ${second}`),
+      view.over ? null : h('span', { class: 'legend-item to-move' }, `${mover} to move`),
     );
     const lines = rows.map((row, i) => {
       const r = i + 1;
