@@ -844,7 +844,8 @@
     let title = 'bouton: play Nim';
     if (finished) title = `${resultText(view)[0]} · bouton`;
     else if (canMove(view)) title = 'Your turn · bouton';
-    else title = `${isNim(view) ? 'Nim' : rulesName(view)} ${heapsText(view.heaps)} · bouton`;
+    else if (isNim(view)) title = `Nim ${heapsText(view.heaps)} · bouton`;
+    else title = `${rulesName(view)} ${view.board.kind === 'fibonacci' ? view.board.heap : heapsText(view.heaps)} · bouton`;
     document.title = title;
   }
 
@@ -1886,7 +1887,7 @@
         lineLabel('Heap', plural(heap, 'token')),
         h('div', { class: 'tokens' }, items),
       ),
-      h('p', { class: 'fib-limit' }, view.over ? 'The heap is empty.' : `The next move may take 1 to ${most} ${most === 1 ? 'token' : 'tokens'} (at most twice the last take, and not the whole heap at first).`),
+      h('p', { class: 'fib-limit' }, view.over ? 'The heap is empty.' : `${ctx.interactive ? 'You may' : 'The next move may'} take 1 to ${most} (at most twice the last take, and not the whole heap at first).`),
     ];
   }
 
