@@ -16,8 +16,8 @@ use crate::views::{MoveView, side_name};
 pub struct HintView {
     /// Who wins from here with perfect play (null when not known).
     pub winner: Option<Winner>,
-    /// Nim: the nim-sum; other rule sets: the value of the whole position,
-    /// when known.
+    /// Nim: the nim-sum; other rule sets in normal play: the Grundy value of
+    /// the whole position, when known (null in misère play).
     pub nim_sum: Option<u64>,
     /// How many moves win (null when not known).
     pub winning_moves: Option<usize>,
@@ -67,7 +67,8 @@ pub fn hint(record: &Record) -> HintView {
     };
     HintView {
         winner: Some(analysis.winner),
-        nim_sum: analysis.total,
+        // In misère play a search's value is not a Grundy value: not shown.
+        nim_sum: analysis.total.filter(|_| rules.convention() == Convention::Normal),
         winning_moves: Some(analysis.winning_moves.len()),
         suggestion: suggestion.map(|mv| MoveView::new(rules, position, mv)),
         unavailable: None,

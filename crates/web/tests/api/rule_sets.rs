@@ -183,6 +183,10 @@ async fn analysis_of_a_game_and_of_a_position_agree_with_the_library() {
     assert_eq!(analysis["winning_moves"].as_array().unwrap().len(), winning.len());
     // Misère Kayles by exhaustive search; too large a position is refused
     // plainly.
+    let (id, _, _) = api.create(json!({"rules": "kayles", "position": [7, 11], "misere": true, "mode": "local"})).await;
+    let hint = api.get(&format!("/api/games/{id}/hint")).await.expect(200);
+    assert_eq!(hint["nim_sum"], Value::Null, "a misère search's value is not a Grundy value");
+    assert_eq!(hint["winner"] == "opponent", kayles_lost(&[7, 11], Convention::Misere));
     let misere = api.get("/api/analyze?rules=kayles&position=7,11&misere=true").await.expect(200);
     assert_eq!(misere["winner"] == "opponent", kayles_lost(&[7, 11], Convention::Misere));
     api.get("/api/analyze?rules=kayles&position=40,45,50&misere=true").await.expect_error(422, "not available");
