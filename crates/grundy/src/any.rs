@@ -607,6 +607,81 @@ impl AnyRules {
         })
     }
 
+    /// For each of `moves` from `position`, how many winning replies the
+    /// opponent has after it (0 when it leaves them lost), or `None` where
+    /// that cannot be analysed. Where positions are searched (misère play
+    /// without a theory) one search serves every move, so comparing many
+    /// moves costs about as much as analysing the position once.
+    ///
+    /// ```
+    /// use bouton_grundy::AnyRules;
+    /// use bouton_rules::{Convention, Rules};
+    ///
+    /// let rules = AnyRules::parse("kayles", Convention::Misere)?;
+    /// let start = rules.position(&[3])?;
+    /// let moves: Vec<_> = rules.legal_moves(&start).collect();
+    /// let replies = rules.winning_replies(&start, &moves);
+    /// // Misère Kayles, a row of 3: leaving one pin (knocking down two) leaves
+    /// // the opponent to take the last pin, with no winning reply.
+    /// for (mv, replies) in moves.iter().zip(&replies) {
+    ///     let mut after = start.clone();
+    ///     rules.apply(&mut after, *mv);
+    ///     assert_eq!(*replies == Some(0), after.numbers() == [1], "{mv}");
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn winning_replies(&self, position: &AnyPosition, moves: &[AnyMove]) -> Vec<Option<usize>> {
+        let misere = self.convention() == Convention::Misere;
+        let searched = match (&self.kind, position) {
+            (Kind::Heap(r), AnyPosition::Heaps(p)) if misere => {
+                Some(self.replies_by_search(r, p, moves, |m| if let AnyMove::Heap(m) = m { Some(*m) } else { None }))
+            }
+            (Kind::Wythoff(r), AnyPosition::Pairs(p)) if misere => {
+                Some(self.replies_by_search(r, p, moves, |m| if let AnyMove::Wythoff(m) = m { Some(*m) } else { None }))
+            }
+            (Kind::Staircase(r), AnyPosition::Stairs(p)) if misere => {
+                Some(self.replies_by_search(r, p, moves, |m| if let AnyMove::Stair(m) = m { Some(*m) } else { None }))
+            }
+            (Kind::Fibonacci(r), AnyPosition::Fib(p)) if misere => {
+                Some(self.replies_by_search(r, p, moves, |m| if let AnyMove::Fib(m) = m { Some(*m) } else { None }))
+            }
+            _ => None,
+        };
+        searched.unwrap_or_else(|| {
+            moves
+                .iter()
+                .map(|&mv| {
+                    let mut after = position.clone();
+                    self.apply(&mut after, mv);
+                    match self.analyze(&after) {
+                        Ok(a) if a.winner == Winner::Mover => Some(a.winning_moves.len()),
+                        Ok(_) => Some(0),
+                        Err(_) => None,
+                    }
+                })
+                .collect()
+        })
+    }
+
+    /// [`AnyRules::winning_replies`] by one shared exhaustive search.
+    fn replies_by_search<R: Canonical>(
+        &self,
+        rules: &R,
+        position: &R::Position,
+        moves: &[AnyMove],
+        unwrap: impl Fn(&AnyMove) -> Option<R::Move>,
+    ) -> Vec<Option<usize>> {
+        let mut search = Exhaustive::new(rules.clone(), self.budget);
+        moves
+            .iter()
+            .map(|m| {
+                let mut after = position.clone();
+                rules.apply(&mut after, unwrap(m)?);
+                search.winning_moves(&after).ok().map(|w| w.len())
+            })
+            .collect()
+    }
+
     /// The winning moves a perfect player should prefer: in Northcott's
     /// game those that close a gap (so that the game makes progress), in
     /// every other game all of them.

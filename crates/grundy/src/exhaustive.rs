@@ -6,7 +6,7 @@ use bouton_rules::{Convention, Heaps, Nim, Rules};
 use crate::{FibPosition, FibonacciNim, HeapRules, MexSet, MooreNim, Pairs, Staircase, Stairs, Wythoff};
 
 /// Positions an exhaustive search may visit unless told otherwise.
-pub const DEFAULT_BUDGET: usize = 1_000_000;
+pub const DEFAULT_BUDGET: usize = 200_000;
 
 /// Rule sets whose positions have a canonical form: positions with equal
 /// keys have the same game tree (a row of heaps is a multiset, so its key is

@@ -66,25 +66,17 @@ impl GrundyPlayer {
         if count == 0 {
             return None;
         }
-        let mut best: Vec<AnyMove> = Vec::new();
-        let mut best_replies = usize::MAX;
+        let mut sample: Vec<AnyMove> = Vec::with_capacity(SAMPLED);
         for _ in 0..SAMPLED.min(count) {
             let mv = rules.legal_moves(position).nth(rng.random_range(0..count))?;
-            let mut after = position.clone();
-            rules.apply(&mut after, mv);
-            let replies = match rules.analyze(&after) {
-                Ok(a) if a.winner == Winner::Mover => a.winning_moves.len(),
-                Ok(_) => 0,
-                Err(_) => usize::MAX - 1,
-            };
-            if replies < best_replies {
-                best_replies = replies;
-                best.clear();
-            }
-            if replies == best_replies && !best.contains(&mv) {
-                best.push(mv);
+            if !sample.contains(&mv) {
+                sample.push(mv);
             }
         }
+        let replies: Vec<usize> =
+            rules.winning_replies(position, &sample).into_iter().map(|r| r.unwrap_or(usize::MAX - 1)).collect();
+        let fewest = replies.iter().copied().min()?;
+        let best: Vec<AnyMove> = sample.iter().zip(&replies).filter(|&(_, &r)| r == fewest).map(|(&mv, _)| mv).collect();
         best.get(rng.random_range(0..best.len())).copied()
     }
 }
