@@ -69,8 +69,7 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .route("/", get(page))
         .route("/g/{id}", get(page))
-        .route("/assets/app.js", get(script))
-        .route("/assets/style.css", get(style))
+        .route("/assets/{file}", get(asset))
         .nest("/api", api)
         .fallback(|| async { ApiError::NotFound("no such page".into()) })
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
@@ -81,12 +80,33 @@ async fn page() -> Html<&'static str> {
     Html(include_str!("../assets/index.html"))
 }
 
-async fn script() -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("../assets/app.js"))
-}
+const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
 
-async fn style() -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], include_str!("../assets/style.css"))
+/// The files under `/assets/`: name, content type and content, embedded in
+/// the binary. The page's scripts are ES modules that import one another.
+const ASSETS: &[(&str, &str, &str)] = &[
+    ("style.css", CSS, include_str!("../assets/style.css")),
+    ("app.js", JAVASCRIPT, include_str!("../assets/app.js")),
+    ("api.js", JAVASCRIPT, include_str!("../assets/api.js")),
+    ("boards.js", JAVASCRIPT, include_str!("../assets/boards.js")),
+    ("dom.js", JAVASCRIPT, include_str!("../assets/dom.js")),
+    ("game.js", JAVASCRIPT, include_str!("../assets/game.js")),
+    ("learn.js", JAVASCRIPT, include_str!("../assets/learn.js")),
+    ("names.js", JAVASCRIPT, include_str!("../assets/names.js")),
+    ("nim-board.js", JAVASCRIPT, include_str!("../assets/nim-board.js")),
+    ("picks.js", JAVASCRIPT, include_str!("../assets/picks.js")),
+    ("rules.js", JAVASCRIPT, include_str!("../assets/rules.js")),
+    ("screen.js", JAVASCRIPT, include_str!("../assets/screen.js")),
+    ("setup.js", JAVASCRIPT, include_str!("../assets/setup.js")),
+    ("state.js", JAVASCRIPT, include_str!("../assets/state.js")),
+    ("stats.js", JAVASCRIPT, include_str!("../assets/stats.js")),
+];
+
+async fn asset(Path(file): Path<String>) -> Result<impl IntoResponse, ApiError> {
+    let &(_, content_type, content) =
+        ASSETS.iter().find(|(name, _, _)| *name == file).ok_or_else(|| ApiError::NotFound("no such asset".into()))?;
+    Ok(([(header::CONTENT_TYPE, content_type)], content))
 }
 
 async fn openapi() -> impl IntoResponse {

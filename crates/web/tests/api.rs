@@ -331,3 +331,53 @@ async fn abandoned_games_expire() {
     assert_eq!(expired, 1);
     api.get(&format!("/api/games/{id}")).await.expect_error(404, "expire");
 }
+
+/// GETs an asset: status, content type and body.
+async fn asset(api: &Api, name: &str) -> (u16, String, String) {
+    use axum::body::Body;
+    use axum::http::{Request, header};
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+
+    let request = Request::builder().uri(format!("/assets/{name}")).body(Body::empty()).unwrap();
+    let response = api.router.clone().oneshot(request).await.unwrap();
+    let status = response.status().as_u16();
+    let content_type =
+        response.headers().get(header::CONTENT_TYPE).map(|v| v.to_str().unwrap().to_owned()).unwrap_or_default();
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    (status, content_type, String::from_utf8(body.to_vec()).unwrap())
+}
+
+/// The modules a script imports: the `'./x.js'` of its `import … from` lines.
+fn imported_modules(script: &str) -> Vec<String> {
+    script
+        .lines()
+        .filter(|line| line.starts_with("import "))
+        .filter_map(|line| line.split(" from './").nth(1)?.split('\'').next().map(str::to_owned))
+        .collect()
+}
+
+#[tokio::test]
+async fn every_module_the_page_imports_is_served_as_javascript() {
+    let api = Api::new();
+    let (status, content_type, _) = asset(&api, "style.css").await;
+    assert_eq!((status, content_type.as_str()), (200, "text/css; charset=utf-8"));
+    let mut seen = vec!["app.js".to_owned()];
+    let mut next = 0;
+    while next < seen.len() {
+        let name = seen[next].clone();
+        next += 1;
+        let (status, content_type, script) = asset(&api, &name).await;
+        assert_eq!(status, 200, "/assets/{name}");
+        assert_eq!(content_type, "text/javascript; charset=utf-8", "/assets/{name}");
+        for module in imported_modules(&script) {
+            if !seen.contains(&module) {
+                seen.push(module);
+            }
+        }
+    }
+    assert!(seen.len() > 5, "the page imports its modules: {seen:?}");
+    let missing = api.get("/assets/nope.js").await;
+    missing.expect_error(404, "no such asset");
+    api.get("/assets/index.html").await.expect_error(404, "no such asset");
+}

@@ -1,0 +1,45 @@
+// The page's small tools: finding and making elements, texts, and
+// announcing to screen readers.
+
+export const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
+
+export const $ = (id) => document.getElementById(id);
+
+/** Creates an element with attributes and children. */
+export function h(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === 'class') node.className = value;
+    else if (key === 'text') node.textContent = value;
+    else node.setAttribute(key, value === true ? '' : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** Replaces an element's children, skipping empty ones. */
+export function replace(node, ...children) {
+  node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+export const plural = (n, one, many) => `${n} ${n === 1 ? one : many || one + 's'}`;
+
+let announceTimer = null;
+export function announce(text) {
+  const live = $('live');
+  clearTimeout(announceTimer);
+  live.textContent = '';
+  // A fresh text node after a tick is read even when it repeats the last.
+  announceTimer = setTimeout(() => {
+    live.textContent = text;
+  }, 60);
+}
+
+export function showError(where, message) {
+  $(where).textContent = message || '';
+}
