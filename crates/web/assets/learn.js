@@ -161,16 +161,26 @@ function renderExplain(analysis, view) {
   );
 }
 
-function renderOptions(analysis, view) {
+/**
+ * The Moves panel's body, or null after saying why there is no list (too
+ * many moves, or none left).
+ */
+function movesBody(analysis) {
   const body = $('moves-body');
   if (!analysis.moves) {
     body.replaceChildren(h('p', {}, 'There are too many moves to list here.'));
-    return;
+    return null;
   }
   if (analysis.moves.length === 0) {
     body.replaceChildren(h('p', {}, 'No moves are left: the game is over.'));
-    return;
+    return null;
   }
+  return body;
+}
+
+function renderOptions(analysis, view) {
+  const body = movesBody(analysis);
+  if (!body) return;
   const byHeap = new Map();
   for (const option of analysis.moves) {
     if (!byHeap.has(option.heap)) byHeap.set(option.heap, []);
@@ -352,15 +362,8 @@ function renderOtherExplain(analysis, view) {
 }
 
 function renderOtherMoves(analysis, view) {
-  const body = $('moves-body');
-  if (!analysis.moves) {
-    body.replaceChildren(h('p', {}, 'There are too many moves to list here.'));
-    return;
-  }
-  if (analysis.moves.length === 0) {
-    body.replaceChildren(h('p', {}, 'No moves are left: the game is over.'));
-    return;
-  }
+  const body = movesBody(analysis);
+  if (!body) return;
   const winning = analysis.moves.filter((m) => m.wins).length;
   body.replaceChildren(
     h(

@@ -1,7 +1,7 @@
 // Who is who, and the texts of a game's state: names, turns, results.
 
 import { st } from './state.js';
-import { isNim, otherStepOf, playedText } from './rules.js';
+import { isNim, otherStepOf, partialState, playedText } from './rules.js';
 
 export const MODE_LABELS = {
   computer: 'Against the computer',
@@ -65,16 +65,7 @@ export function stepOf(view, n) {
   if (!isNim(view)) return otherStepOf(view, n) || view;
   const heaps = view.start.slice();
   for (const mv of view.moves.slice(0, n)) heaps[mv.heap - 1] -= mv.take;
-  return {
-    ...view,
-    heaps,
-    moves: view.moves.slice(0, n),
-    ply: n,
-    to_move: n % 2 === 0 ? 'first' : 'second',
-    over: false,
-    winner: null,
-    partial: true,
-  };
+  return partialState(view, n, { heaps });
 }
 
 const sameMove = (a, b) => a.heap === b.heap && a.take === b.take && a.side === b.side && a.text === b.text;

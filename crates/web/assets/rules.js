@@ -83,15 +83,11 @@ function numbersAt(view, n) {
   return mv && mv.after !== undefined ? numbersIn(mv.after) : null;
 }
 
-/** stepOf for the other rule sets: the board rebuilt from the move's "after". */
-export function otherStepOf(view, n) {
-  const numbers = numbersAt(view, n);
-  const board = numbers && boardOf(view.board.kind, numbers, n);
-  if (!board) return null;
+/** `view` as it was after `n` moves, with `changes` (the position then). */
+export function partialState(view, n, changes) {
   return {
     ...view,
-    heaps: numbers,
-    board,
+    ...changes,
     moves: view.moves.slice(0, n),
     ply: n,
     to_move: n % 2 === 0 ? 'first' : 'second',
@@ -99,6 +95,14 @@ export function otherStepOf(view, n) {
     winner: null,
     partial: true,
   };
+}
+
+/** stepOf for the other rule sets: the board rebuilt from the move's "after". */
+export function otherStepOf(view, n) {
+  const numbers = numbersAt(view, n);
+  const board = numbers && boardOf(view.board.kind, numbers, n);
+  if (!board) return null;
+  return partialState(view, n, { heaps: numbers, board });
 }
 
 /** The board before the last move of `view`, to mark what it changed. */
