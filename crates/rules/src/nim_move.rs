@@ -99,16 +99,15 @@ impl FromStr for NimMove {
     type Err = ParseMoveError;
 
     fn from_str(text: &str) -> Result<NimMove, ParseMoveError> {
-        let words: Vec<&str> =
-            text.split(|c: char| c.is_whitespace() || c == ':').filter(|w| !w.is_empty()).collect();
-        let (heap, take) = match words.as_slice() {
-            [] => return Err(ParseMoveError::Empty),
-            [one] => {
+        let mut words = text.split(|c: char| c.is_whitespace() || c == ':').filter(|w| !w.is_empty());
+        let (heap, take) = match (words.next(), words.next(), words.next()) {
+            (None, _, _) => return Err(ParseMoveError::Empty),
+            (Some(one), None, _) => {
                 parse_number(one)?;
                 return Err(ParseMoveError::MissingAmount);
             }
-            [heap, take] => (parse_number(heap)?, parse_number(take)?),
-            [heap, take, ..] => {
+            (Some(heap), Some(take), None) => (parse_number(heap)?, parse_number(take)?),
+            (Some(heap), Some(take), Some(_)) => {
                 parse_number(heap)?;
                 parse_number(take)?;
                 return Err(ParseMoveError::TooManyNumbers);

@@ -24,7 +24,7 @@ use crate::error::ApiError;
 use crate::limits::MAX_BODY_BYTES;
 use crate::position_analysis::RulesAnalysisView;
 use crate::record::Record;
-use crate::service::{self, CreateRequest, MoveRequest, PlyRequest, Secrets};
+use crate::service::{self, CreateRequest, MoveRequest, PlyRequest, Secrets, Seen};
 use crate::store::{Store, games};
 use crate::views::{AnalysisView, GameView};
 use crate::{coach, computer};
@@ -150,13 +150,17 @@ async fn create(State(state): State<AppState>, body: Result<Bytes, BytesRejectio
             seed: rng.random(),
         }
     };
-    let changed = Some(secrets.id.clone());
-    let mut grant = state.store.run(changed, move |conn| service::create(conn, &request, secrets)).await?;
-    if computer_turns(&state, &grant.game.id).await? {
-        let (id, token) = (grant.game.id.clone(), grant.token.clone());
-        grant.game = state.store.run(None, move |conn| service::view(conn, &id, Some(&token))).await?;
+    let (changed, id, token) = (Some(secrets.id.clone()), secrets.id.clone(), secrets.token.clone());
+    let mut seen = state.store.run(changed, move |conn| service::create(conn, &request, secrets)).await?;
+    if computer::should_move(&seen.record) && computer_turns(&state, &id).await? {
+        seen = look(&state, id, Some(token.clone())).await?;
     }
-    Ok((StatusCode::CREATED, Json(grant)).into_response())
+    Ok((StatusCode::CREATED, Json(seen.grant(token))).into_response())
+}
+
+/// A game as `token`'s holder sees it, read on the storage thread.
+async fn look(state: &AppState, id: String, token: Option<String>) -> Result<Seen, ApiError> {
+    state.store.run(None, move |conn| service::view(conn, &id, token.as_deref())).await
 }
 
 /// Lets the computer take its turns in game `id` (see [`crate::computer`]):
@@ -199,14 +203,13 @@ async fn state_of(
     headers: HeaderMap,
 ) -> Result<Json<GameView>, ApiError> {
     let token = bearer(&headers);
-    let (lookup, seat) = (id.clone(), token.clone());
-    let view = state.store.run(None, move |conn| service::view(conn, &lookup, seat.as_deref())).await?;
+    let seen = look(&state, id.clone(), token.clone()).await?;
     // A server stopped between a person's move and the computer's reply
     // left the computer to move: it moves now.
-    if view.computer_to_move() && computer_turns(&state, &id).await? {
-        return Ok(Json(state.store.run(None, move |conn| service::view(conn, &id, token.as_deref())).await?));
+    if computer::should_move(&seen.record) && computer_turns(&state, &id).await? {
+        return Ok(Json(look(&state, id, token).await?.view()));
     }
-    Ok(Json(view))
+    Ok(Json(seen.view()))
 }
 
 /// A seat holder's action on a game: parse the body, run `work` on the
@@ -217,16 +220,16 @@ async fn act<R: DeserializeOwned + Send + 'static>(
     id: String,
     headers: &HeaderMap,
     body: Result<Bytes, BytesRejection>,
-    work: fn(&rusqlite::Connection, &str, Option<&str>, &R) -> Result<GameView, ApiError>,
+    work: fn(&rusqlite::Connection, &str, Option<&str>, &R) -> Result<Seen, ApiError>,
 ) -> Result<Json<GameView>, ApiError> {
     let request: R = parse_body(body)?;
     let token = bearer(headers);
     let (changed, target, seat) = (Some(id.clone()), id.clone(), token.clone());
-    let view = state.store.run(changed, move |conn| work(conn, &target, seat.as_deref(), &request)).await?;
-    if view.computer_to_move() && computer_turns(&state, &id).await? {
-        return Ok(Json(state.store.run(None, move |conn| service::view(conn, &id, token.as_deref())).await?));
+    let seen = state.store.run(changed, move |conn| work(conn, &target, seat.as_deref(), &request)).await?;
+    if computer::should_move(&seen.record) && computer_turns(&state, &id).await? {
+        return Ok(Json(look(&state, id, token).await?.view()));
     }
-    Ok(Json(view))
+    Ok(Json(seen.view()))
 }
 
 async fn play(
@@ -264,13 +267,13 @@ async fn step(
             return Err(ApiError::Conflict("the game has moved on meanwhile; reload the game".into()));
         }
     }
-    Ok(Json(state.store.run(None, move |conn| service::view(conn, &id, token.as_deref())).await?))
+    Ok(Json(look(&state, id, token).await?.view()))
 }
 
 async fn join(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<service::SeatGrant>, ApiError> {
     let token = new_token();
-    let changed = Some(id.clone());
-    Ok(Json(state.store.run(changed, move |conn| service::join(conn, &id, token)).await?))
+    let (changed, guest) = (Some(id.clone()), token.clone());
+    Ok(Json(state.store.run(changed, move |conn| service::join(conn, &id, guest)).await?.grant(token)))
 }
 
 async fn hint(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<coach::HintView>, ApiError> {
@@ -351,8 +354,7 @@ async fn events(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    let lookup = id.clone();
-    let first = state.store.run(None, move |conn| service::view(conn, &lookup, None)).await?;
+    let first = look(&state, id.clone(), None).await?.view();
     let changes = state.store.subscribe();
     let mut poll = tokio::time::interval(POLL);
     poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -390,9 +392,9 @@ async fn events(
             }
             let id = w.id.clone();
             match w.store.run(None, move |conn| service::view(conn, &id, None)).await {
-                Ok(view) if view.version != w.version => {
-                    w.version = view.version;
-                    w.pending = Some(view);
+                Ok(seen) if seen.record.version != w.version => {
+                    w.version = seen.record.version;
+                    w.pending = Some(seen.view());
                 }
                 Ok(_) => {}
                 Err(ApiError::NotFound(_)) => return None,

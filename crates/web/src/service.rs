@@ -82,6 +82,29 @@ pub struct SeatGrant {
     pub link: String,
 }
 
+/// A game as the asker sees it: what the handlers turn into a [`GameView`]
+/// once off the storage thread (drawing every move of a long game is work
+/// the storage thread should not do).
+#[derive(Debug, Clone)]
+pub struct Seen {
+    /// The game.
+    pub record: Record,
+    /// What the asker may do in it.
+    pub access: Access,
+}
+
+impl Seen {
+    /// The JSON state.
+    pub fn view(&self) -> GameView {
+        GameView::new(&self.record, self.access)
+    }
+
+    /// The answer to creating or joining: the state, the seat and its token.
+    pub fn grant(&self, token: String) -> SeatGrant {
+        SeatGrant { link: format!("/g/{}", self.record.id), token, seat: self.access.name(), game: self.view() }
+    }
+}
+
 /// The randomness a new game needs, drawn by the caller.
 #[derive(Debug, Clone)]
 pub struct Secrets {
@@ -147,7 +170,7 @@ pub(crate) fn check_limits(set: &RuleSet, numbers: &[u64]) -> Result<(), ApiErro
 
 /// Creates a game (in "computer-first" the computer's first move follows,
 /// see [`crate::computer`]).
-pub fn create(conn: &Connection, request: &CreateRequest, secrets: Secrets) -> Result<SeatGrant, ApiError> {
+pub fn create(conn: &Connection, request: &CreateRequest, secrets: Secrets) -> Result<Seen, ApiError> {
     let (game, level) = new_game(request)?;
     let record = Record {
         id: secrets.id,
@@ -161,23 +184,19 @@ pub fn create(conn: &Connection, request: &CreateRequest, secrets: Secrets) -> R
     };
     games::insert(conn, &record)?;
     let access = record.access(Some(&record.owner_token));
-    Ok(SeatGrant {
-        link: format!("/g/{}", record.id),
-        token: record.owner_token.clone(),
-        seat: access.name(),
-        game: GameView::new(&record, access),
-    })
+    Ok(Seen { record, access })
 }
 
 /// The state of a game as seen by `token`'s holder (or a watcher).
-pub fn view(conn: &Connection, id: &str, token: Option<&str>) -> Result<GameView, ApiError> {
+pub fn view(conn: &Connection, id: &str, token: Option<&str>) -> Result<Seen, ApiError> {
     let record = games::load(conn, id)?;
-    Ok(GameView::new(&record, record.access(token)))
+    let access = record.access(token);
+    Ok(Seen { record, access })
 }
 
 /// Plays a person's move (the computer's reply follows, see
 /// [`crate::computer`]).
-pub fn play(conn: &Connection, id: &str, token: Option<&str>, request: &MoveRequest) -> Result<GameView, ApiError> {
+pub fn play(conn: &Connection, id: &str, token: Option<&str>, request: &MoveRequest) -> Result<Seen, ApiError> {
     let mut record = games::load(conn, id)?;
     let access = record.require_access(token)?;
     check_turn(&record, access, request.ply)?;
@@ -185,7 +204,7 @@ pub fn play(conn: &Connection, id: &str, token: Option<&str>, request: &MoveRequ
     let before = record.game.moves().len();
     record.game.play(mv).map_err(|e: PlayError<AnyRules>| ApiError::IllegalMove(e.to_string()))?;
     save_progress(conn, &mut record, before)?;
-    Ok(GameView::new(&record, access))
+    Ok(Seen { record, access })
 }
 
 /// The move a request asks for: its text, or in Nim a heap and an amount.
@@ -229,7 +248,7 @@ pub fn step(conn: &Connection, id: &str, token: Option<&str>, request: &PlyReque
 
 /// Takes back the asker's last move (and the computer's reply); between two
 /// people on one device, the last move.
-pub fn undo(conn: &Connection, id: &str, token: Option<&str>, request: &PlyRequest) -> Result<GameView, ApiError> {
+pub fn undo(conn: &Connection, id: &str, token: Option<&str>, request: &PlyRequest) -> Result<Seen, ApiError> {
     let mut record = games::load(conn, id)?;
     let access = record.require_access(token)?;
     match record.mode {
@@ -252,11 +271,11 @@ pub fn undo(conn: &Connection, id: &str, token: Option<&str>, request: &PlyReque
     games::truncate_moves(conn, id, index)?;
     games::touch(conn, id)?;
     record.version += 1;
-    Ok(GameView::new(&record, access))
+    Ok(Seen { record, access })
 }
 
 /// Takes the free seat of an online game.
-pub fn join(conn: &Connection, id: &str, token: String) -> Result<SeatGrant, ApiError> {
+pub fn join(conn: &Connection, id: &str, token: String) -> Result<Seen, ApiError> {
     let mut record = games::load(conn, id)?;
     if record.mode != Mode::Online {
         return Err(ApiError::Conflict("only online games have a seat to join; you can watch this one".into()));
@@ -269,7 +288,7 @@ pub fn join(conn: &Connection, id: &str, token: String) -> Result<SeatGrant, Api
     record.guest_token = Some(token.clone());
     record.version += 1;
     let access = record.access(Some(&token));
-    Ok(SeatGrant { link: format!("/g/{id}"), token, seat: access.name(), game: GameView::new(&record, access) })
+    Ok(Seen { record, access })
 }
 
 /// One line of `GET /api/stats`.

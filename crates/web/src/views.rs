@@ -62,18 +62,58 @@ impl MoveView {
     }
 }
 
-/// A played move and who played it.
+/// A played move and who played it. A Nim move is its `heap` and `take`
+/// (from them a client has everything, and long games stay small); a move
+/// of another rule set is its `text`, its `description` and the position
+/// `after` it, which only the rules can work out.
 #[derive(Debug, Clone, Serialize)]
 pub struct PlayedView {
-    /// The move.
-    #[serde(flatten)]
-    pub mv: MoveView,
-    /// The position after it, as text.
-    pub after: String,
+    /// Nim: the heap, from 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heap: Option<usize>,
+    /// Nim: how many tokens.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub take: Option<u64>,
+    /// Other rule sets: the move as typed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Other rule sets: the move in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Other rule sets: the position after the move, as text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after: Option<String>,
     /// "first" or "second".
     pub side: &'static str,
     /// "human" or "computer".
     pub by: SeatKind,
+}
+
+impl PlayedView {
+    /// `mv`, played from `before` to `after` by `side`.
+    fn new(rules: &AnyRules, before: &AnyPosition, mv: AnyMove, after: &AnyPosition, side: Side, by: SeatKind) -> Self {
+        let side = side_name(side);
+        match mv {
+            AnyMove::Nim(nim) => PlayedView {
+                heap: Some(nim.heap_number()),
+                take: Some(nim.take),
+                text: None,
+                description: None,
+                after: None,
+                side,
+                by,
+            },
+            other => PlayedView {
+                heap: None,
+                take: None,
+                text: Some(other.to_string()),
+                description: Some(rules.describe_move(before, &other)),
+                after: Some(after.to_string()),
+                side,
+                by,
+            },
+        }
+    }
 }
 
 /// A seat.
@@ -144,12 +184,7 @@ impl GameView {
             .map(|(ply, (before, mv))| {
                 let side = Side::after_moves(ply);
                 let after = befores.get(ply + 1).copied().unwrap_or(game.position());
-                PlayedView {
-                    mv: MoveView::new(rules, before, mv),
-                    after: after.to_string(),
-                    side: side_name(side),
-                    by: record.seat(side),
-                }
+                PlayedView::new(rules, before, mv, after, side, record.seat(side))
             })
             .collect();
         let seats = [Side::First, Side::Second].map(|side| SeatView {
@@ -175,19 +210,6 @@ impl GameView {
             version: record.version,
             your_seat: access.name(),
         }
-    }
-}
-
-impl GameView {
-    /// Whether the computer is to move by itself (not in a demo game, which
-    /// moves when stepped).
-    pub fn computer_to_move(&self) -> bool {
-        let seat = match self.to_move {
-            Some("first") => &self.seats[0],
-            Some("second") => &self.seats[1],
-            _ => return false,
-        };
-        self.mode != Mode::Demo && seat.kind == SeatKind::Computer
     }
 }
 

@@ -70,14 +70,13 @@ pub fn load(conn: &Connection, id: &str) -> Result<Record, ApiError> {
     let rules = server_rules(set, convention);
     let start: Vec<u64> = serde_json::from_str(&start).map_err(|e| corrupt(e.to_string()))?;
     let start = rules.position(&start).map_err(|e| corrupt(e.to_string()))?;
-    let texts = conn
-        .prepare_cached("SELECT move FROM moves WHERE game_id = ?1 ORDER BY ply")?
-        .query_map([id], |row| row.get::<_, String>(0))?
-        .collect::<Result<Vec<_>, _>>()?;
-    let moves = texts
-        .iter()
-        .map(|text| rules.parse_move(text).map_err(|e| corrupt(format!("move {text:?}: {e}"))))
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut statement = conn.prepare_cached("SELECT move FROM moves WHERE game_id = ?1 ORDER BY ply")?;
+    let mut rows = statement.query([id])?;
+    let mut moves = Vec::new();
+    while let Some(row) = rows.next()? {
+        let text = row.get_ref(0)?.as_str().map_err(|e| corrupt(e.to_string()))?;
+        moves.push(rules.parse_move(text).map_err(|e| corrupt(format!("move {text:?}: {e}")))?);
+    }
     let game = Game::replay(rules, start, moves).map_err(|e| corrupt(e.to_string()))?;
     Ok(Record { id: id.to_owned(), mode, level, seed: seed as u64, owner_token, guest_token, version, game })
 }

@@ -55,8 +55,8 @@ async fn a_first_schema_database_is_migrated_and_its_games_go_on_even_a_stuck_on
     let game = api.get("/api/games/oldgame").await.expect(200);
     assert_eq!(game["rules"]["id"], "nim");
     assert_eq!(game["heaps"], json!([0, 5, 6]));
-    assert_eq!(game["moves"][0]["text"], "3:1");
-    assert_eq!(game["moves"][1]["text"], "1:3");
+    assert_eq!(game["moves"][0], json!({"heap": 3, "take": 1, "side": "first", "by": "human"}));
+    assert_eq!(game["moves"][1], json!({"heap": 1, "take": 3, "side": "second", "by": "human"}));
     assert_eq!(game["ply"], 2);
     // The game goes on, and its moves are stored the new way.
     let game = api.play("oldgame", "tok", 2, 5, 2).await.expect(200);
