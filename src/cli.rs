@@ -176,4 +176,10 @@ pub struct SimulateArgs {
     /// Print the results as JSON.
     #[arg(long)]
     pub json: bool,
+    /// The rule set (default nim): subtraction:2,3,7, all-but:1,2,
+    /// take-limit:3, moore:2, wythoff, kayles, dawsons-kayles, octal:0.137
+    /// (any code), grundy, lasker, staircase, northcott, fibonacci. The
+    /// numbers are then that game's position.
+    #[arg(long, value_name = "RULESET")]
+    pub rules: Option<String>,
 }

@@ -1,21 +1,28 @@
-//! `bouton simulate`: many computer-vs-computer games, summarised.
+//! `bouton simulate`: many computer-vs-computer games, summarised, for Nim
+//! or any other rule set.
 
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use bouton_analysis::{Analysis, Winner};
-use bouton_players::Level;
-use bouton_rules::{Convention, Game, Nim, Side};
+use bouton_grundy::{AnyRules, GrundyPlayer, RuleSet};
+use bouton_players::Player;
+use bouton_rules::{Convention, Game, Nim, Rules, Side};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
 use crate::UsageError;
 use crate::cli::SimulateArgs;
+use crate::start::start_numbers;
 use crate::start::{choose_seed, make_rng, starting_heaps};
 
 /// The progress bar appears once a run has lasted this long.
 const QUIET_PERIOD: Duration = Duration::from_secs(1);
+/// A game longer than this is stopped as unfinished (in Northcott's game
+/// players who do not close gaps can go on for ever).
+const MAX_MOVES: u64 = 100_000;
 
 #[derive(Serialize)]
 struct SideResult {
@@ -33,13 +40,50 @@ struct Lengths {
 #[derive(Serialize)]
 struct Summary {
     games: u64,
+    rules: String,
     misere: bool,
     seed: u64,
     first: SideResult,
     second: SideResult,
     /// Games whose start was won for the first player with perfect play.
     winning_starts: u64,
+    /// Games whose start could not be analysed (misère positions too large
+    /// to search).
+    #[serde(skip_serializing_if = "is_zero")]
+    unanalysed_starts: u64,
+    /// Games stopped after [`MAX_MOVES`] moves.
+    #[serde(skip_serializing_if = "is_zero")]
+    unfinished: u64,
     length: Lengths,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// One game played to its end.
+struct Played {
+    /// The winner, or `None` when stopped after [`MAX_MOVES`] moves.
+    winner: Option<Side>,
+    /// Moves played.
+    length: u64,
+    /// Whether the first player could force a win from the start (`None`:
+    /// not analysable).
+    start_won: Option<bool>,
+}
+
+/// Plays `game` out between `players`.
+fn play_out<R: Rules>(
+    mut game: Game<R>,
+    players: &mut [Box<dyn Player<R> + '_>; 2],
+    rng: &mut ChaCha8Rng,
+) -> (Option<Side>, u64) {
+    while !game.is_over() && (game.moves().len() as u64) < MAX_MOVES {
+        let side = game.to_move();
+        let mv = players[side.index()].choose(&game, rng).expect("the game is not over");
+        game.play(mv).expect("players choose legal moves");
+    }
+    (game.outcome().map(|o| o.winner), game.moves().len() as u64)
 }
 
 /// Runs `bouton simulate`.
@@ -47,11 +91,32 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
     let seed = choose_seed(args.start.seed);
     let mut rng = make_rng(seed);
     let convention = if args.start.misere { Convention::Misere } else { Convention::Normal };
-    let levels = [args.first, args.second];
-    let mut players = levels.map(Level::player);
+    let set: RuleSet = match &args.rules {
+        None => RuleSet::Nim,
+        Some(text) => text.parse().map_err(|e: bouton_grundy::RuleSetError| UsageError(e.to_string()))?,
+    };
     let mut wins = [0u64; 2];
-    let mut winning_starts = 0;
+    let (mut winning_starts, mut unanalysed_starts, mut unfinished) = (0, 0, 0);
     let (mut shortest, mut longest, mut total_moves) = (u64::MAX, 0u64, 0u128);
+    let rules = AnyRules::new(set.clone(), convention);
+    let one_game = |rng: &mut ChaCha8Rng| -> Result<Played, UsageError> {
+        if set == RuleSet::Nim {
+            let heaps = starting_heaps(&args.start, rng)?;
+            let start_won = Analysis::new(heaps.as_slice(), convention).winner() == Winner::Mover;
+            let game = Game::new(Nim::new(convention), heaps).map_err(|e| UsageError(e.to_string()))?;
+            let mut players = [args.first, args.second].map(|level| level.player() as Box<dyn Player<Nim>>);
+            let (winner, length) = play_out(game, &mut players, rng);
+            return Ok(Played { winner, length, start_won: Some(start_won) });
+        }
+        let numbers = start_numbers(&set, &args.start, rng)?;
+        let position = rules.position(&numbers).map_err(|e| UsageError(e.to_string()))?;
+        let start_won = rules.analyze(&position).ok().map(|a| a.winner == Winner::Mover);
+        let game = Game::new(rules.clone(), position).map_err(|e| UsageError(e.to_string()))?;
+        let mut players: [Box<dyn Player<AnyRules>>; 2] =
+            [Box::new(GrundyPlayer::new(args.first)), Box::new(GrundyPlayer::new(args.second))];
+        let (winner, length) = play_out(game, &mut players, rng);
+        Ok(Played { winner, length, start_won })
+    };
 
     let bar = ProgressBar::with_draw_target(Some(args.games), ProgressDrawTarget::hidden());
     bar.set_style(
@@ -60,22 +125,19 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
     );
     let started = Instant::now();
     for _ in 0..args.games {
-        let heaps = starting_heaps(&args.start, &mut rng)?;
-        if Analysis::new(heaps.as_slice(), convention).winner() == Winner::Mover {
-            winning_starts += 1;
+        let played = one_game(&mut rng)?;
+        match played.start_won {
+            Some(true) => winning_starts += 1,
+            Some(false) => {}
+            None => unanalysed_starts += 1,
         }
-        let mut game = Game::new(Nim::new(convention), heaps).map_err(|e| UsageError(e.to_string()))?;
-        while !game.is_over() {
-            let side = game.to_move();
-            let mv = players[side.index()].choose(&game, &mut rng).expect("the game is not over");
-            game.play(mv).expect("players choose legal moves");
+        match played.winner {
+            Some(side) => wins[side.index()] += 1,
+            None => unfinished += 1,
         }
-        let outcome = game.outcome().expect("the game is over");
-        wins[outcome.winner.index()] += 1;
-        let length = game.moves().len() as u64;
-        shortest = shortest.min(length);
-        longest = longest.max(length);
-        total_moves += u128::from(length);
+        shortest = shortest.min(played.length);
+        longest = longest.max(played.length);
+        total_moves += u128::from(played.length);
         bar.inc(1);
         if bar.is_hidden() && started.elapsed() > QUIET_PERIOD {
             bar.set_draw_target(ProgressDrawTarget::stderr());
@@ -85,11 +147,14 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
 
     let summary = Summary {
         games: args.games,
+        rules: set.to_string(),
         misere: args.start.misere,
         seed,
         first: SideResult { level: args.first.to_string(), wins: wins[Side::First.index()] },
         second: SideResult { level: args.second.to_string(), wins: wins[Side::Second.index()] },
         winning_starts,
+        unanalysed_starts,
+        unfinished,
         length: Lengths { min: shortest, mean: total_moves as f64 / args.games as f64, max: longest },
     };
     let mut out = io::stdout().lock();
@@ -99,19 +164,39 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
         return Ok(());
     }
     let percent = |n: u64| 100.0 * n as f64 / args.games as f64;
-    let start = match args.start.random {
-        Some(n) => format!("{n} random heaps of 1 to {} (new each game)", args.start.max),
-        None => format!("heaps {}", starting_heaps(&args.start, &mut rng)?),
+    let start = match (args.start.random, &set) {
+        (Some(n), RuleSet::Nim) => format!("{n} random heaps of 1 to {} (new each game)", args.start.max),
+        (Some(_), _) => format!("random starts ({}; new each game)", set.position_format()),
+        (None, RuleSet::Nim) => format!("heaps {}", starting_heaps(&args.start, &mut rng)?),
+        (None, _) => {
+            start_numbers(&set, &args.start, &mut rng)?.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
+        }
     };
-    writeln!(out, "{} games of {convention} Nim from {start}, seed {seed}", args.games)?;
-    writeln!(out, "first player  ({:>8}): {:>8} wins ({:.1}%)", summary.first.level, summary.first.wins, percent(summary.first.wins))?;
-    writeln!(out, "second player ({:>8}): {:>8} wins ({:.1}%)", summary.second.level, summary.second.wins, percent(summary.second.wins))?;
+    match &set {
+        RuleSet::Nim => writeln!(out, "{} games of {convention} Nim from {start}, seed {seed}", args.games)?,
+        _ => writeln!(out, "{} games of {} from {start}, seed {seed}", args.games, rules.title())?,
+    }
     writeln!(
         out,
-        "won starts for the first player: {} ({:.1}%)",
-        winning_starts,
-        percent(winning_starts)
+        "first player  ({:>8}): {:>8} wins ({:.1}%)",
+        summary.first.level,
+        summary.first.wins,
+        percent(summary.first.wins)
     )?;
+    writeln!(
+        out,
+        "second player ({:>8}): {:>8} wins ({:.1}%)",
+        summary.second.level,
+        summary.second.wins,
+        percent(summary.second.wins)
+    )?;
+    writeln!(out, "won starts for the first player: {} ({:.1}%)", winning_starts, percent(winning_starts))?;
+    if unanalysed_starts > 0 {
+        writeln!(out, "starts that could not be analysed: {unanalysed_starts}")?;
+    }
+    if unfinished > 0 {
+        writeln!(out, "games stopped unfinished after {MAX_MOVES} moves: {unfinished}")?;
+    }
     writeln!(
         out,
         "game length in moves: min {}, mean {:.2}, max {}",

@@ -135,3 +135,42 @@ fn bad_simulations_are_usage_errors() {
     let out = bouton(&["simulate", "--first", "grandmaster"]).run();
     out.assert_code(2);
 }
+
+#[test]
+fn every_rule_set_simulates_and_perfect_play_wins_exactly_the_won_starts() {
+    // Perfect against perfect on random starts: the first player wins exactly
+    // the games whose start the analysis calls won.
+    for (rules, misere) in [
+        ("kayles", false),
+        ("grundy", false),
+        ("subtraction:1,3,4", false),
+        ("moore:2", false),
+        ("wythoff", false),
+        ("staircase", false),
+        ("northcott", false),
+        ("fibonacci", false),
+        ("kayles", true),
+        ("lasker", true),
+    ] {
+        let mut args = vec!["--rules", rules, "--games", "40", "--seed", "11", "--random", "3", "--max", "7"];
+        if misere {
+            args.push("--misere");
+        }
+        let (summary, _) = simulate_json(&args);
+        let (first, _) = check_summary(&summary, 40, misere);
+        assert_eq!(summary["rules"], rules);
+        assert_eq!(first, u(&summary["winning_starts"]), "{rules} (misère {misere}): {summary}");
+    }
+    // Known starts: Wythoff's (3, 5) and Fibonacci Nim from 21 are lost for
+    // the first player; Kayles 7 11 is won (G = 2 ^ 6).
+    let (summary, _) = simulate_json(&["--rules", "wythoff", "--games", "20", "--seed", "1", "3", "5"]);
+    assert_eq!(check_summary(&summary, 20, false), (0, 20));
+    let (summary, _) = simulate_json(&["--rules", "fibonacci", "--games", "20", "--seed", "1", "21"]);
+    assert_eq!(check_summary(&summary, 20, false), (0, 20));
+    let (summary, _) = simulate_json(&["--rules", "kayles", "--games", "20", "--seed", "1", "7", "11"]);
+    assert_eq!(check_summary(&summary, 20, false), (20, 0));
+    let out = bouton(&["simulate", "--rules", "chess"]).run();
+    out.assert_one_line_error(2, &["unknown rule set \"chess\""]);
+    let out = bouton(&["simulate", "--rules", "wythoff", "1", "2", "3"]).run();
+    out.assert_one_line_error(2, &["pair"]);
+}

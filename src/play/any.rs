@@ -3,14 +3,10 @@
 //! of Grundy values (or the rule set's own theory, or an exhaustive search).
 
 use bouton_analysis::Winner;
-use bouton_grundy::{AnyMove, AnyPosition, AnyRules, GrundyPlayer, Method, RuleSet};
+use bouton_grundy::{AnyMove, AnyPosition, AnyRules, GrundyPlayer, Method};
 use bouton_players::{Level, Player};
 use bouton_rules::{Convention, Game, Rules};
-use rand::Rng;
-use rand_chacha::ChaCha8Rng;
 
-use crate::UsageError;
-use crate::cli::StartArgs;
 use crate::play::any_board;
 use crate::play::variant::{Variant, parse_saved_moves};
 use crate::theme::Theme;
@@ -19,34 +15,6 @@ use crate::theme::Theme;
 const LISTED_MOVES: usize = 40;
 /// Moves compared for the best try in a lost position.
 const COMPARED: usize = 200;
-
-/// The start of a game of `set`: the numbers given, random ones, or the
-/// rule set's usual start.
-pub fn start_numbers(set: &RuleSet, args: &StartArgs, rng: &mut ChaCha8Rng) -> Result<Vec<u64>, UsageError> {
-    if !args.heaps.is_empty() {
-        return Ok(args.heaps.clone());
-    }
-    let Some(count) = args.random else { return Ok(set.default_start()) };
-    let count = count.min(crate::play::MAX_INTERACTIVE_HEAPS as u64 + 1);
-    let max = args.max.max(2);
-    let mut draw = |low: u64, high: u64| rng.random_range(low..=high.max(low));
-    Ok(match set {
-        RuleSet::Northcott => (0..count)
-            .flat_map(|_| {
-                let width = draw(3, max.max(3));
-                let white = draw(1, width);
-                let mut black = draw(1, width - 1);
-                if black >= white {
-                    black += 1;
-                }
-                [width, white, black]
-            })
-            .collect(),
-        RuleSet::Wythoff => (0..2 * count).map(|_| draw(1, max)).collect(),
-        RuleSet::Fibonacci => vec![draw(2, max)],
-        _ => (0..count).map(|_| draw(1, max)).collect(),
-    })
-}
 
 fn plural(count: usize, one: &str, many: &str) -> String {
     if count == 1 { format!("1 {one}") } else { format!("{count} {many}") }

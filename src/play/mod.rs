@@ -70,7 +70,7 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
             start(args, &mut term, rng, game)
         }
         Some(set) => {
-            let numbers = any::start_numbers(&set, &args.start, &mut rng)?;
+            let numbers = crate::start::start_numbers(&set, &args.start, &mut rng)?;
             let rules = AnyRules::new(set, convention);
             let position = rules.position(&numbers).map_err(|e| UsageError(e.to_string()))?;
             check_rows(rules.rows(&position), "rows")?;
