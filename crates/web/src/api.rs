@@ -173,18 +173,36 @@ async fn computer_turns(state: &AppState, id: &str) -> Result<bool, ApiError> {
         let Some(record) = state.store.run(None, move |conn| computer::to_move(conn, &lookup)).await? else {
             return Ok(moved);
         };
-        let version = record.version;
-        let Some(mv) = off_thread(move || computer::choose(&record)).await? else {
-            return Ok(moved);
-        };
-        let target = id.to_owned();
-        if !state.store.run(Some(id.to_owned()), move |conn| computer::commit(conn, &target, version, mv)).await? {
-            // Someone else changed the game meanwhile (and let the computer
-            // move if it had to).
+        // A move not stored means the game has no move left, or someone
+        // else changed it meanwhile (and let the computer move if it had to).
+        if computer_move(state, id, record).await? != Stored::Yes {
             return Ok(moved);
         }
         moved = true;
     }
+}
+
+/// Whether [`computer_move`] stored a move.
+#[derive(Debug, PartialEq, Eq)]
+enum Stored {
+    /// It did.
+    Yes,
+    /// The computer had no move.
+    NoMove,
+    /// The game changed while the computer was choosing.
+    Stale,
+}
+
+/// One computer move in `record` (game `id`): chosen off the storage
+/// thread, stored only if the game is still at the record's version.
+async fn computer_move(state: &AppState, id: &str, record: Record) -> Result<Stored, ApiError> {
+    let version = record.version;
+    let Some(mv) = off_thread(move || computer::choose(&record)).await? else {
+        return Ok(Stored::NoMove);
+    };
+    let target = id.to_owned();
+    let stored = state.store.run(Some(id.to_owned()), move |conn| computer::commit(conn, &target, version, mv)).await?;
+    Ok(if stored { Stored::Yes } else { Stored::Stale })
 }
 
 /// Runs CPU work (an analysis, the computer's choice) on a blocking thread.
@@ -260,12 +278,8 @@ async fn step(
     let token = bearer(&headers);
     let (target, seat) = (id.clone(), token.clone());
     let record = state.store.run(None, move |conn| service::step(conn, &target, seat.as_deref(), &request)).await?;
-    let version = record.version;
-    if let Some(mv) = off_thread(move || computer::choose(&record)).await? {
-        let target = id.clone();
-        if !state.store.run(Some(id.clone()), move |conn| computer::commit(conn, &target, version, mv)).await? {
-            return Err(ApiError::Conflict("the game has moved on meanwhile; reload the game".into()));
-        }
+    if computer_move(&state, &id, record).await? == Stored::Stale {
+        return Err(ApiError::Conflict("the game has moved on meanwhile; reload the game".into()));
     }
     Ok(Json(look(&state, id, token).await?.view()))
 }
