@@ -98,4 +98,13 @@ pub enum AnalysisError {
         /// Why.
         reason: String,
     },
+    /// The analysis ran out of its budget (or was cancelled) before it
+    /// found the answer.
+    #[error("analysis not available within the limits for {rules}: {cause}")]
+    OverBudget {
+        /// The rule set's name and convention.
+        rules: String,
+        /// Which limit it reached.
+        cause: crate::OverBudget,
+    },
 }

@@ -5,18 +5,16 @@ use bouton_rules::{Convention, Heaps, HeapsError, IllegalNimMove, Nim, NimMove, 
 use serde::Serialize;
 
 use crate::analysis::{Analysis, AnalysisError, Component, MOVE_BUDGET, Method};
-use crate::exhaustive::{Canonical, DEFAULT_BUDGET, Exhaustive};
+use crate::exhaustive::{Canonical, Exhaustive};
 use crate::rules::parse::MoveParseError;
+use crate::sample::RandomMove;
 use crate::{
     Board, BoardError, FibError, FibMove, FibPosition, FibonacciNim, HeapMove, HeapRules, HeapValues, IllegalFibMove,
     IllegalHeapMove, IllegalMooreMove, IllegalNorthcottMove, IllegalStairMove, IllegalWythoffMove, MooreMove, MooreNim,
     Northcott, NorthcottMove, Pairs, PairsError, RuleSet, RuleSetError, StairMove, Staircase, Stairs, StairsError,
     Wythoff, WythoffMove, wythoff_grundy, wythoff_losing,
 };
-
-/// The most positions searched for a Grundy value that is shown but not
-/// needed to play (Moore's Nim_k, Fibonacci Nim).
-const VALUE_BUDGET: usize = 200_000;
+use crate::{Budget, Meter, OverBudget};
 
 /// Any of bouton's rule sets behind one type, for front-ends that let the
 /// player choose: it implements [`Rules`], so `Game<AnyRules>` and the
@@ -44,7 +42,7 @@ const VALUE_BUDGET: usize = 200_000;
 pub struct AnyRules {
     set: RuleSet,
     kind: Kind,
-    budget: usize,
+    budget: Budget,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -210,27 +208,32 @@ impl AnyRules {
             RuleSet::Fibonacci => Kind::Fibonacci(FibonacciNim::new(convention)),
             heap => Kind::Heap(HeapRules::new(heap.heap_game().unwrap_or_else(crate::HeapGame::nim), convention)),
         };
-        AnyRules { set, kind, budget: DEFAULT_BUDGET }
+        AnyRules { set, kind, budget: Budget::interactive() }
     }
 
-    /// The same rules with a different limit on exhaustive searches (the
-    /// positions one analysis may visit; [`DEFAULT_BUDGET`] unless set): a
-    /// server answering many players sets it low, so that a position too
-    /// large to search is reported as such quickly.
+    /// The same rules with a different budget for each analysis
+    /// ([`Budget::interactive`] unless set): a server answering many players
+    /// sets it low, so that a position too large to analyse is reported as
+    /// such quickly.
     ///
     /// ```
-    /// use bouton_grundy::{AnalysisError, AnyRules};
+    /// use bouton_grundy::{AnalysisError, AnyRules, Budget};
     /// use bouton_rules::Convention;
     ///
-    /// let rules = AnyRules::parse("kayles", Convention::Misere)?.with_search_budget(1_000);
+    /// let rules = AnyRules::parse("kayles", Convention::Misere)?.with_budget(Budget::new(20_000, 1 << 20));
     /// assert!(rules.analyze(&rules.position(&[7, 11])?).is_ok());
     /// let big = rules.position(&[20, 30, 40])?;
-    /// assert!(matches!(rules.analyze(&big), Err(AnalysisError::NotAvailable { .. })));
+    /// assert!(matches!(rules.analyze(&big), Err(AnalysisError::OverBudget { .. })));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn with_search_budget(mut self, budget: usize) -> AnyRules {
+    pub fn with_budget(mut self, budget: Budget) -> AnyRules {
         self.budget = budget;
         self
+    }
+
+    /// The budget of each analysis.
+    pub fn budget(&self) -> &Budget {
+        &self.budget
     }
 
     /// Parses a rule set name (see [`RuleSet`]) and builds it.
@@ -335,30 +338,54 @@ impl AnyRules {
     /// position is too large to search (or, for Northcott's game in misère
     /// play, the game tree has cycles).
     pub fn analyze(&self, position: &AnyPosition) -> Result<Analysis<AnyMove>, AnalysisError> {
+        self.analyze_within(position, &self.budget)
+    }
+
+    /// [`AnyRules::analyze`] within `budget` instead of the rules' own.
+    ///
+    /// # Errors
+    /// As [`AnyRules::analyze`]; [`AnalysisError::OverBudget`] when the
+    /// budget runs out or its cancel flag is raised.
+    ///
+    /// ```
+    /// use bouton_grundy::{AnalysisError, AnyRules, Budget, Cancel};
+    /// use bouton_rules::Convention;
+    ///
+    /// let rules = AnyRules::parse("lasker", Convention::Misere)?;
+    /// let cancel = Cancel::new();
+    /// cancel.cancel();
+    /// let called_off = Budget::interactive().with_cancel(cancel);
+    /// let position = rules.position(&[50; 12])?;
+    /// assert!(matches!(rules.analyze_within(&position, &called_off), Err(AnalysisError::OverBudget { .. })));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn analyze_within(&self, position: &AnyPosition, budget: &Budget) -> Result<Analysis<AnyMove>, AnalysisError> {
         let misere = self.convention() == Convention::Misere;
+        let mut meter = budget.meter();
+        meter.check().map_err(|e| self.over_budget(e))?;
         match (&self.kind, position) {
             (Kind::Nim(nim), AnyPosition::Heaps(h)) => Ok(self.analyze_nim(nim, h)),
-            (Kind::Heap(rules), AnyPosition::Heaps(h)) if !misere => self.analyze_heaps(rules, h),
-            (Kind::Moore(rules), AnyPosition::Heaps(h)) => self.analyze_moore(rules, h),
-            (Kind::Wythoff(rules), AnyPosition::Pairs(p)) if !misere => self.analyze_wythoff(rules, p),
+            (Kind::Heap(rules), AnyPosition::Heaps(h)) if !misere => self.analyze_heaps(rules, h, &mut meter),
+            (Kind::Moore(rules), AnyPosition::Heaps(h)) => self.analyze_moore(rules, h, &mut meter),
+            (Kind::Wythoff(rules), AnyPosition::Pairs(p)) if !misere => self.analyze_wythoff(rules, p, &mut meter),
             (Kind::Staircase(_), AnyPosition::Stairs(s)) if !misere => Ok(self.analyze_staircase(s)),
             (Kind::Northcott(_), AnyPosition::Board(b)) if !misere => Ok(self.analyze_northcott(b)),
             (Kind::Northcott(_), AnyPosition::Board(_)) => Err(not_available(
                 self,
                 "Northcott's game can go round in circles, and no misère theory for it is known to bouton",
             )),
-            (Kind::Fibonacci(rules), AnyPosition::Fib(p)) if !misere => Ok(self.analyze_fibonacci(rules, p)),
+            (Kind::Fibonacci(_), AnyPosition::Fib(p)) if !misere => Ok(self.analyze_fibonacci(p)),
             (Kind::Heap(rules), AnyPosition::Heaps(h)) => {
-                self.search(rules, h, AnyMove::Heap, |h| heap_components(h, None))
+                self.search(rules, h, budget, AnyMove::Heap, |h| heap_components(h, None))
             }
-            (Kind::Wythoff(rules), AnyPosition::Pairs(p)) => self.search(rules, p, AnyMove::Wythoff, |p| {
+            (Kind::Wythoff(rules), AnyPosition::Pairs(p)) => self.search(rules, p, budget, AnyMove::Wythoff, |p| {
                 (0..p.as_slice().len()).map(|i| Component::new(format!("pair {}", i + 1), None)).collect()
             }),
             (Kind::Staircase(rules), AnyPosition::Stairs(s)) => {
-                self.search(rules, s, AnyMove::Stair, |_| vec![Component::new("the staircase", None)])
+                self.search(rules, s, budget, AnyMove::Stair, |_| vec![Component::new("the staircase", None)])
             }
             (Kind::Fibonacci(rules), AnyPosition::Fib(p)) => {
-                self.search(rules, p, AnyMove::Fib, |_| vec![Component::new("the heap", None)])
+                self.search(rules, p, budget, AnyMove::Fib, |_| vec![Component::new("the heap", None)])
             }
             _ => Err(not_available(self, "the position does not belong to these rules")),
         }
@@ -379,7 +406,16 @@ impl AnyRules {
         }
     }
 
-    fn analyze_heaps(&self, rules: &HeapRules, heaps: &Heaps) -> Result<Analysis<AnyMove>, AnalysisError> {
+    fn over_budget(&self, cause: OverBudget) -> AnalysisError {
+        AnalysisError::OverBudget { rules: self.title(), cause }
+    }
+
+    fn analyze_heaps(
+        &self,
+        rules: &HeapRules,
+        heaps: &Heaps,
+        meter: &mut Meter,
+    ) -> Result<Analysis<AnyMove>, AnalysisError> {
         let sizes = heaps.as_slice();
         let largest = sizes.iter().copied().max().unwrap_or(0);
         let values = HeapValues::for_heaps(rules.game(), largest).map_err(|e| not_available(self, e))?;
@@ -389,6 +425,7 @@ impl AnyRules {
         let mut moves = Vec::new();
         let mut complete = true;
         let mut examined = 0u64;
+        let mut stopped = None;
         if total != 0 {
             'heaps: for (heap, (&size, &g)) in sizes.iter().zip(&grundy).enumerate() {
                 let target = g ^ total;
@@ -398,12 +435,19 @@ impl AnyRules {
                         complete = false;
                         break 'heaps;
                     }
+                    if let Err(e) = meter.spend(1) {
+                        (complete, stopped) = (false, Some(e));
+                        break 'heaps;
+                    }
                     let left = if option.left == 0 { 0 } else { value(option.left)? };
                     let right = if option.right == 0 { 0 } else { value(option.right)? };
                     if left ^ right == target {
                         moves.push(AnyMove::Heap(HeapMove::from_option(heap, option)));
                     }
                 }
+            }
+            if let (true, Some(e)) = (moves.is_empty(), stopped) {
+                return Err(self.over_budget(e));
             }
             if moves.is_empty() {
                 return Err(not_available(self, "the heaps are too large to find a winning move"));
@@ -426,50 +470,58 @@ impl AnyRules {
         })
     }
 
-    fn analyze_moore(&self, rules: &MooreNim, heaps: &Heaps) -> Result<Analysis<AnyMove>, AnalysisError> {
+    /// Moore's theorem decides who wins and constructs a winning move for
+    /// any heap sizes; the other winning moves are listed as far as the
+    /// budget allows. Nim_k is not a sum of its heaps, and the value of the
+    /// whole would need a search: it is not computed.
+    fn analyze_moore(
+        &self,
+        rules: &MooreNim,
+        heaps: &Heaps,
+        meter: &mut Meter,
+    ) -> Result<Analysis<AnyMove>, AnalysisError> {
         let sizes = heaps.as_slice();
         let mover_wins = !rules.loses(sizes);
         let mut moves = Vec::new();
         let mut complete = true;
         if mover_wins {
+            let constructed = rules.construct_winning_move(sizes);
+            moves.extend(constructed.map(AnyMove::Moore));
             let mut after = heaps.clone();
             for (examined, mv) in rules.legal_moves(heaps).enumerate() {
-                if examined as u64 >= MOVE_BUDGET {
+                if examined as u64 >= MOVE_BUDGET || meter.spend(sizes.len() as u64 + 1).is_err() {
                     complete = false;
                     break;
                 }
                 after.clone_from(heaps);
                 rules.apply(&mut after, mv);
-                if rules.loses(after.as_slice()) {
+                if Some(mv) != constructed && rules.loses(after.as_slice()) {
                     moves.push(AnyMove::Moore(mv));
                 }
             }
-            if moves.is_empty() && rules.convention() == Convention::Normal {
-                moves.extend(rules.construct_winning_move(sizes).map(AnyMove::Moore));
-            }
             if moves.is_empty() {
-                return Err(not_available(self, "the heaps are too large to find a winning move"));
+                return Err(not_available(self, "no move is left to play"));
             }
         }
-        // Nim_k is not a sum of its heaps: only the whole has a value, and
-        // that only by search.
-        let value = if rules.convention() == Convention::Normal {
-            Exhaustive::new(*rules, VALUE_BUDGET.min(self.budget)).value(heaps).ok().map(u64::from)
-        } else {
-            None
-        };
+        let total =
+            (rules.k() == 1 && rules.convention() == Convention::Normal).then(|| sizes.iter().fold(0, |x, &h| x ^ h));
         Ok(Analysis {
             convention: rules.convention(),
             winner: winner(mover_wins),
-            components: vec![Component::new("the whole position", value)],
-            total: value,
+            components: vec![Component::new("the whole position", total)],
+            total,
             winning_moves: moves,
             complete,
             method: Method::MooreTheorem,
         })
     }
 
-    fn analyze_wythoff(&self, _rules: &Wythoff, pairs: &Pairs) -> Result<Analysis<AnyMove>, AnalysisError> {
+    fn analyze_wythoff(
+        &self,
+        _rules: &Wythoff,
+        pairs: &Pairs,
+        meter: &mut Meter,
+    ) -> Result<Analysis<AnyMove>, AnalysisError> {
         let list = pairs.as_slice();
         if let [(a, b)] = list {
             let moves = Wythoff::winning_moves_of_pair(*a, *b)
@@ -503,6 +555,7 @@ impl AnyRules {
         if total != 0 {
             let rules = Wythoff::new(Convention::Normal);
             for mv in rules.legal_moves(pairs) {
+                meter.spend(1).map_err(|e| self.over_budget(e))?;
                 let (a, b) = list[mv.pair];
                 let after = wythoff_grundy(a - mv.first, b - mv.second).map(u64::from);
                 if after == Some(grundy[mv.pair] ^ total) {
@@ -564,13 +617,12 @@ impl AnyRules {
         }
     }
 
-    fn analyze_fibonacci(&self, rules: &FibonacciNim, pos: &FibPosition) -> Analysis<AnyMove> {
+    /// The Zeckendorf representation decides who wins and gives the winning
+    /// moves; a Grundy value other than 0 would need a search, and is only
+    /// displayed: it is not computed.
+    fn analyze_fibonacci(&self, pos: &FibPosition) -> Analysis<AnyMove> {
         let mover_wins = FibonacciNim::mover_wins(pos);
-        let value = if mover_wins {
-            Exhaustive::new(*rules, VALUE_BUDGET.min(self.budget)).value(pos).ok().map(u64::from)
-        } else {
-            Some(0)
-        };
+        let value = (!mover_wins).then_some(0);
         Analysis {
             convention: Convention::Normal,
             winner: winner(mover_wins),
@@ -587,15 +639,13 @@ impl AnyRules {
         &self,
         rules: &R,
         position: &R::Position,
+        budget: &Budget,
         wrap: impl Fn(R::Move) -> AnyMove,
         components: impl Fn(&R::Position) -> Vec<Component>,
     ) -> Result<Analysis<AnyMove>, AnalysisError> {
-        let mut search = Exhaustive::new(rules.clone(), self.budget);
-        let unavailable = |e: crate::TooLarge| {
-            not_available(self, format!("no misère theory is known for it, and {e}; try a smaller position"))
-        };
-        let value = search.value(position).map_err(unavailable)?;
-        let moves = search.winning_moves(position).map_err(unavailable)?;
+        let mut search = Exhaustive::new(rules.clone(), budget.clone());
+        let value = search.value(position).map_err(|e| self.over_budget(e))?;
+        let moves = search.winning_moves(position).map_err(|e| self.over_budget(e))?;
         Ok(Analysis {
             convention: rules.convention(),
             winner: winner(value != 0),
@@ -611,16 +661,18 @@ impl AnyRules {
     /// opponent has after it (0 when it leaves them lost), or `None` where
     /// that cannot be analysed. Where positions are searched (misère play
     /// without a theory) one search serves every move, so comparing many
-    /// moves costs about as much as analysing the position once.
+    /// moves costs about as much as analysing the position once. All of it
+    /// runs within one `budget` (its clock started once, its operations
+    /// shared among the moves).
     ///
     /// ```
-    /// use bouton_grundy::AnyRules;
+    /// use bouton_grundy::{AnyRules, Budget};
     /// use bouton_rules::{Convention, Rules};
     ///
     /// let rules = AnyRules::parse("kayles", Convention::Misere)?;
     /// let start = rules.position(&[3])?;
     /// let moves: Vec<_> = rules.legal_moves(&start).collect();
-    /// let replies = rules.winning_replies(&start, &moves);
+    /// let replies = rules.winning_replies(&start, &moves, &Budget::interactive());
     /// // Misère Kayles, a row of 3: leaving one pin (knocking down two) leaves
     /// // the opponent to take the last pin, with no winning reply.
     /// for (mv, replies) in moves.iter().zip(&replies) {
@@ -630,30 +682,41 @@ impl AnyRules {
     /// }
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn winning_replies(&self, position: &AnyPosition, moves: &[AnyMove]) -> Vec<Option<usize>> {
+    pub fn winning_replies(&self, position: &AnyPosition, moves: &[AnyMove], budget: &Budget) -> Vec<Option<usize>> {
         let misere = self.convention() == Convention::Misere;
-        let searched = match (&self.kind, position) {
-            (Kind::Heap(r), AnyPosition::Heaps(p)) if misere => {
-                Some(self.replies_by_search(r, p, moves, |m| if let AnyMove::Heap(m) = m { Some(*m) } else { None }))
-            }
-            (Kind::Wythoff(r), AnyPosition::Pairs(p)) if misere => {
-                Some(self.replies_by_search(r, p, moves, |m| if let AnyMove::Wythoff(m) = m { Some(*m) } else { None }))
-            }
-            (Kind::Staircase(r), AnyPosition::Stairs(p)) if misere => {
-                Some(self.replies_by_search(r, p, moves, |m| if let AnyMove::Stair(m) = m { Some(*m) } else { None }))
-            }
-            (Kind::Fibonacci(r), AnyPosition::Fib(p)) if misere => {
-                Some(self.replies_by_search(r, p, moves, |m| if let AnyMove::Fib(m) = m { Some(*m) } else { None }))
-            }
-            _ => None,
-        };
+        let budget = &budget.started();
+        let searched =
+            match (&self.kind, position) {
+                (Kind::Heap(r), AnyPosition::Heaps(p)) if misere => {
+                    Some(self.replies_by_search(r, p, moves, budget, |m| {
+                        if let AnyMove::Heap(m) = m { Some(*m) } else { None }
+                    }))
+                }
+                (Kind::Wythoff(r), AnyPosition::Pairs(p)) if misere => {
+                    Some(self.replies_by_search(r, p, moves, budget, |m| {
+                        if let AnyMove::Wythoff(m) = m { Some(*m) } else { None }
+                    }))
+                }
+                (Kind::Staircase(r), AnyPosition::Stairs(p)) if misere => {
+                    Some(self.replies_by_search(r, p, moves, budget, |m| {
+                        if let AnyMove::Stair(m) = m { Some(*m) } else { None }
+                    }))
+                }
+                (Kind::Fibonacci(r), AnyPosition::Fib(p)) if misere => {
+                    Some(self.replies_by_search(r, p, moves, budget, |m| {
+                        if let AnyMove::Fib(m) = m { Some(*m) } else { None }
+                    }))
+                }
+                _ => None,
+            };
         searched.unwrap_or_else(|| {
+            let each = budget.clone().with_operations(budget.operations() / moves.len().max(1) as u64);
             moves
                 .iter()
                 .map(|&mv| {
                     let mut after = position.clone();
                     self.apply(&mut after, mv);
-                    match self.analyze(&after) {
+                    match self.analyze_within(&after, &each) {
                         Ok(a) if a.winner == Winner::Mover => Some(a.winning_moves.len()),
                         Ok(_) => Some(0),
                         Err(_) => None,
@@ -669,9 +732,10 @@ impl AnyRules {
         rules: &R,
         position: &R::Position,
         moves: &[AnyMove],
+        budget: &Budget,
         unwrap: impl Fn(&AnyMove) -> Option<R::Move>,
     ) -> Vec<Option<usize>> {
-        let mut search = Exhaustive::new(rules.clone(), self.budget);
+        let mut search = Exhaustive::new(rules.clone(), budget.clone());
         moves
             .iter()
             .map(|m| {
@@ -680,6 +744,34 @@ impl AnyRules {
                 search.winning_moves(&after).ok().map(|w| w.len())
             })
             .collect()
+    }
+
+    /// A random legal move, drawn without listing every legal move (see
+    /// [`RandomMove`]); `None` when there is none.
+    ///
+    /// ```
+    /// use bouton_grundy::AnyRules;
+    /// use bouton_rules::{Convention, Rules};
+    /// use rand::SeedableRng;
+    ///
+    /// let rules = AnyRules::parse("moore:8", Convention::Normal)?;
+    /// let start = rules.position(&[50; 12])?;
+    /// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+    /// let mv = rules.random_move(&start, &mut rng).unwrap();
+    /// assert!(rules.check(&start, mv).is_ok());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn random_move(&self, position: &AnyPosition, rng: &mut dyn rand::RngCore) -> Option<AnyMove> {
+        match (&self.kind, position) {
+            (Kind::Nim(r), AnyPosition::Heaps(p)) => r.random_move(p, rng).map(AnyMove::Nim),
+            (Kind::Heap(r), AnyPosition::Heaps(p)) => r.random_move(p, rng).map(AnyMove::Heap),
+            (Kind::Moore(r), AnyPosition::Heaps(p)) => r.random_move(p, rng).map(AnyMove::Moore),
+            (Kind::Wythoff(r), AnyPosition::Pairs(p)) => r.random_move(p, rng).map(AnyMove::Wythoff),
+            (Kind::Staircase(r), AnyPosition::Stairs(p)) => r.random_move(p, rng).map(AnyMove::Stair),
+            (Kind::Northcott(r), AnyPosition::Board(p)) => r.random_move(p, rng).map(AnyMove::Northcott),
+            (Kind::Fibonacci(r), AnyPosition::Fib(p)) => r.random_move(p, rng).map(AnyMove::Fib),
+            _ => None,
+        }
     }
 
     /// The winning moves a perfect player should prefer: in Northcott's

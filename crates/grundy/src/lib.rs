@@ -21,6 +21,7 @@
 
 mod analysis;
 mod any;
+mod budget;
 mod checksum;
 mod code;
 mod compute;
@@ -31,16 +32,18 @@ mod periodicity;
 mod player;
 mod rules;
 mod ruleset;
+mod sample;
 mod sequence;
 mod stats;
 mod values;
 
 pub use analysis::{Analysis, AnalysisError, Component, MOVE_BUDGET, Method};
 pub use any::{AnyIllegal, AnyMove, AnyPosition, AnyRules, PositionError};
+pub use budget::{Budget, Cancel, CancelOnDrop, Meter, OverBudget};
 pub use checksum::Checksum;
 pub use code::{CodeError, HeapGame, HeapOption, MAX_DIGITS};
 pub use compute::{ComputeError, ComputeOptions, Engine, MAX_UPTO, Progress, compute};
-pub use exhaustive::{Canonical, DEFAULT_BUDGET, Exhaustive, TooLarge};
+pub use exhaustive::{Canonical, Exhaustive};
 pub use mask::{MaskError, RareMask};
 pub use mex::MexSet;
 pub use periodicity::{DEFAULT_MAX_PERIOD, Periodicity};
@@ -56,6 +59,7 @@ pub use rules::wythoff::{
     wythoff_losing, wythoff_lower, wythoff_partner,
 };
 pub use ruleset::{CatalogEntry, RuleSet, RuleSetError};
+pub use sample::RandomMove;
 pub use sequence::{Sequence, SequenceIter};
 pub use stats::{KEPT_RARE, Stats};
 pub use values::{HeapValues, TABLE_LIMIT, ValuesError};

@@ -1,9 +1,9 @@
 use bouton_analysis::Winner;
 use bouton_players::{Level, Player};
-use bouton_rules::{Game, Rules};
+use bouton_rules::Game;
 use rand::{Rng, RngCore};
 
-use crate::{AnyMove, AnyPosition, AnyRules};
+use crate::{AnyMove, AnyPosition, AnyRules, Budget};
 
 /// Candidate moves compared when looking for the toughest losing move.
 const SAMPLED: usize = 24;
@@ -33,50 +33,56 @@ const SAMPLED: usize = 24;
 #[derive(Debug, Clone)]
 pub struct GrundyPlayer {
     level: Level,
+    budget: Option<Budget>,
 }
 
+/// Random draws tried when looking for a move that does not win.
+const DRAWS: usize = 64;
+
 impl GrundyPlayer {
-    /// A player of this level.
+    /// A player of this level, thinking within the rules' own budget.
     pub fn new(level: Level) -> GrundyPlayer {
-        GrundyPlayer { level }
+        GrundyPlayer { level, budget: None }
     }
 
-    /// A uniformly random legal move, or one for which `keep` holds if any does.
+    /// The same player thinking within `budget` (its clock starts with each
+    /// move, and every analysis behind one move shares it): past it, or when
+    /// its cancel flag is raised, the player answers at random.
+    pub fn with_budget(mut self, budget: Budget) -> GrundyPlayer {
+        self.budget = Some(budget);
+        self
+    }
+
+    /// A random legal move, preferably one for which `keep` holds: drawn a
+    /// few times without listing the legal moves.
     fn random_move(
         rules: &AnyRules,
         position: &AnyPosition,
         rng: &mut dyn RngCore,
         keep: impl Fn(&AnyMove) -> bool,
     ) -> Option<AnyMove> {
-        let count = rules.legal_moves(position).filter(|m| keep(m)).count();
-        if count == 0 {
-            let all = rules.legal_moves(position).count();
-            if all == 0 {
-                return None;
-            }
-            return rules.legal_moves(position).nth(rng.random_range(0..all));
+        let first = rules.random_move(position, rng)?;
+        if keep(&first) {
+            return Some(first);
         }
-        rules.legal_moves(position).filter(|m| keep(m)).nth(rng.random_range(0..count))
+        (1..DRAWS).filter_map(|_| rules.random_move(position, rng)).find(|m| keep(m)).or(Some(first))
     }
 
     /// In a lost position: among a sample of moves, one leaving the fewest
     /// winning replies.
-    fn toughest(rules: &AnyRules, position: &AnyPosition, rng: &mut dyn RngCore) -> Option<AnyMove> {
-        let count = rules.legal_moves(position).count();
-        if count == 0 {
-            return None;
-        }
+    fn toughest(rules: &AnyRules, position: &AnyPosition, rng: &mut dyn RngCore, budget: &Budget) -> Option<AnyMove> {
         let mut sample: Vec<AnyMove> = Vec::with_capacity(SAMPLED);
-        for _ in 0..SAMPLED.min(count) {
-            let mv = rules.legal_moves(position).nth(rng.random_range(0..count))?;
+        for _ in 0..SAMPLED {
+            let mv = rules.random_move(position, rng)?;
             if !sample.contains(&mv) {
                 sample.push(mv);
             }
         }
         let replies: Vec<usize> =
-            rules.winning_replies(position, &sample).into_iter().map(|r| r.unwrap_or(usize::MAX - 1)).collect();
+            rules.winning_replies(position, &sample, budget).into_iter().map(|r| r.unwrap_or(usize::MAX - 1)).collect();
         let fewest = replies.iter().copied().min()?;
-        let best: Vec<AnyMove> = sample.iter().zip(&replies).filter(|&(_, &r)| r == fewest).map(|(&mv, _)| mv).collect();
+        let best: Vec<AnyMove> =
+            sample.iter().zip(&replies).filter(|&(_, &r)| r == fewest).map(|(&mv, _)| mv).collect();
         best.get(rng.random_range(0..best.len())).copied()
     }
 }
@@ -92,7 +98,8 @@ impl Player<AnyRules> for GrundyPlayer {
         if self.level == Level::Random {
             return GrundyPlayer::random_move(rules, position, rng, |_| true);
         }
-        let Ok(analysis) = rules.analyze(position) else {
+        let budget = self.budget.as_ref().unwrap_or(rules.budget()).started();
+        let Ok(analysis) = rules.analyze_within(position, &budget) else {
             return GrundyPlayer::random_move(rules, position, rng, |_| true);
         };
         match analysis.winner {
@@ -105,7 +112,7 @@ impl Player<AnyRules> for GrundyPlayer {
                     GrundyPlayer::random_move(rules, position, rng, |m| !winning.contains(m))
                 }
             }
-            _ if rng.random_bool(self.level.skill()) => GrundyPlayer::toughest(rules, position, rng),
+            _ if rng.random_bool(self.level.skill()) => GrundyPlayer::toughest(rules, position, rng, &budget),
             _ => GrundyPlayer::random_move(rules, position, rng, |_| true),
         }
     }

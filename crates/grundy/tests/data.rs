@@ -3,7 +3,7 @@
 
 mod common;
 
-use bouton_grundy::{Checksum, ComputeOptions, Exhaustive, HeapGame, HeapRules, RareMask, Sequence, compute};
+use bouton_grundy::{Budget, Checksum, ComputeOptions, Exhaustive, HeapGame, HeapRules, RareMask, Sequence, compute};
 use bouton_rules::{Convention, Heaps};
 
 fn values(game: &HeapGame, upto: u64) -> (Sequence, Vec<u32>) {
@@ -86,7 +86,7 @@ fn single_heap_misere_values_match_the_data() {
         let words: Vec<&str> = line.split_whitespace().collect();
         let game: HeapGame = words[1].parse().expect("a code");
         let expected: Vec<u32> = words[2].split(',').map(|v| v.parse().expect("a number")).collect();
-        let mut search = Exhaustive::new(HeapRules::new(game, Convention::Misere), 5_000_000);
+        let mut search = Exhaustive::new(HeapRules::new(game, Convention::Misere), Budget::new(500_000_000, 4 << 30));
         let got: Vec<u32> = (0..expected.len() as u64)
             .map(|n| search.value(&Heaps::new(vec![n]).expect("one heap")).expect("small enough"))
             .collect();

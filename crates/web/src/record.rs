@@ -5,7 +5,6 @@ use bouton_players::Level;
 use bouton_rules::{Convention, Game, Side};
 
 use crate::error::ApiError;
-use crate::limits::SEARCH_BUDGET;
 use crate::mode::{Mode, SeatKind};
 
 /// A game as stored: the game itself and its settings and secrets.
@@ -29,9 +28,9 @@ pub struct Record {
     pub game: Game<AnyRules>,
 }
 
-/// The rules as the server plays them: exhaustive searches (misère play of
-/// most rule sets) are capped at [`SEARCH_BUDGET`] positions, so that an
-/// analysis that cannot be done is reported quickly.
+/// The rules as the server plays them: every analysis runs within
+/// [`crate::limits::search_budget`], so that an analysis that cannot be done
+/// is reported quickly.
 ///
 /// ```
 /// use bouton_grundy::RuleSet;
@@ -43,7 +42,7 @@ pub struct Record {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn server_rules(set: RuleSet, convention: Convention) -> AnyRules {
-    AnyRules::new(set, convention).with_search_budget(SEARCH_BUDGET)
+    AnyRules::new(set, convention).with_budget(crate::limits::search_budget())
 }
 
 /// What a request's token lets it do.

@@ -195,9 +195,83 @@ impl MooreNim {
             .all(|bit| (heaps.iter().filter(|&&h| (h >> bit) & 1 == 1).count() as u64).is_multiple_of(modulus))
     }
 
-    /// One winning move in normal play, built column by column from the
-    /// highest (Moore's construction); `None` when the mover loses.
+    /// One winning move under the rules' convention, for any heap sizes;
+    /// `None` when the mover loses. In normal play it is built column by
+    /// column from the highest (Moore's construction). In misère play the
+    /// same move wins unless it would leave only heaps of 0 and 1; then, and
+    /// when only such heaps are left already, the move empties or reduces to
+    /// 1 every larger heap and takes single tokens so that the number of
+    /// 1-heaps left is 1 more than a multiple of k + 1.
+    ///
+    /// ```
+    /// use bouton_grundy::MooreNim;
+    /// use bouton_rules::{Convention, Heaps, Rules};
+    ///
+    /// for convention in [Convention::Normal, Convention::Misere] {
+    ///     let rules = MooreNim::new(2, convention)?;
+    ///     let mut heaps = Heaps::new(vec![1, 1, 3])?;
+    ///     let mv = rules.construct_winning_move(heaps.as_slice()).unwrap();
+    ///     rules.play(&mut heaps, mv)?;
+    ///     assert!(rules.loses(heaps.as_slice()));
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn construct_winning_move(&self, heaps: &[u64]) -> Option<MooreMove> {
+        if self.loses(heaps) {
+            return None;
+        }
+        let endgame = self.convention == Convention::Misere && heaps.iter().all(|&h| h <= 1);
+        let normal = if endgame { None } else { self.construct_normal(heaps) };
+        match normal {
+            Some(mv) if self.convention == Convention::Normal || !self.leaves_only_ones(heaps, mv) => Some(mv),
+            _ if self.convention == Convention::Misere => self.construct_misere_endgame(heaps),
+            other => other,
+        }
+    }
+
+    /// Whether `mv` leaves no heap larger than 1.
+    fn leaves_only_ones(&self, heaps: &[u64], mv: MooreMove) -> bool {
+        let mut after = heaps.to_vec();
+        for &(heap, take) in mv.pairs() {
+            after[heap] -= take;
+        }
+        after.iter().all(|&h| h <= 1)
+    }
+
+    /// A misère move to a position of heaps of 0 and 1 whose count of 1s
+    /// is 1 more than a multiple of k + 1, if one exists: every heap above 1
+    /// is emptied or left at 1, and up to k of the moved heaps' allowance is
+    /// spent on existing 1-heaps.
+    fn construct_misere_endgame(&self, heaps: &[u64]) -> Option<MooreMove> {
+        let big: Vec<usize> = (0..heaps.len()).filter(|&i| heaps[i] > 1).collect();
+        let ones: Vec<usize> = (0..heaps.len()).filter(|&i| heaps[i] == 1).collect();
+        if big.len() > self.k {
+            return None;
+        }
+        let modulus = self.k + 1;
+        let spare = (self.k - big.len()).min(ones.len());
+        for kept in 0..=big.len() {
+            for taken in 0..=spare {
+                if kept + taken == 0 && big.is_empty() {
+                    continue;
+                }
+                let left = ones.len() - taken + kept;
+                if left % modulus != 1 % modulus {
+                    continue;
+                }
+                let mut pairs: Vec<(usize, u64)> =
+                    big.iter().enumerate().map(|(j, &i)| (i, heaps[i] - u64::from(j < kept))).collect();
+                pairs.extend(ones.iter().take(taken).map(|&i| (i, 1)));
+                if !pairs.is_empty() {
+                    return Some(MooreMove::new(&pairs));
+                }
+            }
+        }
+        None
+    }
+
+    /// Moore's construction for normal play.
+    fn construct_normal(&self, heaps: &[u64]) -> Option<MooreMove> {
         let modulus = self.k + 1;
         let mut touched: Vec<usize> = Vec::new();
         let mut new_values = heaps.to_vec();

@@ -1,7 +1,7 @@
 //! Games of every rule set through the API: creating, moving by text,
 //! the computer's replies, hints, analysis, review and statistics.
 
-use bouton_grundy::{AnyRules, Exhaustive, HeapGame, HeapRules, RuleSet};
+use bouton_grundy::{AnyRules, Budget, Exhaustive, HeapGame, HeapRules, RuleSet};
 use bouton_rules::{Convention, Heaps, Rules};
 use serde_json::{Value, json};
 
@@ -25,7 +25,7 @@ async fn play_text(api: &Api, id: &str, token: &str, text: &str, ply: u64) -> cr
 /// Whether the player to move loses Kayles from `heaps`, by an exhaustive
 /// search of the game tree: an oracle independent of Grundy values.
 fn kayles_lost(heaps: &[u64], convention: Convention) -> bool {
-    let mut search = Exhaustive::new(HeapRules::new(HeapGame::kayles(), convention), 1_000_000);
+    let mut search = Exhaustive::new(HeapRules::new(HeapGame::kayles(), convention), Budget::new(100_000_000, 1 << 30));
     search.value(&Heaps::new(heaps.to_vec()).unwrap()).unwrap() == 0
 }
 
