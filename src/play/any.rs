@@ -15,6 +15,8 @@ use crate::theme::Theme;
 const LISTED_MOVES: usize = 40;
 /// Moves compared for the best try in a lost position.
 const COMPARED: usize = 200;
+/// Moves counted beyond the listed ones before the count says "at least".
+const COUNTED: usize = 100_000;
 
 fn plural(count: usize, one: &str, many: &str) -> String {
     if count == 1 { format!("1 {one}") } else { format!("{count} {many}") }
@@ -22,17 +24,13 @@ fn plural(count: usize, one: &str, many: &str) -> String {
 
 /// The move among a lost position's moves that leaves the fewest winning
 /// replies (first such in move order, among the first few hundred), and
-/// that count.
+/// that count, all within one analysis budget.
 fn best_try(rules: &AnyRules, position: &AnyPosition) -> Option<(AnyMove, usize)> {
+    let moves: Vec<AnyMove> = rules.legal_moves(position).take(COMPARED).collect();
+    let replies = rules.winning_replies(position, &moves, rules.budget());
     let mut best: Option<(AnyMove, usize)> = None;
-    for mv in rules.legal_moves(position).take(COMPARED) {
-        let mut after = position.clone();
-        rules.apply(&mut after, mv);
-        let replies = match rules.analyze(&after) {
-            Ok(a) if a.winner == Winner::Mover => a.winning_moves.len(),
-            Ok(_) => 0,
-            Err(_) => continue,
-        };
+    for (mv, replies) in moves.into_iter().zip(replies) {
+        let Some(replies) = replies else { continue };
         if best.is_none_or(|(_, r)| replies < r) {
             best = Some((mv, replies));
         }
@@ -197,8 +195,10 @@ impl Variant for AnyRules {
     }
 
     fn list_moves(&self, position: &AnyPosition, theme: Theme) -> Vec<String> {
-        let total = self.legal_moves(position).count();
         let value = value_words(self);
+        // One budget for the whole list, its operations shared by the moves.
+        let started = self.budget().started();
+        let each = started.clone().with_operations(started.operations() / LISTED_MOVES as u64);
         let mut lines = vec![format!("Each legal move and the {value} it leaves; * marks a winning move:")];
         for mv in self.legal_moves(position).take(LISTED_MOVES) {
             let mut after = position.clone();
@@ -207,7 +207,7 @@ impl Variant for AnyRules {
                 let wins = self.convention() == Convention::Normal;
                 (if wins { "the game ends: you win".to_owned() } else { "the game ends: you lose".to_owned() }, wins)
             } else {
-                match self.analyze(&after) {
+                match self.analyze_within(&after, &each) {
                     Ok(a) => {
                         let leaves = a.total.map_or_else(
                             || {
@@ -227,8 +227,11 @@ impl Variant for AnyRules {
             let line = format!("  {:<44} {text}{}", self.describe_move(position, &mv), if winning { " *" } else { "" });
             lines.push(if winning { theme.good(&line) } else { line });
         }
-        if total > LISTED_MOVES {
-            lines.push(format!("  ... and {} more moves (`hint` names a winning one)", total - LISTED_MOVES));
+        let more = self.legal_moves(position).skip(LISTED_MOVES).take(COUNTED).count();
+        if more == COUNTED {
+            lines.push(format!("  ... and at least {COUNTED} more moves (`hint` names a winning one)"));
+        } else if more > 0 {
+            lines.push(format!("  ... and {more} more moves (`hint` names a winning one)"));
         }
         lines
     }
