@@ -12,6 +12,7 @@ export function h(tag, attrs, ...children) {
     if (value === null || value === undefined || value === false) continue;
     if (key === 'class') node.className = value;
     else if (key === 'text') node.textContent = value;
+    else if (key === 'style') setStyle(node, String(value));
     else node.setAttribute(key, value === true ? '' : String(value));
   }
   for (const child of children.flat()) {
@@ -19,6 +20,17 @@ export function h(tag, attrs, ...children) {
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return node;
+}
+
+/**
+ * Sets declarations such as `--step: 2` one by one through the CSSOM: the
+ * server's Content-Security-Policy refuses inline `style` attributes.
+ */
+function setStyle(node, declarations) {
+  for (const declaration of declarations.split(';')) {
+    const colon = declaration.indexOf(':');
+    if (colon > 0) node.style.setProperty(declaration.slice(0, colon).trim(), declaration.slice(colon + 1).trim());
+  }
 }
 
 /** Replaces an element's children, skipping empty ones. */

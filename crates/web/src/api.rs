@@ -9,6 +9,7 @@ use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
+use axum::middleware::from_fn_with_state;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -20,14 +21,16 @@ use rand::Rng;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
+use crate::config::ServerConfig;
 use crate::error::ApiError;
 use crate::limits::MAX_BODY_BYTES;
 use crate::position_analysis::RulesAnalysisView;
+use crate::rate_limit::{self, Kind, Limiter};
 use crate::record::Record;
 use crate::service::{self, CreateRequest, MoveRequest, PlyRequest, Secrets, Seen};
 use crate::store::{Store, games};
 use crate::views::{AnalysisView, GameView};
-use crate::{coach, computer};
+use crate::{coach, computer, connections, security};
 
 /// The most heaps `GET /api/analyze` takes.
 pub const MAX_ANALYZE_HEAPS: usize = 64;
@@ -36,27 +39,54 @@ pub const MAX_ANALYZE_HEAPS: usize = 64;
 const POLL: Duration = Duration::from_secs(2);
 
 /// What every handler shares.
+///
+/// ```
+/// use bouton_web::{AppState, ServerConfig, Store};
+///
+/// let store = Store::open(std::path::Path::new(":memory:"))?;
+/// let state = AppState::new(store).with_config(ServerConfig::default().with_rate_limits("off".parse()?));
+/// assert_eq!(state.config.rate_limits, bouton_web::rate_limit::RateLimits::OFF);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone)]
 pub struct AppState {
     /// The storage thread.
     pub store: Store,
+    /// Timeouts, the connection cap and the rate limits.
+    pub config: ServerConfig,
+}
+
+impl AppState {
+    /// The state over `store`, with the default [`ServerConfig`].
+    pub fn new(store: Store) -> AppState {
+        AppState { store, config: ServerConfig::default() }
+    }
+
+    /// The same state under `config`.
+    pub fn with_config(mut self, config: ServerConfig) -> AppState {
+        self.config = config;
+        self
+    }
 }
 
 /// The whole application, without a socket: tests call it directly.
 pub fn app(state: AppState) -> Router {
+    let games = from_fn_with_state(Limiter::new(Kind::Games, &state.config.rate_limits), rate_limit::limit);
+    let analyses = from_fn_with_state(Limiter::new(Kind::Analyses, &state.config.rate_limits), rate_limit::limit);
+    let body_deadline = from_fn_with_state(state.config.body_timeout, connections::body_deadline);
     let api = Router::new()
         .route("/openapi.json", get(openapi))
-        .route("/games", post(create))
+        .route("/games", post(create).route_layer(games.clone()))
         .route("/games/{id}", get(state_of))
         .route("/games/{id}/moves", post(play))
         .route("/games/{id}/undo", post(undo))
         .route("/games/{id}/step", post(step))
-        .route("/games/{id}/join", post(join))
-        .route("/games/{id}/hint", get(hint))
-        .route("/games/{id}/review", get(review))
-        .route("/games/{id}/analysis", get(analysis))
+        .route("/games/{id}/join", post(join).route_layer(games))
+        .route("/games/{id}/hint", get(hint).route_layer(analyses.clone()))
+        .route("/games/{id}/review", get(review).route_layer(analyses.clone()))
+        .route("/games/{id}/analysis", get(analysis).route_layer(analyses.clone()))
         .route("/games/{id}/events", get(events))
-        .route("/analyze", get(analyze))
+        .route("/analyze", get(analyze).route_layer(analyses))
         .route("/rules", get(rules))
         .route("/stats", get(stats))
         .fallback(|| async { ApiError::NotFound("no such API route; see /api/openapi.json".into()) })
@@ -66,14 +96,16 @@ pub fn app(state: AppState) -> Router {
                 Json(serde_json::json!({"error": "method not allowed on this route; see /api/openapi.json"})),
             )
         });
-    Router::new()
+    let router = Router::new()
         .route("/", get(page))
         .route("/g/{id}", get(page))
         .route("/assets/{file}", get(asset))
         .nest("/api", api)
         .fallback(|| async { ApiError::NotFound("no such page".into()) })
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
-        .with_state(state)
+        .layer(body_deadline)
+        .with_state(state);
+    security::with_headers(router)
 }
 
 async fn page() -> Html<&'static str> {

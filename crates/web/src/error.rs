@@ -2,7 +2,7 @@
 //! says whose fault it is. Client mistakes are always 4xx.
 
 use axum::Json;
-use axum::http::StatusCode;
+use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::store::StorageError;
@@ -25,6 +25,9 @@ pub enum ApiError {
     /// The request came too late: the game moved on, or the seat is taken (409).
     #[error("{0}")]
     Conflict(String),
+    /// The request body did not arrive in time (408).
+    #[error("{0}")]
+    Timeout(String),
     /// The request body is too large (413).
     #[error("{0}")]
     TooLarge(String),
@@ -38,6 +41,15 @@ pub enum ApiError {
     /// The storage failed (503): not the client's fault.
     #[error("{0}")]
     Storage(String),
+    /// Too many requests of one kind from one client (429), answered with
+    /// `Retry-After`.
+    #[error("{message}")]
+    TooManyRequests {
+        /// What was refused and when to try again.
+        message: String,
+        /// Whole seconds until a request of this kind is let through.
+        retry_after: u64,
+    },
 }
 
 impl ApiError {
@@ -49,9 +61,11 @@ impl ApiError {
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::IllegalMove(_) | ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Storage(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
         }
     }
 
@@ -79,6 +93,10 @@ impl From<rusqlite::Error> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status(), Json(serde_json::json!({ "error": self.to_string() }))).into_response()
+        let mut response = (self.status(), Json(serde_json::json!({ "error": self.to_string() }))).into_response();
+        if let ApiError::TooManyRequests { retry_after, .. } = self {
+            response.headers_mut().insert(header::RETRY_AFTER, retry_after.into());
+        }
+        response
     }
 }

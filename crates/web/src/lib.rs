@@ -9,7 +9,7 @@
 //! use bouton_web::{AppState, Store, app};
 //!
 //! let store = Store::open(std::path::Path::new(":memory:"))?;
-//! let router = app(AppState { store });
+//! let router = app(AppState::new(store));
 //! # let _ = router;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -18,12 +18,16 @@ mod api;
 pub mod board;
 pub mod coach;
 pub mod computer;
+pub mod config;
+pub mod connections;
 mod error;
 pub mod limits;
 mod mode;
 mod openapi;
 pub mod position_analysis;
+pub mod rate_limit;
 mod record;
+pub mod security;
 pub mod service;
 pub mod store;
 pub mod views;
@@ -33,6 +37,7 @@ use std::path::Path;
 use std::time::Duration;
 
 pub use api::{AppState, MAX_ANALYZE_HEAPS, app};
+pub use config::ServerConfig;
 pub use error::ApiError;
 pub use mode::{Mode, SeatKind};
 pub use openapi::DOCUMENT as OPENAPI;
@@ -63,20 +68,29 @@ pub enum ServeError {
     },
 }
 
-/// Runs the server on `addr` with the database at `db` until Ctrl-C.
-/// `on_ready` is called with the bound address (useful with port 0).
-pub async fn serve(addr: SocketAddr, db: &Path, on_ready: impl FnOnce(SocketAddr)) -> Result<(), ServeError> {
+/// Runs the server on `addr` with the database at `db` under `config` until
+/// Ctrl-C, after raising the limit on open descriptors as far as allowed
+/// (see [`connections`]). `on_ready` is called with the bound address
+/// (useful with port 0).
+pub async fn serve(
+    addr: SocketAddr,
+    db: &Path,
+    config: ServerConfig,
+    on_ready: impl FnOnce(SocketAddr),
+) -> Result<(), ServeError> {
     let store = Store::open(db).map_err(|source| ServeError::Database { path: db.display().to_string(), source })?;
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|source| ServeError::Io { addr: addr.to_string(), source })?;
     let bound = listener.local_addr().map_err(|source| ServeError::Io { addr: addr.to_string(), source })?;
+    let descriptors = connections::raise_descriptor_limit();
+    tracing::info!("open descriptors allowed: {}", descriptors.map_or("unknown".into(), |d| d.to_string()));
     tokio::spawn(expire_forever(store.clone()));
     on_ready(bound);
-    axum::serve(listener, app(AppState { store }))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
+    let shutdown = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    connections::run(listener, AppState::new(store).with_config(config), shutdown)
         .await
         .map_err(|source| ServeError::Io { addr: bound.to_string(), source })
 }

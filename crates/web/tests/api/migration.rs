@@ -51,7 +51,7 @@ async fn a_first_schema_database_is_migrated_and_its_games_go_on_even_a_stuck_on
         .unwrap();
     }
     let store = Store::open(&db.0).unwrap();
-    let api = Api { router: app(AppState { store: store.clone() }), store };
+    let api = Api { router: app(AppState::new(store.clone())), store };
     let game = api.get("/api/games/oldgame").await.expect(200);
     assert_eq!(game["rules"]["id"], "nim");
     assert_eq!(game["heaps"], json!([0, 5, 6]));

@@ -5,7 +5,7 @@
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use bouton_web::{AppState, Store, app};
+use bouton_web::{AppState, ServerConfig, Store, app};
 use http_body_util::BodyExt;
 use serde_json::Value;
 use tower::ServiceExt;
@@ -41,8 +41,13 @@ impl Reply {
 
 impl Api {
     pub fn new() -> Api {
+        Api::with_config(ServerConfig::default())
+    }
+
+    /// The app under `config` (timeouts, rate limits).
+    pub fn with_config(config: ServerConfig) -> Api {
         let store = Store::open(std::path::Path::new(":memory:")).expect("in-memory database");
-        Api { router: app(AppState { store: store.clone() }), store }
+        Api { router: app(AppState::new(store.clone()).with_config(config)), store }
     }
 
     /// Sends a request with an optional bearer token and raw body.
