@@ -190,8 +190,18 @@ fn analyze_rules_gives_values_winner_and_every_winning_move() {
     let out = bouton(&["analyze", "--rules", "moore:2", "--json", "1", "2", "3"]).run();
     assert_eq!(json(&out.stdout)["winner"], "mover");
     // Misère where theory stops and the position is too large: said plainly.
-    let out = bouton(&["analyze", "--rules", "kayles", "--misere", "30", "31", "32", "33"]).run();
-    out.assert_one_line_error(1, &["analysis not available for Kayles (0.77), misère play"]);
+    for code in ["kayles", "octal:0.15", "octal:0.75"] {
+        let out = bouton(&["analyze", "--rules", code, "--misere", "1000", "2345", "77777"]).run();
+        out.assert_one_line_error(1, &["analysis not available within the limits for ", "misère play"]);
+    }
+    // Moore's Nim_k of any size: the theorem, not a search.
+    let out =
+        bouton(&["analyze", "--rules", "moore:8", "--json", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"]).run();
+    assert_eq!(json(&out.stdout)["winner"], "mover", "{out}");
+    let out = bouton(&["analyze", "--rules", "moore:2", "--json", "1000", "1000", "1000"]).run();
+    assert_eq!(json(&out.stdout)["winner"], "opponent", "{out}");
+    let out = bouton(&["analyze", "--rules", "moore:1", "--json", "1000", "999"]).run();
+    assert_eq!(json(&out.stdout)["winning_moves"].as_array().map(Vec::len), Some(1), "{out}");
     let out = bouton(&["analyze", "--rules", "kayles", "--misere", "--json", "4", "5"]).run();
     out.assert_clean_success();
     assert_eq!(json(&out.stdout)["method"], "exhaustive-search");
