@@ -1,12 +1,14 @@
 //! The command line, defined once with clap: help text comes from here.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use bouton_players::Level;
 use bouton_web::ServerConfig;
+use bouton_web::config::parse_duration;
 use bouton_web::rate_limit::RateLimits;
 use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::UsageError;
 
 /// Nim, solved: play it, analyse it, simulate it.
 ///
@@ -55,37 +57,43 @@ pub struct ServeArgs {
     /// Per-client limits: `games=N/UNIT,analyses=N/UNIT` (UNIT s, min or h; a kind left out keeps its default,
     /// KIND=off lifts one), or `off`. Games counts creating and joining games; analyses counts analyses, hints and
     /// reviews. Clients are peer addresses: behind a proxy, all are the proxy.
-    #[arg(long, value_name = "SPEC", default_value_t = RateLimits::default(), value_parser = parse_rate_limits)]
-    pub rate_limit: RateLimits,
+    #[arg(long, value_name = "SPEC", default_value_t = RateLimits::DEFAULT.to_string())]
+    pub rate_limit: String,
     /// The most connections open at once; more wait until one closes. Default: the limit on open files (raised to
     /// its maximum at start) less 64, which is also the most allowed.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub max_connections: Option<u32>,
+    #[arg(long, value_name = "N")]
+    pub max_connections: Option<String>,
     /// Close a connection that has sent no complete request head this long after opening or after its last answer
     /// (idle, or stalled mid request): e.g. 20s, 500ms, 1min [default: 20s]
-    #[arg(long, value_name = "DURATION", value_parser = bouton_web::config::parse_duration)]
-    pub idle_timeout: Option<Duration>,
+    #[arg(long, value_name = "DURATION")]
+    pub idle_timeout: Option<String>,
     /// Answer 408 and close the connection when a request body has not arrived in full this long after its head
     /// [default: 10s]
-    #[arg(long, value_name = "DURATION", value_parser = bouton_web::config::parse_duration)]
-    pub body_timeout: Option<Duration>,
+    #[arg(long, value_name = "DURATION")]
+    pub body_timeout: Option<String>,
 }
 
 impl ServeArgs {
-    /// The server's configuration from these options.
-    pub fn config(&self) -> ServerConfig {
-        let defaults = ServerConfig::default();
-        ServerConfig {
-            idle_timeout: self.idle_timeout.unwrap_or(defaults.idle_timeout),
-            body_timeout: self.body_timeout.unwrap_or(defaults.body_timeout),
-            max_connections: self.max_connections.map(|n| n as usize),
-            rate_limits: self.rate_limit,
+    /// The server's configuration from these options, or what is wrong with
+    /// one of them.
+    pub fn config(&self) -> Result<ServerConfig, UsageError> {
+        let wrong = |option: &'static str| move |e: String| UsageError(format!("--{option}: {e}"));
+        let mut config =
+            ServerConfig::default().with_rate_limits(self.rate_limit.parse().map_err(wrong("rate-limit"))?);
+        if let Some(text) = &self.idle_timeout {
+            config.idle_timeout = parse_duration(text).map_err(wrong("idle-timeout"))?;
         }
+        if let Some(text) = &self.body_timeout {
+            config.body_timeout = parse_duration(text).map_err(wrong("body-timeout"))?;
+        }
+        if let Some(text) = &self.max_connections {
+            let max = text.trim().parse::<usize>().ok().filter(|&n| n > 0).ok_or_else(|| {
+                UsageError(format!("--max-connections: {text:?} is not a number of connections from 1 up"))
+            })?;
+            config.max_connections = Some(max);
+        }
+        Ok(config)
     }
-}
-
-fn parse_rate_limits(text: &str) -> Result<RateLimits, String> {
-    text.parse()
 }
 
 /// Where the starting heaps come from.

@@ -21,6 +21,7 @@ pub fn default_db() -> PathBuf {
 
 /// Runs the server until Ctrl-C.
 pub fn run(args: &ServeArgs) -> Result<()> {
+    let config = args.config()?;
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
         .with_writer(std::io::stderr)
@@ -30,7 +31,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
-    runtime.block_on(bouton_web::serve(args.addr, &db, args.config(), |addr| {
+    runtime.block_on(bouton_web::serve(args.addr, &db, config, |addr| {
         // The first line of output names the address, for people and scripts.
         println!("bouton is serving the game at http://{addr}/ (database {})", db.display());
     }))?;

@@ -118,3 +118,58 @@ fn simultaneous_moves_over_real_sockets_one_accepted_one_conflict() {
         assert_eq!(get(&format!("{}/api/games/{id}", server.url))["ply"], 1);
     }
 }
+
+#[test]
+fn serve_options_are_checked_with_a_one_line_message() {
+    let wrong = [
+        (vec!["--rate-limit", "games=lots"], vec!["--rate-limit", "\"lots\" is not a rate", "60/min"]),
+        (vec!["--rate-limit", "moves=1/s"], vec!["--rate-limit", "\"moves\"", "games, analyses"]),
+        (vec!["--rate-limit", "games=0/min"], vec!["--rate-limit", "write off"]),
+        (vec!["--rate-limit", ""], vec!["--rate-limit", "KIND=RATE"]),
+        (vec!["--max-connections", "0"], vec!["--max-connections", "from 1 up"]),
+        (vec!["--idle-timeout", "soon"], vec!["--idle-timeout", "not a duration"]),
+        (vec!["--body-timeout", "0"], vec!["--body-timeout", "zero"]),
+    ];
+    for (options, words) in wrong {
+        let args: Vec<&str> = ["serve", "--addr", "127.0.0.1:0"].into_iter().chain(options).collect();
+        crate::util::bouton(&args).run().assert_one_line_error(2, &words);
+    }
+}
+
+#[test]
+fn rate_limit_from_the_command_line_answers_429_and_off_lifts_it() {
+    let dir = TempDir::new();
+    let server = Server::start_with(&dir.join("limited.sqlite3"), &["--rate-limit", "games=2/min"], None);
+    let url = format!("{}/api/games", server.url);
+    for _ in 0..2 {
+        assert_eq!(post(&url, None, json!({})).0, 201);
+    }
+    let response = agent().post(&url).send_json(json!({})).expect("the server answers");
+    assert_eq!(response.status().as_u16(), 429);
+    let retry: u64 = response.headers().get("retry-after").unwrap().to_str().unwrap().parse().unwrap();
+    assert!((1..=30).contains(&retry), "one game refills every 30 s: Retry-After {retry}");
+    let error: Value = response.into_body().read_json().unwrap();
+    assert!(error["error"].as_str().unwrap().contains("at most 2 a minute"), "{error}");
+    drop(server);
+
+    let server = Server::start_with(&dir.join("unlimited.sqlite3"), &["--rate-limit", "off"], None);
+    let url = format!("{}/api/games", server.url);
+    for _ in 0..70 {
+        assert_eq!(post(&url, None, json!({"mode": "local"})).0, 201);
+    }
+}
+
+#[test]
+fn more_idle_connections_than_descriptors_do_not_lock_other_clients_out() {
+    let dir = TempDir::new();
+    // 128 descriptors: at most 64 connections open at once.
+    let server = Server::start_with(&dir.join("idle.sqlite3"), &["--idle-timeout", "1s"], Some(128));
+    let address = server.url.trim_start_matches("http://").to_owned();
+    let idle: Vec<_> = (0..200).map(|_| std::net::TcpStream::connect(&address).expect("a connection")).collect();
+    // Behind 200 silent connections, a client is still served...
+    assert!(get(&format!("{}/api/rules", server.url))["rules"].is_array());
+    drop(idle);
+    // ...and the server never ran out of descriptors.
+    let log = server.log();
+    assert!(!log.contains("cannot accept"), "{log}");
+}

@@ -377,12 +377,27 @@ impl Server {
 
     /// Starts the server with the database `db`.
     pub fn start(db: &Path) -> Server {
+        Server::start_with(db, &[], None)
+    }
+
+    /// Starts the server with the database `db`, more `serve` options, and
+    /// at most `descriptors` open files (soft and hard limit) if given.
+    pub fn start_with(db: &Path, options: &[&str], descriptors: Option<u32>) -> Server {
         use std::io::BufRead;
         let log = db.with_file_name("server.log");
         let log_file = std::fs::File::create(&log).expect("creating the server log");
-        let mut child = std::process::Command::new(BIN)
+        let mut command = match descriptors {
+            None => std::process::Command::new(BIN),
+            Some(limit) => {
+                let mut shell = std::process::Command::new("sh");
+                shell.args(["-c", &format!("ulimit -n {limit} && exec \"$0\" \"$@\""), BIN]);
+                shell
+            }
+        };
+        let mut child = command
             .args(["serve", "--addr", "127.0.0.1:0", "--db"])
             .arg(db)
+            .args(options)
             .env("RUST_LOG", "warn")
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::piped())
