@@ -2,10 +2,11 @@
 //! the Grundy value of each component and of the whole, every winning move.
 
 use std::io::{self, Read, Write};
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use bouton_analysis::Winner;
-use bouton_grundy::{AnyMove, AnyRules, RuleSet};
+use bouton_grundy::{AnyMove, AnyRules, Budget, RuleSet};
 use bouton_rules::Convention;
 use serde::Serialize;
 
@@ -73,7 +74,12 @@ fn read_numbers(words: &[String]) -> Result<Vec<u64>> {
 /// Runs `bouton analyze --rules RULESET`.
 pub fn run(args: &AnalyzeArgs, rules: &str) -> Result<()> {
     let convention = if args.misere { Convention::Misere } else { Convention::Normal };
-    let rules = AnyRules::parse(rules, convention).map_err(|e| UsageError(e.to_string()))?;
+    // The steps allowed grow with the time: 1.5·10^7 a second, about what a
+    // search does.
+    let budget = Budget::interactive()
+        .with_time_limit(Duration::from_secs_f64(args.time_limit))
+        .with_operations((args.time_limit * 1.5e7) as u64);
+    let rules = AnyRules::parse(rules, convention).map_err(|e| UsageError(e.to_string()))?.with_budget(budget);
     let numbers = read_numbers(&args.heaps)?;
     let position = rules.position(&numbers).map_err(|e| UsageError(e.to_string()))?;
     let analysis = rules.analyze(&position)?;

@@ -59,8 +59,8 @@ pub struct ServeArgs {
     /// reviews. Clients are peer addresses: behind a proxy, all are the proxy.
     #[arg(long, value_name = "SPEC", default_value_t = RateLimits::DEFAULT.to_string())]
     pub rate_limit: String,
-    /// The most connections open at once; more wait until one closes. Default: the limit on open files (raised to
-    /// its maximum at start) less 64, which is also the most allowed.
+    /// The most connections open at once; more wait until one closes. Default 8192; never more than the limit on
+    /// open files (raised to its maximum at start) less 64.
     #[arg(long, value_name = "N")]
     pub max_connections: Option<String>,
     /// Close a connection that has sent no complete request head this long after opening or after its last answer
@@ -200,6 +200,20 @@ pub struct AnalyzeArgs {
     /// numbers are then that game's position.
     #[arg(long, value_name = "RULESET")]
     pub rules: Option<String>,
+    /// With --rules: the most seconds the analysis may take (it also stops
+    /// after 1.5·10^7 steps per second allowed, or at 512 MiB); past it the
+    /// answer is "not available within the limits" (exit 1).
+    #[arg(long, value_name = "SECONDS", default_value_t = 2.0, requires = "rules",
+          value_parser = parse_seconds)]
+    pub time_limit: f64,
+}
+
+/// A time limit in seconds: a positive number up to a day.
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= 86_400.0 => Ok(s),
+        _ => Err(format!("{text:?} is not a number of seconds from 0 (exclusive) to 86400")),
+    }
 }
 
 /// Options of `bouton simulate`.

@@ -418,7 +418,10 @@ impl AnyRules {
     ) -> Result<Analysis<AnyMove>, AnalysisError> {
         let sizes = heaps.as_slice();
         let largest = sizes.iter().copied().max().unwrap_or(0);
-        let values = HeapValues::for_heaps(rules.game(), largest).map_err(|e| not_available(self, e))?;
+        let values = HeapValues::for_heaps_within(rules.game(), largest, meter).map_err(|e| match e {
+            crate::values::Unavailable::Values(e) => not_available(self, e),
+            crate::values::Unavailable::Budget(e) => self.over_budget(e),
+        })?;
         let value = |n: u64| values.get(n).ok_or_else(|| not_available(self, format!("no Grundy value for heap {n}")));
         let grundy: Vec<u64> = sizes.iter().map(|&n| value(n)).collect::<Result<_, _>>()?;
         let total = grundy.iter().fold(0, |x, &g| x ^ g);

@@ -277,6 +277,11 @@ pub struct Meter {
 }
 
 impl Meter {
+    /// A meter with no limit and no cancel flag anyone holds.
+    pub fn unlimited() -> Meter {
+        Budget::new(u64::MAX, u64::MAX).meter()
+    }
+
     /// Spends `operations`; every thousand or so, also looks at the clock
     /// and the cancel flag.
     ///

@@ -1,7 +1,19 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use crate::{ComputeOptions, HeapGame, Periodicity, compute};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::{ComputeOptions, HeapGame, Meter, OverBudget, Periodicity, compute};
+
+/// Why single-heap values are not to be had.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Unavailable {
+    /// Not known for a heap that large.
+    Values(ValuesError),
+    /// The computation ran out of its budget.
+    Budget(OverBudget),
+}
 
 /// Heaps up to this size have their Grundy values computed on demand; beyond
 /// it a game needs a closed form or a proved period.
@@ -67,19 +79,28 @@ impl HeapValues {
     /// [`ValuesError`] when `largest` is beyond [`TABLE_LIMIT`] and the game
     /// has no closed form and no period proved within the limit.
     pub fn for_heaps(game: &HeapGame, largest: u64) -> Result<HeapValues, ValuesError> {
+        HeapValues::for_heaps_within(game, largest, &Meter::unlimited()).map_err(|e| match e {
+            Unavailable::Values(e) => e,
+            Unavailable::Budget(_) => unreachable!("an unlimited meter never runs out"),
+        })
+    }
+
+    /// [`HeapValues::for_heaps`], computing within `meter`'s deadline and
+    /// cancel flag.
+    pub(crate) fn for_heaps_within(game: &HeapGame, largest: u64, meter: &Meter) -> Result<HeapValues, Unavailable> {
         if let Some(found) = cache().lock().ok().and_then(|c| c.get(game).cloned())
             && found.covers(largest)
         {
             return Ok(found);
         }
-        let values = HeapValues::compute(game, largest)?;
+        let values = HeapValues::compute(game, largest, meter)?;
         if let Ok(mut c) = cache().lock() {
             c.insert(game.clone(), values.clone());
         }
         Ok(values)
     }
 
-    fn compute(game: &HeapGame, largest: u64) -> Result<HeapValues, ValuesError> {
+    fn compute(game: &HeapGame, largest: u64, meter: &Meter) -> Result<HeapValues, Unavailable> {
         let closed = if *game == HeapGame::nim() {
             Some(Extension::Nim)
         } else if *game == HeapGame::laskers_nim() {
@@ -89,10 +110,30 @@ impl HeapValues {
         };
         // A closed form needs no table beyond a few values to check it by.
         let upto = if closed.is_some() { largest.clamp(16, 1024) } else { largest.min(TABLE_LIMIT) };
-        let stop_when_proved = largest > TABLE_LIMIT && closed.is_none();
-        let options = ComputeOptions { stop_when_proved, ..ComputeOptions::default() };
-        let too_far = || ValuesError { game: game.to_string(), heap: largest, limit: TABLE_LIMIT };
-        let seq = compute(game, upto, options).map_err(|_| too_far())?;
+        // A proved period gives every value beyond it: no need to go further.
+        let stop_when_proved = closed.is_none();
+        // The engine looks at its flag every few hundred values; the meter's
+        // deadline and cancel flag raise it.
+        let stop = AtomicBool::new(false);
+        let stopped = Cell::new(None);
+        let mut watch = |_| {
+            if let Err(e) = meter.check() {
+                stopped.set(Some(e));
+                stop.store(true, Ordering::Relaxed);
+            }
+        };
+        let options = ComputeOptions {
+            stop_when_proved,
+            progress: Some(&mut watch),
+            cancel: Some(&stop),
+            ..ComputeOptions::default()
+        };
+        let too_far = || Unavailable::Values(ValuesError { game: game.to_string(), heap: largest, limit: TABLE_LIMIT });
+        let computed = compute(game, upto, options);
+        if let Some(e) = stopped.get() {
+            return Err(Unavailable::Budget(e));
+        }
+        let seq = computed.map_err(|_| too_far())?;
         let table: Vec<u32> = seq.to_vec().map_err(|_| too_far())?;
         let rule = match (closed, seq.periodicity()) {
             (Some(rule), _) => rule,

@@ -423,6 +423,10 @@ fn run<S: Store16>(game: &HeapGame, upto: u64, rec: &mut Recorder<'_, '_>, store
         store.push(small);
         rec.record(g);
         n += 1;
+        // A value can cost O(n) here too: look at the flag often.
+        if n.is_multiple_of(256) {
+            rec.poll()?;
+        }
         if checkpoint_at(n) {
             store.commit()?;
             if let Some(e) = store.take_error() {
