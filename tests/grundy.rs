@@ -194,6 +194,12 @@ fn analyze_rules_gives_values_winner_and_every_winning_move() {
         let out = bouton(&["analyze", "--rules", code, "--misere", "1000", "2345", "77777"]).run();
         out.assert_one_line_error(1, &["analysis not available within the limits for ", "misère play"]);
     }
+    // A value table too long to compute within the time limit.
+    let out = bouton(&["analyze", "--rules", "grundy", "--time-limit", "0.5", "1000000", "999999"]).run();
+    out.assert_one_line_error(1, &["analysis not available within the limits for Grundy's game", "0.5 s"]);
+    let out = bouton(&["analyze", "--rules", "grundy", "--time-limit", "0", "7"]).run();
+    out.assert_code(2);
+    assert!(out.stderr.contains("not a number of seconds"), "{out}");
     // Moore's Nim_k of any size: the theorem, not a search.
     let out =
         bouton(&["analyze", "--rules", "moore:8", "--json", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"]).run();
