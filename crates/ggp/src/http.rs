@@ -45,6 +45,30 @@ async fn write_all(stream: &TcpStream, mut buf: &[u8]) -> io::Result<()> {
 /// Largest header section accepted.
 const MAX_HEADER: usize = 64 * 1024;
 
+/// Where [`read_request_from`] reads a request: a socket, or bytes held in
+/// memory (tests and fuzzing feed the reader that way, in any pieces).
+pub trait Source {
+    /// Reads what is available into `buf`, waiting for something; 0 at the
+    /// end of the input.
+    fn read_some(&mut self, buf: &mut [u8]) -> impl Future<Output = io::Result<usize>> + Send;
+}
+
+impl Source for &TcpStream {
+    fn read_some(&mut self, buf: &mut [u8]) -> impl Future<Output = io::Result<usize>> + Send {
+        read_some(self, buf)
+    }
+}
+
+/// The bytes in one piece after another (an empty slice ends the input).
+impl Source for &[u8] {
+    fn read_some(&mut self, buf: &mut [u8]) -> impl Future<Output = io::Result<usize>> + Send {
+        let n = self.len().min(buf.len());
+        buf[..n].copy_from_slice(&self[..n]);
+        *self = &self[n..];
+        std::future::ready(Ok(n))
+    }
+}
+
 /// A request, reduced to what the protocol needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Request {
@@ -90,11 +114,15 @@ impl HttpError {
     }
 }
 
+/// Where the headers end and the body starts: at the first blank line,
+/// whichever line ending it uses (the body may hold the other kind).
 fn find_header_end(buf: &[u8]) -> Option<(usize, usize)> {
-    if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-        return Some((i, i + 4));
+    let crlf = buf.windows(4).position(|w| w == b"\r\n\r\n").map(|i| (i, i + 4));
+    let lf = buf.windows(2).position(|w| w == b"\n\n").map(|i| (i, i + 2));
+    match (crlf, lf) {
+        (Some(crlf), Some(lf)) => Some(crlf.min(lf)),
+        (found, None) | (None, found) => found,
     }
-    buf.windows(2).position(|w| w == b"\n\n").map(|i| (i, i + 2))
 }
 
 /// Whether `body` holds a complete parenthesised expression (for requests
@@ -122,6 +150,30 @@ fn complete(body: &[u8]) -> bool {
 /// An [`HttpError`] saying what was wrong; answer it with
 /// [`HttpError::status`].
 pub async fn read_request(stream: &TcpStream, limit: usize, deadline: Instant) -> Result<Request, HttpError> {
+    read_request_from(&mut &*stream, limit, deadline).await
+}
+
+/// [`read_request`] from any [`Source`].
+///
+/// ```
+/// use bouton_ggp::http::{Request, read_request_from};
+///
+/// let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build()?;
+/// let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(1);
+/// let mut bytes: &[u8] = b"POST / HTTP/1.0\r\nContent-Length: 6\r\n\r\n(INFO)";
+/// let request = runtime.block_on(read_request_from(&mut bytes, 1024, deadline))?;
+/// assert_eq!(request, Request { method: "POST".into(), body: "(INFO)".into() });
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`read_request`].
+pub async fn read_request_from(
+    source: &mut impl Source,
+    limit: usize,
+    deadline: Instant,
+) -> Result<Request, HttpError> {
     let mut buf: Vec<u8> = Vec::with_capacity(4096);
     let mut chunk = [0u8; 16 * 1024];
     let (head_end, body_start) = loop {
@@ -131,7 +183,7 @@ pub async fn read_request(stream: &TcpStream, limit: usize, deadline: Instant) -
         if buf.len() > MAX_HEADER {
             return Err(HttpError::TooLarge(MAX_HEADER));
         }
-        let n = timeout_at(deadline, read_some(stream, &mut chunk)).await.map_err(|_| HttpError::Timeout)??;
+        let n = timeout_at(deadline, source.read_some(&mut chunk)).await.map_err(|_| HttpError::Timeout)??;
         if n == 0 {
             return Err(if buf.is_empty() {
                 HttpError::Bad("empty request".into())
@@ -166,7 +218,7 @@ pub async fn read_request(stream: &TcpStream, limit: usize, deadline: Instant) -
     match length {
         Some(expected) => {
             while body.len() < expected {
-                let n = timeout_at(deadline, read_some(stream, &mut chunk)).await.map_err(|_| HttpError::Timeout)??;
+                let n = timeout_at(deadline, source.read_some(&mut chunk)).await.map_err(|_| HttpError::Timeout)??;
                 if n == 0 {
                     return Err(HttpError::Truncated { got: body.len(), expected });
                 }
@@ -180,7 +232,7 @@ pub async fn read_request(stream: &TcpStream, limit: usize, deadline: Instant) -
                 if body.len() > limit {
                     return Err(HttpError::TooLarge(limit));
                 }
-                let n = timeout_at(deadline, read_some(stream, &mut chunk)).await.map_err(|_| HttpError::Timeout)??;
+                let n = timeout_at(deadline, source.read_some(&mut chunk)).await.map_err(|_| HttpError::Timeout)??;
                 if n == 0 {
                     break;
                 }
@@ -315,9 +367,37 @@ mod tests {
     fn header_end_and_completeness() {
         assert_eq!(find_header_end(b"POST / HTTP/1.0\r\n\r\nbody"), Some((15, 19)));
         assert_eq!(find_header_end(b"POST / HTTP/1.0\n\nbody"), Some((15, 17)));
+        // The first blank line ends the headers, though the body holds one
+        // with the other line ending (found by fuzzing).
+        assert_eq!(find_header_end(b"POST / HTTP/1.0\n\n(a\r\n\r\nb)"), Some((15, 17)));
+        assert_eq!(find_header_end(b"POST / HTTP/1.0\r\n\r\n(a\n\nb)"), Some((15, 19)));
         assert!(complete(b"(play x nil)"));
         assert!(!complete(b"(play x (a"));
         assert_eq!(host_port("http://127.0.0.1:9147/"), "127.0.0.1:9147");
         assert_eq!(host_port("localhost:80"), "localhost:80");
+    }
+
+    /// A request with LF line endings whose body holds a CRLF blank line
+    /// reads the same whether it arrives at once or in pieces (found by
+    /// fuzzing: at once, the headers ran to the body's blank line).
+    #[test]
+    fn the_first_blank_line_ends_the_headers() {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().expect("a runtime");
+        let request = b"POST / HTTP/1.0\nContent-Length: 14\n\n(a\r\n\r\nb) (c d)";
+        let expected = Request { method: "POST".into(), body: "(a\r\n\r\nb) (c d)".into() };
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let mut at_once: &[u8] = request;
+        assert_eq!(runtime.block_on(read_request_from(&mut at_once, 1024, deadline)).ok(), Some(expected.clone()));
+        struct Bytewise<'a>(&'a [u8]);
+        impl Source for Bytewise<'_> {
+            fn read_some(&mut self, buf: &mut [u8]) -> impl Future<Output = io::Result<usize>> + Send {
+                let n = self.0.len().min(buf.len()).min(1);
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                std::future::ready(Ok(n))
+            }
+        }
+        let in_pieces = runtime.block_on(read_request_from(&mut Bytewise(request), 1024, deadline));
+        assert_eq!(in_pieces.ok(), Some(expected));
     }
 }
