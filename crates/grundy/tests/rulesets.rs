@@ -193,6 +193,21 @@ fn northcott_misere_is_plainly_not_available() {
     assert!(err.to_string().starts_with("analysis not available for Northcott's game, misère play: "));
 }
 
+/// An illegal move is described too, without a gap when it lands on the
+/// other piece (found by fuzzing: the gap was computed as 0 − 1).
+#[test]
+fn a_northcott_move_onto_the_other_piece_is_described() {
+    let rules = AnyRules::new(RuleSet::Northcott, Convention::Normal);
+    let board = rules.position(&[8, 1, 6]).unwrap();
+    let onto = rules.parse_move("1 6").unwrap();
+    assert!(rules.check(&board, onto).is_err());
+    assert_eq!(rules.describe_move(&board, &onto), "move White in row 1 to column 6");
+    assert_eq!(
+        rules.describe_move(&board, &rules.parse_move("1 3").unwrap()),
+        "move White in row 1 to column 3, leaving a gap of 2"
+    );
+}
+
 #[test]
 fn large_misere_positions_are_plainly_not_available() {
     let rules = AnyRules::new(RuleSet::Kayles, Convention::Misere);

@@ -239,9 +239,11 @@ impl Northcott {
     /// The move in words.
     pub fn describe(&self, board: &Board, mv: &NorthcottMove) -> String {
         let piece = if board.white_to_move { "White" } else { "Black" };
-        let gap = board.rows.get(mv.row).map(|r| {
+        // No gap for a move onto the other piece (an illegal move can be
+        // described too).
+        let gap = board.rows.get(mv.row).and_then(|r| {
             let (_, other) = board.pieces(r);
-            mv.to.abs_diff(other) - 1
+            mv.to.abs_diff(other).checked_sub(1)
         });
         let gap = gap.map(|g| format!(", leaving a gap of {g}")).unwrap_or_default();
         format!("move {piece} in row {} to column {}{gap}", mv.row as u128 + 1, u128::from(mv.to) + 1)
