@@ -27,6 +27,31 @@ pub use bouton_rules as rules;
 use clap::Parser;
 
 pub use play::MAX_INTERACTIVE_HEAPS;
+pub use play::save::LoadError;
+
+/// Reads the contents of a save file as `bouton play --load` does — the
+/// format and version, the rule set, the start, every move replayed and
+/// checked, the seats — and returns the game written back as `save FILE`
+/// would write it now. Errors name the file `name`.
+///
+/// ```
+/// let text = br#"{"format": "bouton-save", "version": 1, "convention": "normal", "start": [3, 5, 7],
+///                 "moves": ["3 1"], "seats": [{"human": "You"}, {"computer": "hard"}]}"#;
+/// let saved = bouton::reload_save("game.json", text)?;
+/// assert!(saved.contains(r#""3:1""#), "moves are written in their usual form");
+/// assert_eq!(bouton::reload_save("game.json", saved.as_bytes())?, saved);
+/// assert_eq!(
+///     bouton::reload_save("game.json", br#"{"format": "bouton-save", "version": 2}"#).unwrap_err().to_string(),
+///     "game.json is not a valid bouton save file: version 2 is not supported (this bouton reads version 1)"
+/// );
+/// # Ok::<(), bouton::LoadError>(())
+/// ```
+///
+/// # Errors
+/// [`LoadError::Invalid`] saying what is wrong with the contents.
+pub fn reload_save(name: &str, bytes: &[u8]) -> Result<String, LoadError> {
+    play::reload(name, bytes)
+}
 
 /// A mistake in what the user asked for (exit code 2), as opposed to a
 /// failure while doing it (exit code 1).

@@ -5,7 +5,7 @@ mod any_board;
 mod board;
 mod input;
 mod nim;
-mod save;
+pub(crate) mod save;
 mod seat;
 mod session;
 mod terminal;
@@ -78,6 +78,19 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
             start(args, &mut term, rng, game)
         }
     }
+}
+
+/// Reads a save file's contents as `--load` does and writes the game back.
+pub fn reload(name: &str, bytes: &[u8]) -> Result<String, save::LoadError> {
+    let opened = save::open_bytes(bytes, name.to_owned())?;
+    let text = if opened.rules().is_none() {
+        let loaded = save::load::<Nim>(opened, MAX_INTERACTIVE_HEAPS)?;
+        save::to_text(&loaded.game, &loaded.seats)
+    } else {
+        let loaded = save::load::<AnyRules>(opened, MAX_INTERACTIVE_HEAPS)?;
+        save::to_text(&loaded.game, &loaded.seats)
+    };
+    text.map_err(|e| save::LoadError::Invalid { path: name.to_owned(), reason: e.to_string() })
 }
 
 /// Refuses more rows than fit the screen.

@@ -89,6 +89,11 @@ impl Opened {
 
 /// Writes the game and its seats to `path`.
 pub fn save<V: Variant>(path: &Path, game: &Game<V>, seats: &[Seat<V>; 2]) -> std::io::Result<()> {
+    std::fs::write(path, to_text(game, seats)?)
+}
+
+/// The save file of the game and its seats.
+pub fn to_text<V: Variant>(game: &Game<V>, seats: &[Seat<V>; 2]) -> std::io::Result<String> {
     let saved = seats.each_ref().map(|seat| match seat {
         Seat::Human { name } => SavedSeat::Human(name.clone()),
         Seat::Computer { level, .. } => SavedSeat::Computer(level.name().to_owned()),
@@ -105,15 +110,21 @@ pub fn save<V: Variant>(path: &Path, game: &Game<V>, seats: &[Seat<V>; 2]) -> st
     };
     let mut text = serde_json::to_string_pretty(&file).map_err(std::io::Error::other)?;
     text.push('\n');
-    std::fs::write(path, text)
+    Ok(text)
 }
 
 /// Reads a save file and checks its format and version.
 pub fn open(path: &Path) -> Result<Opened, LoadError> {
     let shown = path.display().to_string();
-    let invalid = |reason: String| LoadError::Invalid { path: shown.clone(), reason };
     let bytes = std::fs::read(path).map_err(|source| LoadError::Read { path: shown.clone(), source })?;
-    let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| invalid(format!("not JSON ({e})")))?;
+    open_bytes(&bytes, shown)
+}
+
+/// Reads a save file's contents, named `shown` in errors, and checks its
+/// format and version.
+pub fn open_bytes(bytes: &[u8], shown: String) -> Result<Opened, LoadError> {
+    let invalid = |reason: String| LoadError::Invalid { path: shown.clone(), reason };
+    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| invalid(format!("not JSON ({e})")))?;
     if value.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
         return Err(invalid(format!("it has no \"format\": \"{FORMAT}\" field")));
     }
