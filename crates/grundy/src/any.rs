@@ -168,7 +168,8 @@ impl AnyPosition {
             AnyPosition::Pairs(p) => p.sizes(),
             AnyPosition::Stairs(s) => s.as_slice().to_vec(),
             AnyPosition::Board(b) => b.numbers(),
-            AnyPosition::Fib(f) if f.limit() + 1 == f.heap() => vec![f.heap()],
+            // A start is written as its heap alone (a start has at least 2).
+            AnyPosition::Fib(f) if f.heap() >= 2 && f.limit() == f.heap() - 1 => vec![f.heap()],
             AnyPosition::Fib(f) => vec![f.heap(), f.limit()],
         }
     }

@@ -208,6 +208,19 @@ fn a_northcott_move_onto_the_other_piece_is_described() {
     );
 }
 
+/// Every Fibonacci Nim position is written as numbers that read back as it
+/// (found by fuzzing: heap 1 with limit 0 was written as a start of 1, which
+/// is no position, and a limit of 2^64 − 1 overflowed).
+#[test]
+fn fibonacci_positions_are_written_as_numbers_that_read_back() {
+    let rules = AnyRules::new(RuleSet::Fibonacci, Convention::Normal);
+    for numbers in [vec![20], vec![20, 4], vec![1, 0], vec![2, 1], vec![0, 0], vec![5, u64::MAX], vec![u64::MAX]] {
+        let position = rules.position(&numbers).unwrap();
+        assert_eq!(rules.position(&position.numbers()).unwrap(), position, "{numbers:?}");
+    }
+    assert_eq!(rules.position(&[20, 19]).unwrap().numbers(), [20], "a start is written as its heap");
+}
+
 #[test]
 fn large_misere_positions_are_plainly_not_available() {
     let rules = AnyRules::new(RuleSet::Kayles, Convention::Misere);
