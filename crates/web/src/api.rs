@@ -2,8 +2,9 @@
 //! Handlers only translate HTTP into calls of [`crate::service`] on the
 //! storage thread and back.
 
+use std::collections::{HashMap, HashSet};
 use std::convert::Infallible;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -14,29 +15,29 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use bouton_grundy::RuleSet;
+use bouton_grundy::{Budget, RuleSet};
 use bouton_rules::Convention;
 use futures_util::Stream;
 use rand::Rng;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use tokio::sync::OnceCell;
 
 use crate::config::ServerConfig;
 use crate::error::ApiError;
 use crate::limits::MAX_BODY_BYTES;
+use crate::pool::{Pool, PoolConfig};
 use crate::position_analysis::RulesAnalysisView;
 use crate::rate_limit::{self, Kind, Limiter};
 use crate::record::Record;
 use crate::service::{self, CreateRequest, MoveRequest, PlyRequest, Secrets, Seen};
+use crate::store::watch::{Known, Watch};
 use crate::store::{Store, games};
 use crate::views::{AnalysisView, GameView};
 use crate::{coach, computer, connections, security};
 
 /// The most heaps `GET /api/analyze` takes.
 pub const MAX_ANALYZE_HEAPS: usize = 64;
-/// How often an event stream checks the database for changes made by other
-/// server instances.
-const POLL: Duration = Duration::from_secs(2);
 
 /// What every handler shares.
 ///
@@ -54,12 +55,30 @@ pub struct AppState {
     pub store: Store,
     /// Timeouts, the connection cap and the rate limits.
     pub config: ServerConfig,
+    /// Where heavy computations run (see [`crate::pool`]).
+    pub pool: Pool,
+    /// Reviews being computed, so that pages asking at once share one.
+    reviews: Reviews,
+    /// Games whose computer move waits for room in the pool.
+    deferred: Deferred,
 }
 
 impl AppState {
     /// The state over `store`, with the default [`ServerConfig`].
     pub fn new(store: Store) -> AppState {
-        AppState { store, config: ServerConfig::default() }
+        AppState {
+            store,
+            config: ServerConfig::default(),
+            pool: Pool::new(PoolConfig::default()),
+            reviews: Reviews::default(),
+            deferred: Deferred::default(),
+        }
+    }
+
+    /// The same state computing on `pool`.
+    pub fn with_pool(mut self, pool: Pool) -> AppState {
+        self.pool = pool;
+        self
     }
 
     /// The same state under `config`.
@@ -198,20 +217,58 @@ async fn look(state: &AppState, id: String, token: Option<String>) -> Result<See
 /// Lets the computer take its turns in game `id` (see [`crate::computer`]):
 /// read the game on the storage thread, choose off it, store the move if the
 /// game has not changed meanwhile. Answers whether the computer moved.
+///
+/// When the compute pool is full, the computer moves soon instead of now
+/// ([`defer_computer_turns`]): the person's move or the new game is kept and
+/// answered, and the reply reaches the page through the game's events.
 async fn computer_turns(state: &AppState, id: &str) -> Result<bool, ApiError> {
     let mut moved = false;
+    match computer_turns_now(state, id, &mut moved).await {
+        Err(ApiError::Busy(_)) => {
+            defer_computer_turns(state, id);
+            Ok(moved)
+        }
+        other => other.map(|()| moved),
+    }
+}
+
+/// [`computer_turns`], failing with [`ApiError::Busy`] when the pool is full.
+async fn computer_turns_now(state: &AppState, id: &str, moved: &mut bool) -> Result<(), ApiError> {
     loop {
         let lookup = id.to_owned();
         let Some(record) = state.store.run(None, move |conn| computer::to_move(conn, &lookup)).await? else {
-            return Ok(moved);
+            return Ok(());
         };
         // A move not stored means the game has no move left, or someone
         // else changed it meanwhile (and let the computer move if it had to).
         if computer_move(state, id, record).await? != Stored::Yes {
-            return Ok(moved);
+            return Ok(());
         }
-        moved = true;
+        *moved = true;
     }
+}
+
+/// How many times a deferred computer move is tried, [`Pool::RETRY_AFTER`]
+/// seconds apart, before it is left to the next request that reads the game.
+const DEFERRED_ATTEMPTS: usize = 60;
+
+/// Tries the computer's turns in game `id` again every
+/// [`Pool::RETRY_AFTER`] seconds until the pool takes them: one task per
+/// game, holding no place in the pool while it waits.
+fn defer_computer_turns(state: &AppState, id: &str) {
+    if !state.deferred.insert(id) {
+        return;
+    }
+    let (state, id) = (state.clone(), id.to_owned());
+    tokio::spawn(async move {
+        for _ in 0..DEFERRED_ATTEMPTS {
+            tokio::time::sleep(std::time::Duration::from_secs(Pool::RETRY_AFTER)).await;
+            if !matches!(computer_turns_now(&state, &id, &mut false).await, Err(ApiError::Busy(_))) {
+                break;
+            }
+        }
+        state.deferred.remove(&id);
+    });
 }
 
 /// Whether [`computer_move`] stored a move.
@@ -226,10 +283,12 @@ enum Stored {
 }
 
 /// One computer move in `record` (game `id`): chosen off the storage
-/// thread, stored only if the game is still at the record's version.
+/// thread within the server's budget, stored only if the game is still at
+/// the record's version.
 async fn computer_move(state: &AppState, id: &str, record: Record) -> Result<Stored, ApiError> {
     let version = record.version;
-    let Some(mv) = off_thread(move || computer::choose(&record)).await? else {
+    let set = record.game.rules().rule_set().clone();
+    let Some(mv) = compute(state, &set, move |budget| computer::choose(&record, budget)).await? else {
         return Ok(Stored::NoMove);
     };
     let target = id.to_owned();
@@ -237,9 +296,20 @@ async fn computer_move(state: &AppState, id: &str, record: Record) -> Result<Sto
     Ok(if stored { Stored::Yes } else { Stored::Stale })
 }
 
-/// Runs CPU work (an analysis, the computer's choice) on a blocking thread.
-async fn off_thread<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(work).await.map_err(|e| ApiError::Storage(format!("an analysis failed: {e}")))
+/// Runs a computation (an analysis, the computer's choice) for a game of
+/// `set` within the server's budget: on the compute pool, where it is called
+/// off if this future is dropped (see [`crate::pool`]); or, for Nim, in
+/// place — its closed forms take microseconds, and a pool kept busy by
+/// analyses of other games must not hold up a game of Nim.
+async fn compute<T: Send + 'static>(
+    state: &AppState,
+    set: &RuleSet,
+    work: impl FnOnce(&Budget) -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    if *set == RuleSet::Nim {
+        return Ok(work(state.pool.budget()));
+    }
+    state.pool.compute(work).await
 }
 
 /// A game as stored, read on the storage thread.
@@ -322,19 +392,59 @@ async fn join(State(state): State<AppState>, Path(id): Path<String>) -> Result<J
     Ok(Json(state.store.run(changed, move |conn| service::join(conn, &id, guest)).await?.grant(token)))
 }
 
+/// `GET /api/games/{id}/hint`: 409 while hints are off (a running online
+/// game whose creator did not allow them).
 async fn hint(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<coach::HintView>, ApiError> {
     let record = record_of(&state, id).await?;
-    Ok(Json(off_thread(move || coach::hint(&record)).await?))
+    record.require_help()?;
+    let set = record.game.rules().rule_set().clone();
+    Ok(Json(compute(&state, &set, move |budget| coach::hint(&record, budget)).await?))
 }
 
-async fn review(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<coach::ReviewView>, ApiError> {
-    let record = record_of(&state, id).await?;
-    Ok(Json(off_thread(move || coach::review(&record)).await?))
+/// `GET /api/games/{id}/review`: a finished game's review, computed once
+/// (however many pages ask at once) and kept; 409 before the game ends.
+async fn review(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let lookup = id.clone();
+    let (record, stored) = state
+        .store
+        .run(None, move |conn| Ok::<_, ApiError>((games::load(conn, &lookup)?, games::review(conn, &lookup)?)))
+        .await?;
+    if let Some(json) = stored {
+        return Ok(json_response(json));
+    }
+    if !record.game.is_over() {
+        return Err(ApiError::Conflict("the review comes after the end of the game".into()));
+    }
+    let pending = state.reviews.pending(&id);
+    let json = pending
+        .cell
+        .get_or_try_init(|| async {
+            let set = record.game.rules().rule_set().clone();
+            let view = compute(&state, &set, move |budget| coach::review(&record, budget)).await?;
+            let json = serde_json::to_string(&view).map_err(|e| ApiError::Storage(e.to_string()))?;
+            let (target, kept) = (id.clone(), json.clone());
+            state.store.run(None, move |conn| games::store_review(conn, &target, &kept)).await?;
+            Ok::<_, ApiError>(json)
+        })
+        .await?
+        .clone();
+    Ok(json_response(json))
 }
 
+/// A JSON answer already serialised.
+fn json_response(json: String) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], json).into_response()
+}
+
+/// `GET /api/games/{id}/analysis`: 409 while the analysis is off (as for
+/// hints), 422 when the position cannot be analysed within the limits.
 async fn analysis(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<RulesAnalysisView>, ApiError> {
     let record = record_of(&state, id).await?;
-    off_thread(move || RulesAnalysisView::new(record.game.rules(), record.game.position())).await?.map(Json)
+    record.require_help()?;
+    let set = record.game.rules().rule_set().clone();
+    compute(&state, &set, move |budget| RulesAnalysisView::new(record.game.rules(), record.game.position(), budget))
+        .await?
+        .map(Json)
 }
 
 async fn rules() -> Json<serde_json::Value> {
@@ -359,6 +469,7 @@ struct AnalyzeQuery {
 }
 
 async fn analyze(
+    State(state): State<AppState>,
     query: Result<Query<AnalyzeQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::BadRequest(e.body_text()))?;
@@ -392,7 +503,9 @@ async fn analyze(
     service::check_limits(&set, numbers.as_slice())?;
     let rules = crate::record::server_rules(set, convention);
     let position = rules.position(numbers.as_slice()).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-    Ok(Json(off_thread(move || RulesAnalysisView::new(&rules, &position)).await??).into_response())
+    let set = rules.rule_set().clone();
+    Ok(Json(compute(&state, &set, move |budget| RulesAnalysisView::new(&rules, &position, budget)).await??)
+        .into_response())
 }
 
 /// `GET /api/games/{id}/events`: the game's state now and after every change.
@@ -400,41 +513,29 @@ async fn events(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    // Watch first, so that no change between reading and watching is lost.
+    let watch = state.store.watch(&id);
     let first = look(&state, id.clone(), None).await?.view();
-    let changes = state.store.subscribe();
-    let mut poll = tokio::time::interval(POLL);
-    poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    struct Watch {
+    watch.seen(first.version);
+    struct Watcher {
         store: Store,
         id: String,
-        changes: tokio::sync::broadcast::Receiver<String>,
-        poll: tokio::time::Interval,
+        watch: Watch,
         version: i64,
         pending: Option<GameView>,
     }
-    let watch = Watch { store: state.store.clone(), id, changes, poll, version: first.version, pending: Some(first) };
-    let stream = futures_util::stream::unfold(watch, |mut w| async move {
+    let watcher = Watcher { store: state.store.clone(), id, watch, version: first.version, pending: Some(first) };
+    let stream = futures_util::stream::unfold(watcher, |mut w| async move {
         loop {
             if let Some(view) = w.pending.take() {
                 let event = Event::default().event("state").json_data(&view).unwrap_or_default();
                 return Some((Ok(event), w));
             }
-            tokio::select! {
-                change = w.changes.recv() => match change {
-                    Ok(changed) if changed != w.id => continue,
-                    Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
-                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
-                },
-                _ = w.poll.tick() => {
-                    let id = w.id.clone();
-                    let version = w.store.run(None, move |conn| games::version(conn, &id)).await;
-                    match version {
-                        Ok(Some(v)) if v == w.version => continue,
-                        Ok(Some(_)) => {}
-                        Ok(None) | Err(ApiError::NotFound(_)) => return None,
-                        Err(_) => continue,
-                    }
-                }
+            // Woken only by news of this game (see [`crate::store::watch`]).
+            match w.watch.changed().await {
+                Known::Gone => return None,
+                Known::Version(v) if v > w.version => {}
+                Known::Version(_) | Known::Unknown => continue,
             }
             let id = w.id.clone();
             match w.store.run(None, move |conn| service::view(conn, &id, None)).await {
@@ -449,4 +550,55 @@ async fn events(
         }
     });
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}
+
+/// Reviews being computed, by game: the first request computes, the others
+/// asking meanwhile wait for its answer (and if it hangs up, the next one
+/// takes over: see [`tokio::sync::OnceCell::get_or_try_init`]).
+#[derive(Clone, Default)]
+struct Reviews {
+    pending: Arc<Mutex<HashMap<String, Arc<OnceCell<String>>>>>,
+}
+
+/// A request's share in a review being computed; the entry goes with the
+/// last request sharing it.
+struct PendingReview {
+    reviews: Reviews,
+    id: String,
+    cell: Arc<OnceCell<String>>,
+}
+
+impl Reviews {
+    fn pending(&self, id: &str) -> PendingReview {
+        let mut pending = self.pending.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let cell = pending.entry(id.to_owned()).or_default().clone();
+        PendingReview { reviews: self.clone(), id: id.to_owned(), cell }
+    }
+}
+
+impl Drop for PendingReview {
+    fn drop(&mut self) {
+        let mut pending = self.reviews.pending.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        // Held by the map and by this request alone: nobody else waits.
+        if pending.get(&self.id).is_some_and(|cell| Arc::ptr_eq(cell, &self.cell) && Arc::strong_count(cell) <= 2) {
+            pending.remove(&self.id);
+        }
+    }
+}
+
+/// Games whose computer move was deferred (see [`defer_computer_turns`]).
+#[derive(Clone, Default)]
+struct Deferred {
+    games: Arc<Mutex<HashSet<String>>>,
+}
+
+impl Deferred {
+    /// Adds game `id`; false if it was there already.
+    fn insert(&self, id: &str) -> bool {
+        self.games.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(id.to_owned())
+    }
+
+    fn remove(&self, id: &str) {
+        self.games.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).remove(id);
+    }
 }

@@ -1,9 +1,9 @@
 //! Help for players: a hint for the player to move and a review of the
-//! game's first mistakes. Pure functions of a game, run off the storage
-//! thread (an analysis may search).
+//! game's first mistakes. Pure functions of a game and a budget, run on the
+//! compute pool (an analysis may search).
 
 use bouton_analysis::{Analysis, Winner};
-use bouton_grundy::{AnyMove, AnyPosition, GrundyPlayer, RuleSet};
+use bouton_grundy::{AnalysisError, AnyMove, AnyPosition, Budget, GrundyPlayer, RuleSet};
 use bouton_players::{Level, Player};
 use bouton_rules::{Convention, Heaps, NimMove, Rules, Side};
 use serde::Serialize;
@@ -27,8 +27,11 @@ pub struct HintView {
     pub unavailable: Option<String>,
 }
 
-/// A hint for the player to move.
-pub fn hint(record: &Record) -> HintView {
+/// A hint for the player to move, found within `budget` (the analysis and,
+/// in a lost position, the search for the toughest move share its clock).
+/// Past the budget the hint says so in `unavailable`.
+pub fn hint(record: &Record, budget: &Budget) -> HintView {
+    let budget = &budget.started();
     let rules = record.game.rules();
     let position = record.game.position();
     if let (RuleSet::Nim, AnyPosition::Heaps(heaps)) = (rules.rule_set(), position) {
@@ -47,7 +50,7 @@ pub fn hint(record: &Record) -> HintView {
             unavailable: None,
         };
     }
-    let analysis = match rules.analyze(position) {
+    let analysis = match rules.analyze_within(position, budget) {
         Ok(analysis) => analysis,
         Err(e) => {
             return HintView {
@@ -63,7 +66,9 @@ pub fn hint(record: &Record) -> HintView {
         Winner::Mover => rules.progressive(position, &analysis.winning_moves).first().copied(),
         // The perfect player's choice in a lost position: among a sample of
         // moves, one leaving the fewest winning replies.
-        Winner::Opponent => GrundyPlayer::new(Level::Perfect).choose(&record.game, &mut crate::computer::rng(record)),
+        Winner::Opponent => GrundyPlayer::new(Level::Perfect)
+            .with_budget(budget.clone())
+            .choose(&record.game, &mut crate::computer::rng(record)),
     };
     HintView {
         winner: Some(analysis.winner),
@@ -100,36 +105,69 @@ pub struct ReviewView {
     pub unjudged: usize,
 }
 
-/// Finds each side's first mistake.
-pub fn review(record: &Record) -> ReviewView {
-    let rules = record.game.rules();
-    let mut found: [Option<MistakeView>; 2] = [None, None];
-    let mut unjudged = 0;
-    for (ply, (position, mv)) in record.game.history().enumerate() {
-        let side = Side::after_moves(ply);
-        if found[side.index()].is_some() {
+/// Finds each side's first mistake, within one `budget` for the whole
+/// game: its clock starts once, so a game of a thousand moves takes no
+/// longer than one of ten, and moves it leaves unjudged are counted as such.
+///
+/// Moves are judged from the last back: the positions of a game's end are
+/// the smallest, and searchable where the opening's are not, so past the
+/// first position too large for the budget the earlier ones are left
+/// unjudged without trying. A move from a won position is a mistake when it
+/// is not among the position's winning moves, or, where those are not all
+/// listed (Moore's Nim_k), when the position it leaves is won for the
+/// opponent.
+pub fn review(record: &Record, budget: &Budget) -> ReviewView {
+    let budget = &budget.started();
+    let game = &record.game;
+    let rules = game.rules();
+    let history: Vec<(&AnyPosition, AnyMove)> = game.history().collect();
+    // Who wins from the position after the move being judged.
+    let mut after: Option<Winner> = match game.outcome() {
+        Some(outcome) if outcome.winner == Side::after_moves(history.len()) => Some(Winner::Mover),
+        Some(_) => Some(Winner::Opponent),
+        None => rules.analyze_within(game.position(), budget).ok().map(|a| a.winner),
+    };
+    // Each move's verdict: a better move if it was a mistake, `None` if it
+    // was not; unjudged moves have none.
+    let mut verdicts: Vec<Option<Option<AnyMove>>> = vec![None; history.len()];
+    for (ply, &(position, mv)) in history.iter().enumerate().rev() {
+        if let (AnyPosition::Heaps(heaps), AnyMove::Nim(nim)) = (position, mv) {
+            verdicts[ply] = Some(nim_mistake(heaps, nim, rules.convention()));
+            after = Some(Analysis::new(heaps.as_slice(), rules.convention()).winner());
             continue;
         }
-        let better = match (position, mv) {
-            (AnyPosition::Heaps(heaps), AnyMove::Nim(nim)) => nim_mistake(heaps, nim, rules.convention()),
-            _ => match rules.analyze(position) {
-                Ok(a) if a.winner == Winner::Mover && a.complete && !a.winning_moves.contains(&mv) => {
-                    rules.progressive(position, &a.winning_moves).first().copied()
-                }
-                Ok(_) => None,
-                Err(_) => {
-                    unjudged += 1;
+        match rules.analyze_within(position, budget) {
+            Ok(a) => {
+                verdicts[ply] = if a.winner != Winner::Mover || a.winning_moves.contains(&mv) {
+                    Some(None)
+                } else if a.complete || after == Some(Winner::Mover) {
+                    rules.progressive(position, &a.winning_moves).first().map(|&better| Some(better))
+                } else if after == Some(Winner::Opponent) {
+                    Some(None)
+                } else {
                     None
-                }
-            },
-        };
-        if let Some(better) = better {
-            found[side.index()] = Some(MistakeView {
-                side: side_name(side),
-                move_number: ply + 1,
-                played: MoveView::new(rules, position, mv),
-                better: MoveView::new(rules, position, better),
-            });
+                };
+                after = Some(a.winner);
+            }
+            Err(AnalysisError::OverBudget { .. }) => break,
+            Err(AnalysisError::NotAvailable { .. }) => after = None,
+        }
+    }
+    let mut found: [Option<MistakeView>; 2] = [None, None];
+    let mut unjudged = 0;
+    for (ply, (&(position, mv), verdict)) in history.iter().zip(&verdicts).enumerate() {
+        let side = Side::after_moves(ply);
+        match (&found[side.index()], verdict) {
+            (Some(_), _) | (None, Some(None)) => {}
+            (None, None) => unjudged += 1,
+            (None, Some(Some(better))) => {
+                found[side.index()] = Some(MistakeView {
+                    side: side_name(side),
+                    move_number: ply + 1,
+                    played: MoveView::new(rules, position, mv),
+                    better: MoveView::new(rules, position, *better),
+                });
+            }
         }
     }
     let [first, second] = found;

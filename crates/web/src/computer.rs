@@ -1,10 +1,11 @@
 //! The computer's turns. Choosing a move can take a while — a misère search,
 //! Moore's Nim_k with many heaps — so it never runs on the storage thread,
 //! where it would hold up every other game: the game is read there
-//! ([`to_move`]), the move chosen on a blocking thread ([`choose`]), and
-//! stored only if the game has not changed meanwhile ([`commit`]).
+//! ([`to_move`]), the move chosen on the compute pool within the server's
+//! budget ([`choose`]), and stored only if the game has not changed
+//! meanwhile ([`commit`]).
 
-use bouton_grundy::{AnyMove, AnyPosition, GrundyPlayer, RuleSet};
+use bouton_grundy::{AnyMove, AnyPosition, Budget, GrundyPlayer, RuleSet};
 use bouton_players::{Level, Player};
 use bouton_rules::{Game, Nim, Rules};
 use rand::SeedableRng;
@@ -37,8 +38,11 @@ pub fn rng(record: &Record) -> ChaCha8Rng {
 }
 
 /// The computer's move at its level: in Nim the players of
-/// `bouton-players`, in every other rule set the Grundy-value player.
-pub fn choose(record: &Record) -> Option<AnyMove> {
+/// `bouton-players` (closed forms, no search), in every other rule set the
+/// Grundy-value player thinking within `budget`. When the budget runs out
+/// (or its cancel flag is raised) the move is a random legal one, drawn
+/// without listing the legal moves.
+pub fn choose(record: &Record, budget: &Budget) -> Option<AnyMove> {
     let mut rng = rng(record);
     let level = record.level.unwrap_or(Level::Perfect);
     let rules = record.game.rules();
@@ -47,7 +51,7 @@ pub fn choose(record: &Record) -> Option<AnyMove> {
             .ok()
             .and_then(|nim| level.player().choose(&nim, &mut rng))
             .map(AnyMove::Nim),
-        _ => GrundyPlayer::new(level).choose(&record.game, &mut rng),
+        _ => GrundyPlayer::new(level).with_budget(budget.clone()).choose(&record.game, &mut rng),
     }
 }
 
@@ -62,4 +66,62 @@ pub fn commit(conn: &Connection, id: &str, version: i64, mv: AnyMove) -> Result<
     record.game.play(mv).map_err(|e| ApiError::Storage(format!("the computer chose an illegal move: {e}")))?;
     save_progress(conn, &mut record, before)?;
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use bouton_grundy::{AnyRules, Budget, Cancel};
+    use bouton_rules::{Convention, Game, Rules};
+
+    use super::*;
+
+    fn record(rules: &str, convention: Convention, start: &[u64]) -> Record {
+        let rules = AnyRules::parse(rules, convention).unwrap();
+        let game = Game::new(rules.clone(), rules.position(start).unwrap()).unwrap();
+        Record {
+            id: "test".into(),
+            mode: Mode::ComputerFirst,
+            level: Some(Level::Perfect),
+            seed: 7,
+            owner_token: "owner".into(),
+            guest_token: None,
+            version: 0,
+            game,
+            help: false,
+        }
+    }
+
+    #[test]
+    fn past_its_budget_the_computer_still_plays_a_legal_move() {
+        for (rules, convention) in [("lasker", Convention::Misere), ("kayles", Convention::Misere)] {
+            let record = record(rules, convention, &[50; 12]);
+            let tiny = Budget::new(1_000, 1 << 20);
+            let mv = choose(&record, &tiny).expect("a move");
+            assert!(record.game.rules().check(record.game.position(), mv).is_ok(), "{rules}: {mv}");
+        }
+    }
+
+    #[test]
+    fn a_called_off_computer_move_is_still_legal() {
+        let record = record("moore:8", Convention::Normal, &[50; 12]);
+        let cancel = Cancel::new();
+        cancel.cancel();
+        let mv = choose(&record, &crate::limits::search_budget().with_cancel(cancel)).expect("a move");
+        assert!(record.game.rules().check(record.game.position(), mv).is_ok());
+    }
+
+    #[test]
+    fn moores_nim_of_twelve_heaps_of_fifty_is_won_by_the_theorem() {
+        // Moore's theorem gives the winning move at once: the perfect
+        // computer leaves a lost position.
+        for convention in [Convention::Normal, Convention::Misere] {
+            let record = record("moore:8", convention, &[50; 12]);
+            let rules = record.game.rules().clone();
+            let mv = choose(&record, &crate::limits::search_budget()).expect("a move");
+            let mut after = record.game.position().clone();
+            rules.apply(&mut after, mv);
+            let analysis = rules.analyze(&after).expect("Moore's theorem");
+            assert_eq!(analysis.winner, bouton_analysis::Winner::Opponent, "{convention:?}: {mv}");
+        }
+    }
 }

@@ -50,6 +50,10 @@ pub enum ApiError {
         /// Whole seconds until a request of this kind is let through.
         retry_after: u64,
     },
+    /// Every worker of the compute pool is busy and its queue is full (503),
+    /// answered with `Retry-After` (see [`crate::pool`]).
+    #[error("{0}")]
+    Busy(String),
 }
 
 impl ApiError {
@@ -64,7 +68,7 @@ impl ApiError {
             ApiError::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::IllegalMove(_) | ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            ApiError::Storage(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Storage(_) | ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
         }
     }
@@ -96,6 +100,9 @@ impl IntoResponse for ApiError {
         let mut response = (self.status(), Json(serde_json::json!({ "error": self.to_string() }))).into_response();
         if let ApiError::TooManyRequests { retry_after, .. } = self {
             response.headers_mut().insert(header::RETRY_AFTER, retry_after.into());
+        }
+        if let ApiError::Busy(_) = self {
+            response.headers_mut().insert(header::RETRY_AFTER, crate::pool::Pool::RETRY_AFTER.into());
         }
         response
     }

@@ -24,6 +24,7 @@ mod error;
 pub mod limits;
 mod mode;
 mod openapi;
+pub mod pool;
 pub mod position_analysis;
 pub mod rate_limit;
 mod record;

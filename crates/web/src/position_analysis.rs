@@ -3,7 +3,7 @@
 //! `GET /api/analyze?rules=…`.
 
 use bouton_analysis::Winner;
-use bouton_grundy::{AnyPosition, AnyRules, Component, Method};
+use bouton_grundy::{AnyPosition, AnyRules, Budget, Component, Method};
 use bouton_rules::{Convention, Rules};
 use serde::Serialize;
 
@@ -13,12 +13,12 @@ use crate::views::{MAX_LISTED_OPTIONS, MoveView};
 /// Who wins, the Grundy values, the winning moves and every legal move.
 ///
 /// ```
-/// use bouton_grundy::AnyRules;
+/// use bouton_grundy::{AnyRules, Budget};
 /// use bouton_rules::Convention;
 /// use bouton_web::position_analysis::RulesAnalysisView;
 ///
 /// let rules = AnyRules::parse("kayles", Convention::Normal)?;
-/// let view = RulesAnalysisView::new(&rules, &rules.position(&[7, 11])?)?;
+/// let view = RulesAnalysisView::new(&rules, &rules.position(&[7, 11])?, &Budget::interactive())?;
 /// assert_eq!(view.total, Some(2 ^ 6));
 /// let moves = view.moves.unwrap();
 /// assert!(moves.iter().all(|m| m.wins == (m.value == Some(0))));
@@ -66,13 +66,16 @@ pub struct OptionValueView {
 }
 
 impl RulesAnalysisView {
-    /// Analyses `position`.
+    /// Analyses `position` within `budget` (the values of the options
+    /// share its clock; those not found in time are left out).
     ///
     /// # Errors
     /// [`ApiError::Unprocessable`] when no theory applies and the position
-    /// is too large to search.
-    pub fn new(rules: &AnyRules, position: &AnyPosition) -> Result<RulesAnalysisView, ApiError> {
-        let analysis = rules.analyze(position).map_err(|e| ApiError::Unprocessable(e.to_string()))?;
+    /// is too large to search within the budget ("analysis not available
+    /// within the limits").
+    pub fn new(rules: &AnyRules, position: &AnyPosition, budget: &Budget) -> Result<RulesAnalysisView, ApiError> {
+        let budget = &budget.started();
+        let analysis = rules.analyze_within(position, budget).map_err(|e| ApiError::Unprocessable(e.to_string()))?;
         // Values of the options: cheap where a theory gives them, not worth
         // a search each where only a search would.
         let values_known =
@@ -86,7 +89,7 @@ impl RulesAnalysisView {
                         .then(|| {
                             let mut after = position.clone();
                             rules.apply(&mut after, mv);
-                            rules.analyze(&after).ok().and_then(|a| a.total)
+                            rules.analyze_within(&after, budget).ok().and_then(|a| a.total)
                         })
                         .flatten();
                     OptionValueView {

@@ -26,6 +26,9 @@ pub struct Record {
     pub version: i64,
     /// The game, under any of bouton's rule sets.
     pub game: Game<AnyRules>,
+    /// Online games: whether the creator allowed hints and analysis for both
+    /// seats while the game runs (see [`Record::help_now`]).
+    pub help: bool,
 }
 
 /// The rules as the server plays them: every analysis runs within
@@ -78,6 +81,25 @@ impl Access {
 }
 
 impl Record {
+    /// Whether hints and the analysis of the position are open now: always,
+    /// except in an online game still running whose creator did not allow
+    /// them (they would let either seat play the other's moves for it).
+    pub fn help_now(&self) -> bool {
+        self.mode != Mode::Online || self.help || self.game.is_over()
+    }
+
+    /// Fails with 409 when hints and analysis are off ([`Record::help_now`]).
+    pub fn require_help(&self) -> Result<(), ApiError> {
+        if self.help_now() {
+            return Ok(());
+        }
+        Err(ApiError::Conflict(
+            "hints and analysis are off for both players while this online game runs (its creator did not allow \
+             them); they open when the game ends"
+                .into(),
+        ))
+    }
+
     /// Who sits in `side`.
     pub fn seat(&self, side: Side) -> SeatKind {
         self.mode.seats()[side.index()]

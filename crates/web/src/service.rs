@@ -37,6 +37,11 @@ pub struct CreateRequest {
     /// The computer's level (default hard).
     #[serde(default)]
     pub level: Option<String>,
+    /// Online games: allow hints and analysis for both players while the
+    /// game runs (default false: they open when it ends). Other modes
+    /// always have them.
+    #[serde(default)]
+    pub help: bool,
 }
 
 fn default_mode() -> Mode {
@@ -181,6 +186,7 @@ pub fn create(conn: &Connection, request: &CreateRequest, secrets: Secrets) -> R
         guest_token: None,
         version: 0,
         game,
+        help: request.help,
     };
     games::insert(conn, &record)?;
     let access = record.access(Some(&record.owner_token));

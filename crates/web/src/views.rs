@@ -162,6 +162,9 @@ pub struct GameView {
     pub version: i64,
     /// The seat the request's token holds: "first", "second", "both", or null.
     pub your_seat: Option<&'static str>,
+    /// Whether hints and the analysis of the position are open now: false
+    /// only while an online game runs whose creator did not allow them.
+    pub help: bool,
 }
 
 /// "first" or "second".
@@ -209,6 +212,7 @@ impl GameView {
             winner: game.outcome().map(|o| side_name(o.winner)),
             version: record.version,
             your_seat: access.name(),
+            help: record.help_now(),
         }
     }
 }

@@ -1,6 +1,8 @@
 //! The JSON API through `app()`, without a socket.
 
 mod common;
+#[path = "api/bounded.rs"]
+mod bounded;
 #[path = "api/migration.rs"]
 mod migration;
 #[path = "api/rule_sets.rs"]
@@ -225,6 +227,9 @@ async fn hint_and_review_agree_with_the_theory() {
     // Second player should now win (nim-sum 3 != 0) but errs too: 5 -> 4
     // leaves 0 4 4 2, nim-sum 2, still winning for the first player.
     api.play(&id, &token, 2, 1, 1).await.expect(200);
+    // The review comes after the end: both play on perfectly.
+    api.get(&format!("/api/games/{id}/review")).await.expect_error(409, "after the end");
+    assert_eq!(api.finish_with_hints(&id, &token).await["winner"], "first");
     let review = api.get(&format!("/api/games/{id}/review")).await.expect(200);
     assert_eq!(review["first"]["move_number"], 1);
     assert_eq!(review["first"]["played"], nim_move(1, 1));

@@ -148,7 +148,8 @@ async fn every_analysis_route_counts_against_the_analyses_limit() {
     for uri in &routes {
         assert_eq!(call(&api, "GET", uri, None).await.0, StatusCode::OK, "{uri}");
     }
-    assert_eq!(call(&api, "GET", &format!("/api/games/{id}/review"), None).await.0, StatusCode::OK);
+    // The game is not over: its review is refused (409), and still counted.
+    assert_eq!(call(&api, "GET", &format!("/api/games/{id}/review"), None).await.0, StatusCode::CONFLICT);
     for uri in routes.iter().chain([&format!("/api/games/{id}/review")]) {
         assert_refused(&call(&api, "GET", uri, None).await, "too many analyses");
     }

@@ -21,8 +21,8 @@ pub fn insert(conn: &Connection, record: &Record) -> Result<(), ApiError> {
     let start = serde_json::to_string(&record.game.start().numbers()).map_err(|e| ApiError::Storage(e.to_string()))?;
     let time = now();
     conn.prepare_cached(
-        "INSERT INTO games (id, created_at, updated_at, version, mode, misere, level, start, seed, owner_token, guest_token, rules)
-         VALUES (?1, ?2, ?2, 0, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        "INSERT INTO games (id, created_at, updated_at, version, mode, misere, level, start, seed, owner_token, guest_token, rules, help)
+         VALUES (?1, ?2, ?2, 0, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?
     .execute(params![
         record.id,
@@ -35,6 +35,7 @@ pub fn insert(conn: &Connection, record: &Record) -> Result<(), ApiError> {
         record.owner_token,
         record.guest_token,
         record.game.rules().rule_set().to_string(),
+        record.help,
     ])?;
     append_moves(conn, &record.id, record.game.moves(), 0)
 }
@@ -43,7 +44,7 @@ pub fn insert(conn: &Connection, record: &Record) -> Result<(), ApiError> {
 pub fn load(conn: &Connection, id: &str) -> Result<Record, ApiError> {
     let row = conn
         .prepare_cached(
-            "SELECT mode, misere, level, start, seed, owner_token, guest_token, version, rules FROM games WHERE id = ?1",
+            "SELECT mode, misere, level, start, seed, owner_token, guest_token, version, rules, help FROM games WHERE id = ?1",
         )?
         .query_row([id], |row| {
             Ok((
@@ -56,10 +57,11 @@ pub fn load(conn: &Connection, id: &str) -> Result<Record, ApiError> {
                 row.get::<_, Option<String>>(6)?,
                 row.get::<_, i64>(7)?,
                 row.get::<_, String>(8)?,
+                row.get::<_, bool>(9)?,
             ))
         })
         .optional()?;
-    let Some((mode, misere, level, start, seed, owner_token, guest_token, version, rules)) = row else {
+    let Some((mode, misere, level, start, seed, owner_token, guest_token, version, rules, help)) = row else {
         return Err(ApiError::no_game(id));
     };
     let corrupt = |what: String| ApiError::Storage(format!("game {id} is damaged in the database: {what}"));
@@ -78,7 +80,7 @@ pub fn load(conn: &Connection, id: &str) -> Result<Record, ApiError> {
         moves.push(rules.parse_move(text).map_err(|e| corrupt(format!("move {text:?}: {e}")))?);
     }
     let game = Game::replay(rules, start, moves).map_err(|e| corrupt(e.to_string()))?;
-    Ok(Record { id: id.to_owned(), mode, level, seed: seed as u64, owner_token, guest_token, version, game })
+    Ok(Record { id: id.to_owned(), mode, level, seed: seed as u64, owner_token, guest_token, version, game, help })
 }
 
 /// Appends `moves`, the first of which is ply `first_ply`. The primary key
@@ -173,7 +175,7 @@ pub fn result_counts(conn: &Connection) -> Result<Vec<ResultCount>, ApiError> {
 }
 
 /// Deletes games not touched since `before` (seconds since the epoch), and
-/// their moves; returns how many.
+/// their moves and reviews; returns how many.
 pub fn expire(conn: &Connection, before: i64) -> Result<usize, ApiError> {
     Ok(conn.prepare_cached("DELETE FROM games WHERE updated_at < ?1")?.execute([before])?)
 }
@@ -181,4 +183,31 @@ pub fn expire(conn: &Connection, before: i64) -> Result<usize, ApiError> {
 /// The version of a game, to see whether it changed.
 pub fn version(conn: &Connection, id: &str) -> Result<Option<i64>, ApiError> {
     Ok(conn.prepare_cached("SELECT version FROM games WHERE id = ?1")?.query_row([id], |row| row.get(0)).optional()?)
+}
+
+/// A finished game's review as stored (the JSON answered), if it was
+/// computed already.
+pub fn review(conn: &Connection, id: &str) -> Result<Option<String>, ApiError> {
+    Ok(conn
+        .prepare_cached("SELECT review FROM reviews WHERE game_id = ?1")?
+        .query_row([id], |row| row.get(0))
+        .optional()?)
+}
+
+/// Keeps a finished game's review; the first one stored stays (two pages
+/// asking at once compute the same review), and a game deleted meanwhile
+/// gets none.
+pub fn store_review(conn: &Connection, id: &str, review: &str) -> Result<(), ApiError> {
+    conn.prepare_cached(
+        "INSERT OR IGNORE INTO reviews (game_id, review) SELECT ?1, ?2 WHERE EXISTS (SELECT 1 FROM games WHERE id = ?1)",
+    )?
+    .execute(params![id, review])?;
+    Ok(())
+}
+
+/// How many moves a game has.
+pub fn moves(conn: &Connection, id: &str) -> Result<usize, ApiError> {
+    let count: i64 =
+        conn.prepare_cached("SELECT COUNT(*) FROM moves WHERE game_id = ?1")?.query_row([id], |row| row.get(0))?;
+    Ok(count as usize)
 }

@@ -5,19 +5,23 @@
 //! inside one transaction (each job in its own savepoint, so one job's failure
 //! does not touch the others), commits once, and only then answers them. This
 //! is group commit: every acknowledged write is on disk (WAL, `synchronous =
-//! FULL`), and a burst of concurrent moves shares one disk flush.
+//! FULL`), and a burst of concurrent moves shares one disk flush. After the
+//! commit, the watchers of each changed game are told its new version (see
+//! [`watch`]).
 
 pub mod games;
 mod schema;
+pub mod watch;
 
 use std::path::Path;
 use std::sync::mpsc;
 use std::thread;
 
 use rusqlite::Connection;
-use tokio::sync::{broadcast, oneshot};
+use tokio::sync::oneshot;
 
 pub use schema::{SCHEMA_VERSION, SchemaError};
+use watch::{Known, Watch, Watchers};
 
 /// The most jobs committed together.
 const BATCH: usize = 512;
@@ -43,7 +47,7 @@ impl From<rusqlite::Error> for StorageError {
 #[derive(Clone)]
 pub struct Store {
     jobs: mpsc::Sender<Job>,
-    changes: broadcast::Sender<String>,
+    watchers: Watchers,
 }
 
 impl Store {
@@ -53,13 +57,13 @@ impl Store {
         let mut conn = Connection::open(path)?;
         schema::prepare(&mut conn)?;
         let (jobs, queue) = mpsc::channel::<Job>();
-        let (changes, _) = broadcast::channel(1024);
-        let notify = changes.clone();
+        let watchers = Watchers::default();
+        let notify = watchers.clone();
         thread::Builder::new()
             .name("bouton-store".into())
             .spawn(move || run(conn, queue, notify))
             .map_err(|e| SchemaError::Sqlite(rusqlite::Error::ToSqlConversionFailure(Box::new(e))))?;
-        Ok(Store { jobs, changes })
+        Ok(Store { jobs, watchers })
     }
 
     /// Runs `work` on the storage thread inside a transaction and returns its
@@ -94,9 +98,44 @@ impl Store {
         reply.await.map_err(|_| E::from(StorageError("the storage thread has stopped".into())))?
     }
 
-    /// Game ids as they change (after each commit).
-    pub fn subscribe(&self) -> broadcast::Receiver<String> {
-        self.changes.subscribe()
+    /// Watches game `id`: the answer is woken when the game's version
+    /// changes (by this server, at once; by another sharing the database,
+    /// within [`watch::POLL`]), and by nothing else. Must be called within a
+    /// tokio runtime (it may start the poller).
+    pub fn watch(&self, id: &str) -> Watch {
+        let (watch, start_poller) = self.watchers.watch(id);
+        if start_poller {
+            tokio::spawn(poll(self.clone()));
+        }
+        watch
+    }
+
+    /// The watched games' channels.
+    pub fn watchers(&self) -> &Watchers {
+        &self.watchers
+    }
+}
+
+/// While any game is watched: reads every watched game's version once per
+/// [`watch::POLL`], in one job, and tells its watchers what changed.
+async fn poll(store: Store) {
+    let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + watch::POLL, watch::POLL);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        let Some(ids) = store.watchers.poll_list() else {
+            return;
+        };
+        let versions = store
+            .run(None, move |conn| {
+                ids.into_iter()
+                    .map(|id| games::version(conn, &id).map(|version| (id, version)))
+                    .collect::<Result<Vec<_>, crate::error::ApiError>>()
+            })
+            .await;
+        for (id, version) in versions.unwrap_or_default() {
+            store.watchers.update(&id, version.map_or(Known::Gone, Known::Version));
+        }
     }
 }
 
@@ -111,7 +150,7 @@ fn in_savepoint<T, E: From<StorageError>>(
     result
 }
 
-fn run(conn: Connection, queue: mpsc::Receiver<Job>, notify: broadcast::Sender<String>) {
+fn run(conn: Connection, queue: mpsc::Receiver<Job>, watchers: Watchers) {
     while let Ok(first) = queue.recv() {
         let mut jobs = vec![first];
         while jobs.len() < BATCH {
@@ -135,13 +174,18 @@ fn run(conn: Connection, queue: mpsc::Receiver<Job>, notify: broadcast::Sender<S
         if commit.is_err() {
             let _ = conn.execute_batch("ROLLBACK");
         }
+        // Watchers first: whoever is answered can count on them being told.
+        if commit.is_ok() {
+            changed.sort_unstable();
+            changed.dedup();
+            for id in changed.iter().filter(|id| watchers.is_watched(id)) {
+                if let Ok(version) = games::version(&conn, id) {
+                    watchers.update(id, version.map_or(Known::Gone, Known::Version));
+                }
+            }
+        }
         for deliver in done {
             deliver(commit.clone());
-        }
-        if commit.is_ok() {
-            for id in changed {
-                let _ = notify.send(id);
-            }
         }
     }
 }

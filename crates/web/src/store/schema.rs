@@ -48,6 +48,14 @@ const MIGRATIONS: &[&str] = &[
     DROP TABLE moves;
     ALTER TABLE moves_text RENAME TO moves;
     ALTER TABLE results ADD COLUMN rules TEXT NOT NULL DEFAULT 'nim';",
+    // 3: bounded work. Whether an online game's creator allowed hints and
+    // analysis while it runs; and each finished game's review, computed
+    // once and kept (as the JSON answered), deleted with its game.
+    "ALTER TABLE games ADD COLUMN help INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE reviews (
+        game_id TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        review TEXT NOT NULL
+    ) WITHOUT ROWID;",
 ];
 
 /// The schema version this build writes.

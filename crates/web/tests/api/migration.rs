@@ -61,6 +61,10 @@ async fn a_first_schema_database_is_migrated_and_its_games_go_on_even_a_stuck_on
     // The game goes on, and its moves are stored the new way.
     let game = api.play("oldgame", "tok", 2, 5, 2).await.expect(200);
     assert_eq!(game["heaps"], json!([0, 0, 6]));
+    assert_eq!(game["help"], true, "games from before the help setting are not online: help is open");
+    // It ends, and its review is kept (schema 3).
+    assert_eq!(api.play("oldgame", "tok", 3, 6, 3).await.expect(200)["over"], true);
+    api.get("/api/games/oldgame/review").await.expect(200);
     // A server stopped between a person's move and the computer's reply:
     // the computer replies when the game is next looked at.
     let stuck = api.get("/api/games/stuck").await.expect(200);
@@ -80,5 +84,10 @@ async fn a_first_schema_database_is_migrated_and_its_games_go_on_even_a_stuck_on
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap();
-    assert_eq!(stored, ["3:1", "1:3", "2:5"]);
+    assert_eq!(stored, ["3:1", "1:3", "2:5", "3:6"]);
+    let reviews: i64 =
+        conn.query_row("SELECT COUNT(*) FROM reviews WHERE game_id = 'oldgame'", [], |row| row.get(0)).unwrap();
+    assert_eq!(reviews, 1);
+    let help: bool = conn.query_row("SELECT help FROM games WHERE id = 'oldgame'", [], |row| row.get(0)).unwrap();
+    assert!(!help);
 }

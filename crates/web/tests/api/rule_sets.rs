@@ -226,6 +226,8 @@ async fn review_finds_mistakes_in_other_rule_sets() {
     // (7, 9) is a mistake.
     let (id, token, _) = api.create(json!({"rules": "wythoff", "position": [7, 10], "mode": "local"})).await;
     play_text(&api, &id, &token, "1 0 1", 0).await.expect(200);
+    // Both play perfectly from there on: the second player wins.
+    assert_eq!(api.finish_with_hints(&id, &token).await["winner"], "second");
     let review = api.get(&format!("/api/games/{id}/review")).await.expect(200);
     assert_eq!(review["first"]["move_number"], 1);
     assert_eq!(review["first"]["played"]["text"], "1:0:1");

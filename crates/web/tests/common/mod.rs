@@ -86,6 +86,21 @@ impl Api {
         (id, token, grant["game"].clone())
     }
 
+    /// Plays the hint's suggestion for whoever is to move until the game
+    /// ends (the token must move for both sides); returns the final state.
+    pub async fn finish_with_hints(&self, id: &str, token: &str) -> Value {
+        loop {
+            let game = self.get(&format!("/api/games/{id}")).await.expect(200);
+            if game["over"] == true {
+                return game;
+            }
+            let hint = self.get(&format!("/api/games/{id}/hint")).await.expect(200);
+            let text = hint["suggestion"]["text"].as_str().unwrap_or_else(|| panic!("no suggestion in {hint}"));
+            let body = serde_json::json!({"move": text, "ply": game["ply"]});
+            self.post(&format!("/api/games/{id}/moves"), Some(token), body).await.expect(200);
+        }
+    }
+
     /// Plays `heap take` at the game's current ply.
     pub async fn play(&self, id: &str, token: &str, heap: u64, take: u64, ply: u64) -> Reply {
         let body = serde_json::json!({ "heap": heap, "take": take, "ply": ply });
