@@ -228,6 +228,8 @@ export async function loadReview(view) {
     review = await api('GET', `/api/games/${view.id}/review`);
   } catch (e) {
     st.reviewFor = null;
+    // The server is busy: ask again a little later, if the game is still shown.
+    if (e.status === 503) setTimeout(() => st.shown && st.shown.id === view.id && loadReview(st.shown), 2000);
     return;
   }
   if (st.reviewFor !== key) return;

@@ -17,7 +17,9 @@ export function render(view, { moved }) {
   if (!previous || previous.ply !== view.ply || previous.heaps.join() !== view.heaps.join()) {
     st.selection = null;
   }
-  $('learn').hidden = false;
+  // Hints and the explanation are off while an online game runs, unless
+  // its creator allowed them.
+  $('learn').hidden = !view.help;
   renderHead(view);
   renderPlayers(view);
   renderStatus(view);
@@ -27,7 +29,7 @@ export function render(view, { moved }) {
   renderControls(view);
   renderLog(view);
   if (st.hintFor !== `${view.id}:${view.ply}`) $('hint').hidden = true;
-  if ($('explain').open || $('moves-panel').open) loadAnalysis(view);
+  if (view.help && ($('explain').open || $('moves-panel').open)) loadAnalysis(view);
   else if (!isNim(view)) st.analysisKey = null;
   if (view.over && !view.partial) {
     loadReview(view);
@@ -133,7 +135,7 @@ export function renderControls(view) {
   const playing = player && !view.over && !waitingForFriend(view);
   $('type-move').hidden = !playing;
   $('move-input').setAttribute('aria-disabled', canMove(view) ? 'false' : 'true');
-  $('hint-button').hidden = !playing;
+  $('hint-button').hidden = !playing || !view.help;
   $('hint-button').setAttribute('aria-disabled', canMove(view) ? 'false' : 'true');
   const undoable = ['computer', 'computer-first', 'local'].includes(view.mode) && !!st.seat;
   $('undo').hidden = !undoable || view.over;

@@ -34,6 +34,7 @@ function readSetup() {
   const mode = form.elements.mode.value;
   const request = { heaps, misere: form.elements.rule.value === 'misere', mode };
   if (['computer', 'computer-first', 'demo'].includes(mode)) request.level = $('level').value;
+  if (mode === 'online' && $('allow-help').checked) request.help = true;
   return request;
 }
 
@@ -91,6 +92,7 @@ export function restoreSetup() {
 export function updateLevelField() {
   const mode = $('setup-form').elements.mode.value;
   $('level-field').hidden = mode === 'local' || mode === 'online';
+  $('help-field').hidden = mode !== 'online';
 }
 
 export async function createGame(request) {
@@ -291,6 +293,7 @@ function readOtherSetup(form, choice, entry) {
   const mode = form.elements.mode.value;
   const request = { rules, position, misere: form.elements.rule.value === 'misere', mode };
   if (['computer', 'computer-first', 'demo'].includes(mode)) request.level = $('level').value;
+  if (mode === 'online' && $('allow-help').checked) request.help = true;
   return request;
 }
 
