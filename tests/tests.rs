@@ -6,6 +6,7 @@
 mod util;
 
 mod analyze;
+mod chomp;
 mod browser;
 mod ggp;
 mod grundy;

@@ -4,8 +4,8 @@ use std::hash::Hash;
 use bouton_rules::{Convention, Heaps, Nim, Rules};
 
 use crate::{
-    Budget, FibPosition, FibonacciNim, HeapRules, Meter, MexSet, MooreNim, OverBudget, Pairs, Staircase, Stairs,
-    Wythoff,
+    Bar, Budget, Chomp, FibPosition, FibonacciNim, HeapRules, Meter, MexSet, MooreNim, OverBudget, Pairs, Staircase,
+    Stairs, Wythoff,
 };
 
 /// Bytes a memo entry costs beyond its key's own: the table's slot and
@@ -94,6 +94,17 @@ impl Canonical for Staircase {
         let coins = stairs.as_slice();
         let used = coins.iter().rposition(|&c| c > 0).map_or(0, |i| i + 1);
         coins[..used].to_vec()
+    }
+
+    fn key_bytes(&self, key: &Vec<u64>) -> u64 {
+        vec_bytes(key)
+    }
+}
+
+impl Canonical for Chomp {
+    type Key = Vec<u64>;
+    fn key(&self, bar: &Bar) -> Vec<u64> {
+        bar.trimmed().to_vec()
     }
 
     fn key_bytes(&self, key: &Vec<u64>) -> u64 {

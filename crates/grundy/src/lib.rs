@@ -48,6 +48,7 @@ pub use mask::{MaskError, RareMask};
 pub use mex::MexSet;
 pub use periodicity::{DEFAULT_MAX_PERIOD, Periodicity};
 pub use player::GrundyPlayer;
+pub use rules::chomp::{Bar, BarError, Chomp, ChompMove, IllegalChompMove};
 pub use rules::fibonacci::{FibError, FibMove, FibPosition, FibonacciNim, IllegalFibMove, zeckendorf};
 pub use rules::heap::{HeapMove, HeapRules, IllegalHeapMove};
 pub use rules::moore::{IllegalMooreMove, MOORE_MAX_K, MooreKError, MooreMove, MooreNim};

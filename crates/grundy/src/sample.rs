@@ -7,8 +7,9 @@ use bouton_rules::{Heaps, Nim, NimMove, Rules};
 use rand::{Rng, RngCore};
 
 use crate::{
-    Board, FibMove, FibPosition, FibonacciNim, HeapGame, HeapMove, HeapOption, HeapRules, MOORE_MAX_K, MooreMove,
-    MooreNim, Northcott, NorthcottMove, Pairs, StairMove, Staircase, Stairs, Wythoff, WythoffMove,
+    Bar, Board, Chomp, ChompMove, FibMove, FibPosition, FibonacciNim, HeapGame, HeapMove, HeapOption, HeapRules,
+    MOORE_MAX_K, MooreMove, MooreNim, Northcott, NorthcottMove, Pairs, StairMove, Staircase, Stairs, Wythoff,
+    WythoffMove,
 };
 
 /// Rules that can draw a random legal move in time proportional to the size
@@ -211,6 +212,17 @@ impl RandomMove for Northcott {
             to += 1;
         }
         Some(NorthcottMove { row, to })
+    }
+}
+
+impl RandomMove for Chomp {
+    /// Uniform over every legal move.
+    fn random_move(&self, bar: &Bar, rng: &mut dyn RngCore) -> Option<ChompMove> {
+        // Every square but the poisoned one is a bite.
+        let weights: Vec<u128> =
+            bar.heights().iter().enumerate().map(|(i, &h)| u128::from(h) - u128::from(i == 0 && h > 0)).collect();
+        let (column, r) = weighted(&weights, rng)?;
+        Some(ChompMove { column, row: r as u64 + u64::from(column == 0) })
     }
 }
 
