@@ -198,7 +198,7 @@ impl Variant for AnyRules {
         let value = value_words(self);
         // One budget for the whole list, its operations shared by the moves.
         let started = self.budget().started();
-        let each = started.clone().with_operations(started.operations() / LISTED_MOVES as u64);
+
         let mut lines = vec![format!("Each legal move and the {value} it leaves; * marks a winning move:")];
         for mv in self.legal_moves(position).take(LISTED_MOVES) {
             let mut after = position.clone();
@@ -207,7 +207,7 @@ impl Variant for AnyRules {
                 let wins = self.convention() == Convention::Normal;
                 (if wins { "the game ends: you win".to_owned() } else { "the game ends: you lose".to_owned() }, wins)
             } else {
-                match self.analyze_within(&after, &each) {
+                match self.analyze_within(&after, &started.share(LISTED_MOVES as u64)) {
                     Ok(a) => {
                         let leaves = a.total.map_or_else(
                             || {

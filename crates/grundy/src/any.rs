@@ -714,13 +714,12 @@ impl AnyRules {
                 _ => None,
             };
         searched.unwrap_or_else(|| {
-            let each = budget.clone().with_operations(budget.operations() / moves.len().max(1) as u64);
             moves
                 .iter()
                 .map(|&mv| {
                     let mut after = position.clone();
                     self.apply(&mut after, mv);
-                    match self.analyze_within(&after, &each) {
+                    match self.analyze_within(&after, &budget.share(moves.len() as u64)) {
                         Ok(a) if a.winner == Winner::Mover => Some(a.winning_moves.len()),
                         Ok(_) => Some(0),
                         Err(_) => None,

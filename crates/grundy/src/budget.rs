@@ -4,11 +4,14 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// How often (in operations) a meter looks at the clock and the cancel flag.
 const CHECK_EVERY: u64 = 1024;
+/// Operations a meter of a started budget takes from the shared account at
+/// a time.
+const CHUNK: u64 = 4096;
 
 /// A flag that calls a computation off, shared between the computation and
 /// whoever may lose interest in it (a server whose client hung up, a
@@ -94,6 +97,12 @@ impl Drop for CancelOnDrop {
 /// flag that calls it off. Past any of them the computation stops with
 /// [`OverBudget`], and the caller answers "not available within the limits".
 ///
+/// A budget is a description until [`Budget::started`] fixes its clock and
+/// opens one account of operations that every computation under it draws
+/// from: the analyses behind one computer move or one review then share one
+/// deadline and one count of steps. Two budgets are equal when they allow the
+/// same and share the same cancel flag (and account, once started).
+///
 /// ```
 /// use std::time::Duration;
 /// use bouton_grundy::{Budget, OverBudget};
@@ -110,6 +119,28 @@ pub struct Budget {
     time: Option<Duration>,
     deadline: Option<Instant>,
     cancel: Cancel,
+    account: Option<Account>,
+}
+
+/// The operations left to every computation under a started budget.
+#[derive(Debug, Clone)]
+struct Account(Arc<AtomicU64>);
+
+impl PartialEq for Account {
+    fn eq(&self, other: &Account) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Account {}
+
+impl Account {
+    /// Takes up to `wanted` operations; answers how many it got.
+    fn take(&self, wanted: u64) -> u64 {
+        match self.0.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| Some(left.saturating_sub(wanted))) {
+            Ok(left) | Err(left) => left.min(wanted),
+        }
+    }
 }
 
 impl Budget {
@@ -123,7 +154,7 @@ impl Budget {
     /// At most `operations` operations holding at most `bytes` bytes, with no
     /// time limit and a fresh cancel flag.
     pub fn new(operations: u64, bytes: u64) -> Budget {
-        Budget { operations, bytes, time: None, deadline: None, cancel: Cancel::new() }
+        Budget { operations, bytes, time: None, deadline: None, cancel: Cancel::new(), account: None }
     }
 
     /// The budget for a person waiting at a terminal: 3·10^7 operations,
@@ -139,20 +170,31 @@ impl Budget {
         self
     }
 
-    /// The same budget with its clock started now: every computation under
-    /// the result ends by the same instant, however many there are (the
-    /// analyses behind one computer move share it).
+    /// The same budget with its clock started now and one account of
+    /// operations: every computation under the result ends by the same
+    /// instant and all of them together spend at most the operations allowed,
+    /// however many there are (the analyses behind one computer move or one
+    /// review share them). Starting a started budget changes nothing.
     ///
     /// ```
     /// use std::time::Duration;
     /// use bouton_grundy::{Budget, OverBudget};
     ///
-    /// let started = Budget::new(1 << 40, 1 << 30).with_time_limit(Duration::ZERO).started();
-    /// assert!(matches!(started.meter().check(), Err(OverBudget::Time { .. })));
+    /// let late = Budget::new(1 << 40, 1 << 30).with_time_limit(Duration::ZERO).started();
+    /// assert!(matches!(late.meter().check(), Err(OverBudget::Time { .. })));
+    ///
+    /// let shared = Budget::new(10_000, 1 << 20).started();
+    /// let (mut first, mut second) = (shared.meter(), shared.meter());
+    /// assert!(first.spend(6_000).is_ok());
+    /// assert!(second.spend(6_000).is_err());
     /// ```
     pub fn started(&self) -> Budget {
+        if self.account.is_some() {
+            return self.clone();
+        }
         let mut budget = self.clone();
         budget.deadline = self.end_from(Instant::now());
+        budget.account = Some(Account(Arc::new(AtomicU64::new(self.operations))));
         budget
     }
 
@@ -163,15 +205,40 @@ impl Budget {
         }
     }
 
+    /// One of `parts` equal shares of this budget for work done one part
+    /// after another: started (the same deadline and cancel flag), with its
+    /// own account of a `parts`-th of the operations. Comparing many moves
+    /// gives each move a share, so that no move's analysis starves the rest.
+    ///
+    /// ```
+    /// use bouton_grundy::Budget;
+    ///
+    /// let budget = Budget::new(1_000, 1 << 20).started();
+    /// let mut meter = budget.share(4).meter();
+    /// assert!(meter.spend(250).is_ok());
+    /// assert!(meter.spend(1).is_err());
+    /// // Another share has its own 250.
+    /// assert!(budget.share(4).meter().spend(250).is_ok());
+    /// ```
+    pub fn share(&self, parts: u64) -> Budget {
+        let started = self.started();
+        let operations = started.operations / parts.max(1);
+        started.with_operations(operations)
+    }
+
     /// The same budget, called off through `cancel`.
     pub fn with_cancel(mut self, cancel: Cancel) -> Budget {
         self.cancel = cancel;
         self
     }
 
-    /// The same budget with at most `operations` operations.
+    /// The same budget with at most `operations` operations (and, if it was
+    /// started, a fresh account of them).
     pub fn with_operations(mut self, operations: u64) -> Budget {
         self.operations = operations;
+        if self.account.is_some() {
+            self.account = Some(Account(Arc::new(AtomicU64::new(operations))));
+        }
         self
     }
 
@@ -198,8 +265,9 @@ impl Budget {
     /// Starts the account of one computation: the clock starts now.
     pub fn meter(&self) -> Meter {
         Meter {
-            left: self.operations,
+            left: if self.account.is_some() { 0 } else { self.operations },
             limit: self.operations,
+            account: self.account.clone(),
             bytes: 0,
             max_bytes: self.bytes,
             time: self.time,
@@ -268,6 +336,7 @@ impl fmt::Display for Mib {
 pub struct Meter {
     left: u64,
     limit: u64,
+    account: Option<Account>,
     bytes: u64,
     max_bytes: u64,
     time: Option<Duration>,
@@ -288,6 +357,11 @@ impl Meter {
     /// # Errors
     /// [`OverBudget`] when a limit is reached; the meter stays exhausted.
     pub fn spend(&mut self, operations: u64) -> Result<(), OverBudget> {
+        if operations > self.left
+            && let Some(account) = &self.account
+        {
+            self.left += account.take(operations.max(CHUNK) - self.left);
+        }
         if operations > self.left {
             self.left = 0;
             return Err(OverBudget::Operations { limit: self.limit });
