@@ -121,7 +121,7 @@ export async function onSetupSubmit(event) {
     await createGame(request);
   } catch (e) {
     showError('setup-error', e.message);
-    if (request.rules && request.rules.includes(':') && e.status === 400 && aboutRules(e.message, request.rules)) {
+    if (request.rules && request.rules.includes(':') && e.status === 422 && aboutRules(e.message, request.rules)) {
       showError('param-error', e.message);
     }
   } finally {

@@ -721,7 +721,7 @@ async function boardGames(browser) {
 async function setupOtherRules(browser) {
   const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
   const page = await newPage(context, 'setup of a subtraction game');
-  page.allowed = /status of 400/; // the bad parameter is answered 400
+  page.allowed = /status of 422/; // the bad parameter is answered 422
   await page.goto(`${base}/`);
   await page.locator('#setup-form').waitFor();
   await waitIn(page, 'the rule sets from the server', () => document.querySelectorAll('#rules option').length >= 14);

@@ -7,7 +7,7 @@ use std::convert::Infallible;
 use std::sync::{Arc, Mutex};
 
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::from_fn_with_state;
@@ -19,10 +19,10 @@ use bouton_grundy::{Budget, RuleSet};
 use bouton_rules::Convention;
 use futures_util::Stream;
 use rand::Rng;
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use tokio::sync::OnceCell;
 
+use crate::body::{self, AnalyzeQuery, AnalyzeRequest, parse_body, parse_optional_body};
 use crate::config::ServerConfig;
 use crate::error::ApiError;
 use crate::limits::MAX_BODY_BYTES;
@@ -114,7 +114,8 @@ pub fn app(state: AppState) -> Router {
                 StatusCode::METHOD_NOT_ALLOWED,
                 Json(serde_json::json!({"error": "method not allowed on this route; see /api/openapi.json"})),
             )
-        });
+        })
+        .layer(axum::middleware::from_fn(body::json_errors));
     let router = Router::new()
         .route("/", get(page))
         .route("/g/{id}", get(page))
@@ -164,19 +165,6 @@ async fn openapi() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "application/json")], crate::openapi::DOCUMENT)
 }
 
-/// A JSON body, read whatever its content type, with errors as API errors.
-fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
-    let bytes = body.map_err(|e| {
-        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::TooLarge(format!("the request body is larger than {MAX_BODY_BYTES} bytes"))
-        } else {
-            ApiError::BadRequest(e.body_text())
-        }
-    })?;
-    let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) { b"{}" } else { &bytes };
-    serde_json::from_slice(bytes).map_err(|e| ApiError::BadRequest(format!("invalid JSON body: {e}")))
-}
-
 fn bearer(headers: &HeaderMap) -> Option<String> {
     let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let token = value.strip_prefix("Bearer ").or_else(|| value.strip_prefix("bearer "))?;
@@ -192,7 +180,7 @@ fn new_token() -> String {
 }
 
 async fn create(State(state): State<AppState>, body: Result<Bytes, BytesRejection>) -> Result<Response, ApiError> {
-    let request: CreateRequest = parse_body(body)?;
+    let request: CreateRequest = parse_optional_body(body)?;
     let secrets = {
         let mut rng = rand::rng();
         Secrets {
@@ -457,44 +445,17 @@ async fn stats(State(state): State<AppState>) -> Result<Json<serde_json::Value>,
 }
 
 /// `GET /api/analyze?heaps=3,5,7&misere=true`, or for another rule set
-/// `?rules=kayles&position=7,11`.
-#[derive(Debug, Deserialize)]
-struct AnalyzeQuery {
-    #[serde(alias = "heaps")]
-    position: Option<String>,
-    #[serde(default)]
-    misere: Option<String>,
-    #[serde(default)]
-    rules: Option<String>,
-}
-
+/// `?rules=kayles&position=7,11`: the query is read as the document says
+/// (see [`crate::body::analyze_request`]); a rule set or a position the
+/// game cannot take is 422.
 async fn analyze(
     State(state): State<AppState>,
-    query: Result<Query<AnalyzeQuery>, axum::extract::rejection::QueryRejection>,
+    query: Result<Query<AnalyzeQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let Query(query) = query.map_err(|e| ApiError::BadRequest(e.body_text()))?;
-    let set: RuleSet = match query.rules.as_deref() {
-        None | Some("") => RuleSet::Nim,
-        Some(text) => text.parse().map_err(|e: bouton_grundy::RuleSetError| ApiError::BadRequest(e.to_string()))?,
-    };
-    let example = set.default_start().iter().map(u64::to_string).collect::<Vec<_>>().join(",");
-    let text = query.position.ok_or_else(|| {
-        ApiError::BadRequest(format!("give the position, like ?heaps={example} ({})", set.position_format()))
-    })?;
-    let numbers = bouton_rules::Heaps::parse_bytes(text.replace(',', " ").as_bytes())
-        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
-    if numbers.len() > MAX_ANALYZE_HEAPS {
-        return Err(ApiError::BadRequest(format!(
-            "at most {MAX_ANALYZE_HEAPS} numbers can be analysed here, not {}",
-            numbers.len()
-        )));
-    }
-    let misere = match query.misere.as_deref() {
-        None | Some("false") | Some("0") => false,
-        Some("true") | Some("1") | Some("") => true,
-        Some(other) => {
-            return Err(ApiError::BadRequest(format!("misere is true or false, not {other:?}")));
-        }
+    let AnalyzeRequest { rules, numbers, misere } = body::analyze_request(query, MAX_ANALYZE_HEAPS)?;
+    let set: RuleSet = match rules.as_deref() {
+        None => RuleSet::Nim,
+        Some(text) => text.parse().map_err(|e: bouton_grundy::RuleSetError| ApiError::Unprocessable(e.to_string()))?,
     };
     let convention = if misere { Convention::Misere } else { Convention::Normal };
     if set == RuleSet::Nim {
@@ -502,7 +463,7 @@ async fn analyze(
     }
     service::check_limits(&set, numbers.as_slice())?;
     let rules = crate::record::server_rules(set, convention);
-    let position = rules.position(numbers.as_slice()).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let position = rules.position(numbers.as_slice()).map_err(|e| ApiError::Unprocessable(e.to_string()))?;
     let set = rules.rule_set().clone();
     Ok(Json(compute(&state, &set, move |budget| RulesAnalysisView::new(&rules, &position, budget)).await??)
         .into_response())

@@ -16,6 +16,7 @@
 
 mod api;
 pub mod board;
+mod body;
 pub mod coach;
 pub mod computer;
 pub mod config;

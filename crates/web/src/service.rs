@@ -10,6 +10,7 @@ use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
 use crate::board::Kind;
+use crate::body::field;
 use crate::error::ApiError;
 use crate::limits::{MAX_HEAP_SIZE, MAX_HEAPS, MAX_ROW_WIDTH};
 use crate::mode::{Mode, SeatKind};
@@ -22,20 +23,23 @@ use crate::views::GameView;
 #[serde(deny_unknown_fields)]
 pub struct CreateRequest {
     /// The rule set's id (default `nim`; see `GET /api/rules`).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "field::text")]
     pub rules: Option<String>,
     /// The start as numbers in the rule set's form (for Nim the heaps,
-    /// default the rule set's usual start). `heaps` is accepted too.
-    #[serde(default, alias = "heaps")]
+    /// default the rule set's usual start).
+    #[serde(default, deserialize_with = "field::start")]
     pub position: Option<Vec<u64>>,
+    /// The old name of `position`: send one of the two (both is 400).
+    #[serde(default, deserialize_with = "field::start")]
+    pub heaps: Option<Vec<u64>>,
     /// Misère play.
     #[serde(default)]
     pub misere: bool,
     /// Who plays (default: against the computer, you first).
-    #[serde(default = "default_mode")]
+    #[serde(default = "default_mode", deserialize_with = "field::mode")]
     pub mode: Mode,
     /// The computer's level (default hard).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "field::level")]
     pub level: Option<String>,
     /// Online games: allow hints and analysis for both players while the
     /// game runs (default false: they open when it ends). Other modes
@@ -48,21 +52,36 @@ fn default_mode() -> Mode {
     Mode::Computer
 }
 
+impl CreateRequest {
+    /// The start given, as `position` or as `heaps` (`None`: the rule
+    /// set's usual start); both at once is 400.
+    pub fn start(&self) -> Result<Option<&[u64]>, ApiError> {
+        match (&self.position, &self.heaps) {
+            (Some(_), Some(_)) => Err(ApiError::BadRequest(
+                "give the start once: as `position`, or as `heaps` (its old name), not both".into(),
+            )),
+            (Some(numbers), None) | (None, Some(numbers)) => Ok(Some(numbers)),
+            (None, None) => Ok(None),
+        }
+    }
+}
+
 /// `POST /api/games/{id}/moves`: `move` in the rule set's text form, or
 /// (Nim only) `heap` and `take`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MoveRequest {
     /// The move as typed: `2 0 3`, `1:1:3`, ….
-    #[serde(default, rename = "move")]
+    #[serde(default, rename = "move", deserialize_with = "field::text")]
     pub text: Option<String>,
     /// Nim: the heap, from 1.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "field::heap")]
     pub heap: Option<u64>,
-    /// Nim: how many tokens.
-    #[serde(default)]
+    /// Nim: how many tokens, from 1.
+    #[serde(default, deserialize_with = "field::take")]
     pub take: Option<u64>,
     /// The number of moves played in the state the player saw.
+    #[serde(deserialize_with = "field::ply")]
     pub ply: usize,
 }
 
@@ -71,6 +90,7 @@ pub struct MoveRequest {
 #[serde(deny_unknown_fields)]
 pub struct PlyRequest {
     /// The number of moves played in the state the player saw.
+    #[serde(deserialize_with = "field::ply")]
     pub ply: usize,
 }
 
@@ -125,14 +145,14 @@ pub struct Secrets {
 pub fn new_game(request: &CreateRequest) -> Result<(Game<AnyRules>, Option<Level>), ApiError> {
     let set: RuleSet = match &request.rules {
         None => RuleSet::Nim,
-        Some(text) => text.parse().map_err(|e: bouton_grundy::RuleSetError| ApiError::BadRequest(e.to_string()))?,
+        Some(text) => text.parse().map_err(|e: bouton_grundy::RuleSetError| ApiError::Unprocessable(e.to_string()))?,
     };
-    let numbers = request.position.clone().unwrap_or_else(|| set.default_start());
+    let numbers = request.start()?.map_or_else(|| set.default_start(), <[u64]>::to_vec);
     check_limits(&set, &numbers)?;
     let convention = if request.misere { Convention::Misere } else { Convention::Normal };
     let rules = server_rules(set, convention);
-    let start = rules.position(&numbers).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-    let game = Game::new(rules, start).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let start = rules.position(&numbers).map_err(|e| ApiError::Unprocessable(e.to_string()))?;
+    let game = Game::new(rules, start).map_err(|e| ApiError::Unprocessable(e.to_string()))?;
     let level = match (&request.level, request.mode.has_computer()) {
         (_, false) => None,
         (None, true) => Some(Level::Hard),
@@ -153,11 +173,11 @@ pub(crate) fn check_limits(set: &RuleSet, numbers: &[u64]) -> Result<(), ApiErro
     };
     let parts = numbers.len().div_ceil(per_part);
     if kind != Kind::Fibonacci && (parts == 0 || parts > MAX_HEAPS) {
-        return Err(ApiError::BadRequest(format!("a game has 1 to {MAX_HEAPS} {}, not {parts}", kind.parts())));
+        return Err(ApiError::Unprocessable(format!("a game has 1 to {MAX_HEAPS} {}, not {parts}", kind.parts())));
     }
     if kind == Kind::Rows {
         if let Some(wide) = numbers.iter().step_by(3).find(|&&w| w > MAX_ROW_WIDTH) {
-            return Err(ApiError::BadRequest(format!("a row is at most {MAX_ROW_WIDTH} squares wide, not {wide}")));
+            return Err(ApiError::Unprocessable(format!("a row is at most {MAX_ROW_WIDTH} squares wide, not {wide}")));
         }
         return Ok(());
     }
@@ -168,7 +188,7 @@ pub(crate) fn check_limits(set: &RuleSet, numbers: &[u64]) -> Result<(), ApiErro
     };
     let unit = if kind == Kind::Stairs { "coins" } else { "tokens" };
     if let Some(big) = numbers.iter().find(|&&h| h > MAX_HEAP_SIZE) {
-        return Err(ApiError::BadRequest(format!("{what} {MAX_HEAP_SIZE} {unit}, not {big}")));
+        return Err(ApiError::Unprocessable(format!("{what} {MAX_HEAP_SIZE} {unit}, not {big}")));
     }
     Ok(())
 }
@@ -218,7 +238,7 @@ fn read_move(rules: &AnyRules, request: &MoveRequest) -> Result<AnyMove, ApiErro
     let nim = *rules.rule_set() == RuleSet::Nim;
     match (&request.text, request.heap, request.take) {
         (Some(text), None, None) => {
-            rules.parse_move(text).map_err(|e| ApiError::BadRequest(format!("{e} ({})", rules.move_help())))
+            rules.parse_move(text).map_err(|e| ApiError::IllegalMove(format!("{e} ({})", rules.move_help())))
         }
         (None, Some(heap), Some(take)) if nim => {
             let heap = usize::try_from(heap).unwrap_or(usize::MAX);
@@ -227,7 +247,7 @@ fn read_move(rules: &AnyRules, request: &MoveRequest) -> Result<AnyMove, ApiErro
             }
             Ok(AnyMove::Nim(NimMove::new(heap - 1, take)))
         }
-        (None, Some(_), Some(_)) => Err(ApiError::BadRequest(format!(
+        (None, Some(_), Some(_)) => Err(ApiError::IllegalMove(format!(
             "this game is {}: send the move as text in `move` ({})",
             rules.rule_set().name(),
             rules.move_help()

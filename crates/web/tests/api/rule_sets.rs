@@ -106,8 +106,8 @@ async fn every_rule_set_answers_its_own_move_text_and_refuses_bad_moves() {
         let (id, token, _) = api.create(json!({"rules": rules, "position": start, "mode": "local"})).await;
         let moves = format!("/api/games/{id}/moves");
         api.post(&moves, Some(&token), json!({"move": illegal, "ply": 0})).await.expect_error(422, "");
-        api.post(&moves, Some(&token), json!({"move": "x", "ply": 0})).await.expect_error(400, "\"x\"");
-        api.post(&moves, Some(&token), json!({"heap": 1, "take": 1, "ply": 0})).await.expect_error(400, "as text");
+        api.post(&moves, Some(&token), json!({"move": "x", "ply": 0})).await.expect_error(422, "\"x\"");
+        api.post(&moves, Some(&token), json!({"heap": 1, "take": 1, "ply": 0})).await.expect_error(422, "as text");
         api.post(&moves, Some(&token), json!({"ply": 0})).await.expect_error(400, "move");
         let unchanged = api.get(&format!("/api/games/{id}")).await.expect(200);
         assert_eq!(unchanged["ply"], 0, "{rules}: a refused move changes nothing");
@@ -142,20 +142,22 @@ async fn the_board_shows_each_kind_of_position() {
 #[tokio::test]
 async fn bad_rule_sets_and_positions_are_refused_with_the_reason() {
     let api = Api::new();
-    api.post("/api/games", None, json!({"rules": "chess"})).await.expect_error(400, "unknown rule set");
-    api.post("/api/games", None, json!({"rules": "subtraction:0"})).await.expect_error(400, "amounts");
+    api.post("/api/games", None, json!({"rules": "chess"})).await.expect_error(422, "unknown rule set");
+    api.post("/api/games", None, json!({"rules": "subtraction:0"})).await.expect_error(422, "amounts");
     api.post("/api/games", None, json!({"rules": "kayles", "position": [51]})).await.expect_error(400, "at most 50");
-    api.post("/api/games", None, json!({"rules": "wythoff", "position": vec![1; 26]})).await.expect_error(400, "pairs");
-    api.post("/api/games", None, json!({"rules": "wythoff", "position": [1, 2, 3]})).await.expect_error(400, "pair");
+    api.post("/api/games", None, json!({"rules": "wythoff", "position": vec![1; 26]})).await.expect_error(422, "pairs");
+    api.post("/api/games", None, json!({"rules": "wythoff", "position": [1, 2, 3]})).await.expect_error(422, "pair");
     api.post("/api/games", None, json!({"rules": "northcott", "position": [30, 1, 2]}))
         .await
-        .expect_error(400, "20 squares");
+        .expect_error(422, "20 squares");
     api.post("/api/games", None, json!({"rules": "northcott", "position": [8, 1]}))
         .await
-        .expect_error(400, "three numbers");
-    api.post("/api/games", None, json!({"rules": "fibonacci", "position": [1]})).await.expect_error(400, "at least 2");
-    api.post("/api/games", None, json!({"rules": "grundy", "position": [2, 1]})).await.expect_error(400, "over");
-    api.post("/api/games", None, json!({"rules": "kayles", "heaps": [3], "position": [3]})).await.expect_error(400, "");
+        .expect_error(422, "three numbers");
+    api.post("/api/games", None, json!({"rules": "fibonacci", "position": [1]})).await.expect_error(422, "at least 2");
+    api.post("/api/games", None, json!({"rules": "grundy", "position": [2, 1]})).await.expect_error(422, "over");
+    api.post("/api/games", None, json!({"rules": "kayles", "heaps": [3], "position": [3]}))
+        .await
+        .expect_error(400, "not both");
 }
 
 #[tokio::test]
@@ -190,8 +192,8 @@ async fn analysis_of_a_game_and_of_a_position_agree_with_the_library() {
     let misere = api.get("/api/analyze?rules=kayles&position=7,11&misere=true").await.expect(200);
     assert_eq!(misere["winner"] == "opponent", kayles_lost(&[7, 11], Convention::Misere));
     api.get("/api/analyze?rules=kayles&position=40,45,50&misere=true").await.expect_error(422, "not available");
-    api.get("/api/analyze?rules=kayles&position=60").await.expect_error(400, "at most 50");
-    api.get("/api/analyze?rules=nope&position=1").await.expect_error(400, "unknown rule set");
+    api.get("/api/analyze?rules=kayles&position=60").await.expect_error(422, "at most 50");
+    api.get("/api/analyze?rules=nope&position=1").await.expect_error(422, "unknown rule set");
 }
 
 #[tokio::test]
