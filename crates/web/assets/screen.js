@@ -18,8 +18,10 @@ export function render(view, { moved }) {
     st.selection = null;
   }
   // Hints and the explanation are off while an online game runs, unless
-  // its creator allowed them.
-  $('learn').hidden = !view.help;
+  // its creator allowed them; the moves played and the review stay.
+  $('learn').hidden = false;
+  $('explain').hidden = !view.help;
+  $('moves-panel').hidden = !view.help;
   renderHead(view);
   renderPlayers(view);
   renderStatus(view);
