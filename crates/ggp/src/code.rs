@@ -199,7 +199,13 @@ impl Code {
                         let node = self.nodes[i as usize];
                         bits[node.word as usize] &= !node.mask;
                     }
-                    loop {
+                    // In a valid (stratified) game a group is monotone: every
+                    // pass that changes something sets a bit, so it settles
+                    // within one pass per node. An invalid game can negate
+                    // the group inside it (`terminal` if not `terminal`) and
+                    // would oscillate for ever: stop there, with whatever
+                    // values the last pass left (such rules have no meaning).
+                    for _ in first..=end {
                         let mut changed = false;
                         for i in first..end {
                             changed |= self.eval(i, bits);
@@ -257,6 +263,22 @@ mod tests {
         let mut bits = vec![0, 0b110];
         code.run(&mut bits);
         assert_eq!(bits[1], 0);
+    }
+
+    /// A group negating itself (invalid GDL) oscillates; it is run a bounded
+    /// number of passes instead of for ever (found by fuzzing).
+    #[test]
+    fn a_fixpoint_group_that_negates_itself_stops() {
+        let mut code = Code::default();
+        // bit 64 = bit 0 and not bit 64
+        let mut t = TermBuilder::default();
+        t.literal(0, true).literal(64, false);
+        let first = code.push_node(64, &[t]);
+        code.steps.push(Step::Fixpoint { first, end: first + 1 });
+        code.seal();
+        let mut bits = vec![1, 0];
+        code.run(&mut bits);
+        assert_eq!(bits[0], 1);
     }
 
     #[test]

@@ -108,6 +108,20 @@ fn random_rule_sheets_never_panic() {
     );
 }
 
+/// A rule that negates itself through the state (invalid, unstratified GDL)
+/// compiles, and asking the machine about it answers rather than loops
+/// (found by fuzzing: the fixpoint oscillated for ever).
+#[test]
+fn self_negating_rules_do_not_hang_the_machine() {
+    let game = Game::parse("(role r) (init p) (legal r a) (<= terminal (true p) (not terminal)) (goal r 0)").unwrap();
+    assert!(!game.validate().is_valid());
+    let machine = Machine::compile_within(&game, 20_000).unwrap();
+    let start = machine.initial_state();
+    let _ = machine.is_terminal(&start);
+    let _ = machine.goals(&start);
+    let _ = machine.next_state(&start, &[0]);
+}
+
 #[test]
 fn hostile_nesting_and_sizes_are_refused_cleanly() {
     assert!(Sexp::parse_all(&"(".repeat(100_000)).is_err());
