@@ -1,20 +1,29 @@
 //! From ground rules to [`Code`]: a propositional network, simplified and
-//! flattened.
+//! flattened. [`compile`] runs one function per stage:
 //!
-//! 1. Constants are propagated: an atom no rule can derive is false, one with
-//!    an empty body true; a base proposition that is not initially true and
-//!    never becomes true is false, and so is a move that is never legal.
+//! 0. [`collect_atoms`]: the atoms of the ground rules, their definitions (as
+//!    disjunctions of bodies) and the base propositions.
+//! 1. [`fold_constants`]: constants are propagated: an atom no rule can derive
+//!    is false, one with an empty body true; a base proposition that is not
+//!    initially true and never becomes true is false, and so is a move that is
+//!    never legal.
 //! 2. Only what the legal moves, goals, terminality and next state depend on
-//!    is kept.
-//! 3. Small derived propositions are inlined into the propositions that use
-//!    them (each stays a disjunction of conjunctions, within size limits), so
-//!    that most of the network becomes a few tests per word.
-//! 4. Disjunctions are factored: bodies that differ in one positive literal
-//!    become one term testing "any of these bits" (as when a cell stays blank
-//!    if any move marks another cell).
-//! 5. The rest is laid out as bits in one array of words and split into three
-//!    programs: legal moves and terminality (run in every state), goals (run
-//!    on demand) and the next state (run for a joint move).
+//!    is kept: [`find_roots`] finds those, [`reachable`] what they depend on,
+//!    and [`recursive_groups`] orders it, dependencies first.
+//! 3. [`inline_definitions`]: small derived propositions are inlined into the
+//!    propositions that use them (each stays a disjunction of conjunctions,
+//!    within size limits), so that most of the network becomes a few tests
+//!    per word.
+//! 4. Disjunctions are factored ([`lower_bodies`]): bodies that differ in one
+//!    positive literal become one term testing "any of these bits" (as when a
+//!    cell stays blank if any move marks another cell).
+//! 5. The rest is laid out as bits in one array of words ([`lay_out`]) and
+//!    split into three programs ([`split_programs`], [`build_program`]):
+//!    legal moves and terminality (run in every state), goals (run on demand)
+//!    and the next state (run for a joint move).
+//!
+//! [`reachable`] is the one dependency walk of stages 2 and 5, and
+//! [`components`] the one ordering of stages 1 and 2.
 
 use std::collections::HashMap;
 
@@ -200,7 +209,83 @@ fn negate(bodies: &[Vec<Lit>], limit: usize) -> Option<Vec<Vec<Lit>>> {
     Some(out)
 }
 
+/// The propositions that may be true in a state and the atoms the three
+/// programs compute: legal moves, goals, terminality and the next state.
+struct Roots {
+    /// For each base proposition, its state bit, if it can ever hold.
+    state_bit: Vec<Option<u32>>,
+    /// The base propositions that can hold, in state-bit order.
+    base: Vec<TermId>,
+    /// Whether each atom is one of the roots below.
+    is_root: Vec<bool>,
+    /// For each role, its moves and their `legal` atoms, in move order.
+    legal: Vec<Vec<(TermId, usize)>>,
+    /// For each role, the `goal` atoms and their values.
+    goal: Vec<Vec<(usize, u8)>>,
+    /// The `next` atoms and the state bits they set.
+    next: Vec<(usize, u32)>,
+    /// The `terminal` atom, unless it is never true.
+    terminal: Option<usize>,
+}
+
+/// Where each materialised atom lives in the array of words.
+struct Layout {
+    /// Each atom's bit, if it has one.
+    bit_of: Vec<Option<u32>>,
+    /// Words of the state region (the first).
+    state_words: u32,
+    /// Words of the joint-move region, after the state.
+    does_words: u32,
+    /// The first word of the next-state region (as long as the state region).
+    next_word: u32,
+    /// Words in all.
+    total_words: u32,
+    /// For each role, the first of its legal bits.
+    legal_first: Vec<u32>,
+    /// The materialised derived atoms, in groups, dependencies first.
+    node_order: Vec<Vec<usize>>,
+    /// The bit of `terminal` (the false bit if it is never true).
+    terminal_bit: u32,
+    /// A bit that is never written, so always false.
+    false_bit: u32,
+}
+
+/// Compiles a ground game, one stage after another (see the module
+/// documentation).
 pub(crate) fn compile(g: &Grounding) -> Circuit {
+    let mut b = collect_atoms(g);
+    let next_of: Vec<Option<usize>> = (0..b.base.len()).map(|x| b.find(kw::NEXT, &[b.base[x]])).collect();
+    let all: Vec<usize> = (0..b.atoms.len()).collect();
+    let order: Vec<usize> = components(&b.defs, &all).into_iter().flatten().collect();
+    fold_constants(&mut b, &order, &next_of);
+    let roots = find_roots(&b, &next_of);
+    let root_atoms = || all.iter().copied().filter(|&i| roots.is_root[i]);
+    let live = reachable(&b, root_atoms(), |_| true);
+    let (groups, cyclic) = recursive_groups(&b, &live);
+    inline_definitions(&mut b, &groups, &roots.is_root, &cyclic);
+    let materialised = reachable(&b, root_atoms(), |_| true);
+    let layout = lay_out(&b, &roots, &groups, &materialised);
+    let [legal, goal, next] = split_programs(&b, &roots, &layout, &materialised, &cyclic);
+    Circuit {
+        init: initial_words(&b, &roots, layout.state_words),
+        moves: move_infos(&b, &roots, &layout),
+        goals: roots.goal.iter().map(|list| list.iter().map(|&(i, v)| (layout.bit(i), v)).collect()).collect(),
+        base: roots.base,
+        legal_first: layout.legal_first,
+        terminal_bit: layout.terminal_bit,
+        state_words: layout.state_words,
+        does_words: layout.does_words,
+        next_word: layout.next_word,
+        total_words: layout.total_words,
+        legal,
+        goal,
+        next,
+    }
+}
+
+/// Stage 0: the atoms of the ground rules and their definitions (normalised),
+/// and the base propositions, with those true initially.
+fn collect_atoms(g: &Grounding) -> Builder<'_> {
     let mut b = Builder {
         g,
         atoms: Vec::new(),
@@ -216,7 +301,6 @@ pub(crate) fn compile(g: &Grounding) -> Circuit {
         let i = b.base_of(x);
         b.init[i] = true;
     }
-    // Atoms and definitions.
     for rule in &g.rules {
         let head = b.atom(rule.head);
         let body: Vec<Lit> = rule.body.iter().map(|&(t, p)| lit(b.atom(t), p)).collect();
@@ -234,88 +318,138 @@ pub(crate) fn compile(g: &Grounding) -> Circuit {
             b.base_of(x);
         }
     }
-    let n = b.atoms.len();
+    b
+}
 
-    // The dependency order (dependencies first) of derived atoms.
-    let mut edges = vec![Vec::new(); n];
-    for (i, def) in b.defs.iter().enumerate() {
-        for body in def {
+/// The strongly connected components of the dependency graph among `nodes`
+/// (atom indices), dependencies first; a dependency on an atom outside
+/// `nodes` is ignored.
+fn components(defs: &[Vec<Vec<Lit>>], nodes: &[usize]) -> Vec<Vec<usize>> {
+    let mut position = vec![usize::MAX; defs.len()];
+    for (k, &i) in nodes.iter().enumerate() {
+        position[i] = k;
+    }
+    let mut edges = vec![Vec::new(); nodes.len()];
+    for (k, &i) in nodes.iter().enumerate() {
+        for body in &defs[i] {
             for &l in body {
-                edges[i].push(atom_of(l));
+                let m = position[atom_of(l)];
+                if m != usize::MAX {
+                    edges[k].push(m);
+                }
             }
         }
     }
-    let order: Vec<usize> = strongly_connected(&edges).into_iter().flatten().collect();
+    strongly_connected(&edges).into_iter().map(|c| c.into_iter().map(|k| nodes[k]).collect()).collect()
+}
 
-    // 1. Constants.
-    let next_of: Vec<Option<usize>> = (0..b.base.len()).map(|x| b.find(kw::NEXT, &[b.base[x]])).collect();
-    let legal_of = |b: &Builder<'_>, role: TermId, mv: TermId| b.find(kw::LEGAL, &[role, mv]);
+/// The derived atoms reachable from `roots` through the definitions, never
+/// entering an atom outside `within`.
+fn reachable(b: &Builder<'_>, roots: impl IntoIterator<Item = usize>, within: impl Fn(usize) -> bool) -> Vec<bool> {
+    let mut seen = vec![false; b.atoms.len()];
+    let mut stack: Vec<usize> = roots.into_iter().collect();
+    while let Some(i) = stack.pop() {
+        if seen[i] || !within(i) {
+            continue;
+        }
+        seen[i] = true;
+        for body in &b.defs[i] {
+            for &l in body {
+                let a = atom_of(l);
+                if b.kinds[a] == Kind::Derived && !seen[a] {
+                    stack.push(a);
+                }
+            }
+        }
+    }
+    seen
+}
+
+/// Stage 1: propagates constants to a fixpoint, `order` being the derived
+/// atoms' dependency order.
+fn fold_constants(b: &mut Builder<'_>, order: &[usize], next_of: &[Option<usize>]) {
     loop {
-        let mut changed = false;
-        for i in 0..n {
-            if b.vals[i] != Val::Unknown {
-                continue;
-            }
-            let v = match b.kinds[i] {
-                Kind::State(x) => {
-                    let never = !b.init[x] && next_of[x].is_none_or(|a| b.vals[a] == Val::False);
-                    if never { Val::False } else { Val::Unknown }
-                }
-                Kind::Does(role, mv) => {
-                    let legal = legal_of(&b, role, mv);
-                    if !g.roles.contains(&role) || legal.is_none_or(|a| b.vals[a] == Val::False) {
-                        Val::False
-                    } else {
-                        Val::Unknown
-                    }
-                }
-                Kind::Derived => Val::Unknown,
-            };
-            if v != Val::Unknown {
-                b.vals[i] = v;
-                changed = true;
-            }
-        }
-        for &i in &order {
-            if b.kinds[i] != Kind::Derived || b.vals[i] != Val::Unknown {
-                continue;
-            }
-            let vals = &b.vals;
-            let def = std::mem::take(&mut b.defs[i]);
-            let before: usize = def.iter().map(Vec::len).sum::<usize>() + def.len();
-            let def: Vec<Vec<Lit>> = def
-                .into_iter()
-                .filter_map(|body| {
-                    let mut kept = Vec::with_capacity(body.len());
-                    for l in body {
-                        match (vals[atom_of(l)], positive(l)) {
-                            (Val::Unknown, _) => kept.push(l),
-                            (Val::True, true) | (Val::False, false) => {}
-                            (Val::True, false) | (Val::False, true) => return None,
-                        }
-                    }
-                    Some(kept)
-                })
-                .collect();
-            let after: usize = def.iter().map(Vec::len).sum::<usize>() + def.len();
-            changed |= after != before;
-            if def.iter().any(Vec::is_empty) {
-                b.vals[i] = Val::True;
-                b.defs[i] = vec![Vec::new()];
-                changed = true;
-            } else if def.is_empty() {
-                b.vals[i] = Val::False;
-                changed = true;
-            } else {
-                b.defs[i] = def;
-            }
-        }
-        if !changed {
+        let inputs_changed = fold_inputs(b, next_of);
+        let derived_changed = fold_derived(b, order);
+        if !inputs_changed && !derived_changed {
             break;
         }
     }
+}
 
-    // The state bits and the roots.
+/// Makes false each base proposition that never holds and each move that is
+/// never legal; whether anything changed.
+fn fold_inputs(b: &mut Builder<'_>, next_of: &[Option<usize>]) -> bool {
+    let mut changed = false;
+    for i in 0..b.atoms.len() {
+        if b.vals[i] != Val::Unknown {
+            continue;
+        }
+        let never = match b.kinds[i] {
+            Kind::State(x) => !b.init[x] && next_of[x].is_none_or(|a| b.vals[a] == Val::False),
+            Kind::Does(role, mv) => {
+                let legal = b.find(kw::LEGAL, &[role, mv]);
+                !b.g.roles.contains(&role) || legal.is_none_or(|a| b.vals[a] == Val::False)
+            }
+            Kind::Derived => false,
+        };
+        if never {
+            b.vals[i] = Val::False;
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// Simplifies the definitions of derived atoms by the known values, and
+/// decides those that become constant; whether anything changed.
+fn fold_derived(b: &mut Builder<'_>, order: &[usize]) -> bool {
+    let mut changed = false;
+    for &i in order {
+        if b.kinds[i] != Kind::Derived || b.vals[i] != Val::Unknown {
+            continue;
+        }
+        let def = std::mem::take(&mut b.defs[i]);
+        let before: usize = def.iter().map(Vec::len).sum::<usize>() + def.len();
+        let def = simplify(def, &b.vals);
+        let after: usize = def.iter().map(Vec::len).sum::<usize>() + def.len();
+        changed |= after != before;
+        if def.iter().any(Vec::is_empty) {
+            b.vals[i] = Val::True;
+            b.defs[i] = vec![Vec::new()];
+            changed = true;
+        } else if def.is_empty() {
+            b.vals[i] = Val::False;
+            changed = true;
+        } else {
+            b.defs[i] = def;
+        }
+    }
+    changed
+}
+
+/// `def` without the bodies that a false literal falsifies, and without the
+/// true literals in the others.
+fn simplify(def: Vec<Vec<Lit>>, vals: &[Val]) -> Vec<Vec<Lit>> {
+    def.into_iter()
+        .filter_map(|body| {
+            let mut kept = Vec::with_capacity(body.len());
+            for l in body {
+                match (vals[atom_of(l)], positive(l)) {
+                    (Val::Unknown, _) => kept.push(l),
+                    (Val::True, true) | (Val::False, false) => {}
+                    (Val::True, false) | (Val::False, true) => return None,
+                }
+            }
+            Some(kept)
+        })
+        .collect()
+}
+
+/// Stage 2, the roots: the state bits of the base propositions that can
+/// hold, and the atoms of the legal moves, goals, terminality and next state.
+fn find_roots(b: &Builder<'_>, next_of: &[Option<usize>]) -> Roots {
+    let g = b.g;
     let mut state_bit = vec![None; b.base.len()];
     let mut base = Vec::new();
     for x in 0..b.base.len() {
@@ -325,82 +459,67 @@ pub(crate) fn compile(g: &Grounding) -> Circuit {
             base.push(b.base[x]);
         }
     }
-    let mut is_root = vec![false; n];
-    let mut legal_roots: Vec<Vec<(TermId, usize)>> = vec![Vec::new(); g.roles.len()];
-    let mut goal_roots: Vec<Vec<(usize, u8)>> = vec![Vec::new(); g.roles.len()];
-    let mut next_roots: Vec<(usize, u32)> = Vec::new();
-    for (i, root) in is_root.iter_mut().enumerate() {
-        if b.vals[i] == Val::False || b.kinds[i] != Kind::Derived {
-            continue;
-        }
-        let t = b.atoms[i];
-        let pred = g.store.pred(t);
-        let args = g.store.args(t);
-        if pred == Pred::new(kw::LEGAL, 2) {
-            if let Some(r) = g.roles.iter().position(|&x| x == args[0]) {
-                legal_roots[r].push((args[1], i));
-                *root = true;
-            }
-        } else if pred == Pred::new(kw::GOAL, 2) {
-            let value = match g.store.node(args[1]) {
-                Node::Sym(s) => g.symbols.goal_value(*s),
-                Node::App(..) => None,
-            };
-            if let (Some(r), Some(v)) = (g.roles.iter().position(|&x| x == args[0]), value) {
-                goal_roots[r].push((i, v));
-                *root = true;
-            }
-        } else if pred == Pred::proposition(kw::TERMINAL) {
-            *root = true;
-        } else if pred == Pred::new(kw::NEXT, 1) {
-            let x = b.base_index[&args[0]];
-            if let Some(bit) = state_bit[x] {
-                next_roots.push((i, bit));
-                *root = true;
-            }
+    let mut roots = Roots {
+        state_bit,
+        base,
+        is_root: vec![false; b.atoms.len()],
+        legal: vec![Vec::new(); g.roles.len()],
+        goal: vec![Vec::new(); g.roles.len()],
+        next: Vec::new(),
+        terminal: None,
+    };
+    for i in 0..b.atoms.len() {
+        if b.vals[i] != Val::False && b.kinds[i] == Kind::Derived {
+            roots.is_root[i] = add_root(b, &mut roots, i);
         }
     }
     // Moves in a stable order (their printed form, ignoring case).
-    for list in &mut legal_roots {
+    for list in &mut roots.legal {
         list.sort_by_cached_key(|&(mv, _)| g.store.to_term(mv, &g.symbols));
     }
     let terminal = b.index.get(&g.store.find(&Node::Sym(kw::TERMINAL)).unwrap_or(TermId(u32::MAX))).copied();
-    let terminal = terminal.filter(|&t| b.vals[t] != Val::False);
+    roots.terminal = terminal.filter(|&t| b.vals[t] != Val::False);
+    roots
+}
 
-    // 2. What the roots depend on.
-    let mut live = vec![false; n];
-    let mut stack: Vec<usize> = (0..n).filter(|&i| is_root[i]).collect();
-    while let Some(i) = stack.pop() {
-        if live[i] {
-            continue;
+/// Records derived atom `i` in `roots` if it is a root; whether it is one.
+fn add_root(b: &Builder<'_>, roots: &mut Roots, i: usize) -> bool {
+    let g = b.g;
+    let t = b.atoms[i];
+    let pred = g.store.pred(t);
+    let args = g.store.args(t);
+    let role = || g.roles.iter().position(|&x| x == args[0]);
+    if pred == Pred::new(kw::LEGAL, 2) {
+        if let Some(r) = role() {
+            roots.legal[r].push((args[1], i));
+            return true;
         }
-        live[i] = true;
-        for body in &b.defs[i] {
-            for &l in body {
-                let a = atom_of(l);
-                if b.kinds[a] == Kind::Derived && !live[a] {
-                    stack.push(a);
-                }
-            }
+    } else if pred == Pred::new(kw::GOAL, 2) {
+        let value = match g.store.node(args[1]) {
+            Node::Sym(s) => g.symbols.goal_value(*s),
+            Node::App(..) => None,
+        };
+        if let (Some(r), Some(v)) = (role(), value) {
+            roots.goal[r].push((i, v));
+            return true;
         }
+    } else if pred == Pred::proposition(kw::TERMINAL) {
+        return true;
+    } else if pred == Pred::new(kw::NEXT, 1)
+        && let Some(bit) = roots.state_bit[b.base_index[&args[0]]]
+    {
+        roots.next.push((i, bit));
+        return true;
     }
+    false
+}
 
-    // Recursive groups among live derived atoms.
-    let derived_live: Vec<usize> = (0..n).filter(|&i| live[i]).collect();
-    let position: HashMap<usize, usize> = derived_live.iter().enumerate().map(|(k, &i)| (i, k)).collect();
-    let mut dedges = vec![Vec::new(); derived_live.len()];
-    for (k, &i) in derived_live.iter().enumerate() {
-        for body in &b.defs[i] {
-            for &l in body {
-                if let Some(&m) = position.get(&atom_of(l)) {
-                    dedges[k].push(m);
-                }
-            }
-        }
-    }
-    let groups: Vec<Vec<usize>> =
-        strongly_connected(&dedges).into_iter().map(|c| c.into_iter().map(|k| derived_live[k]).collect()).collect();
-    let mut cyclic = vec![false; n];
+/// The recursive groups among the `live` derived atoms, dependencies first,
+/// and which atoms belong to a cycle.
+fn recursive_groups(b: &Builder<'_>, live: &[bool]) -> (Vec<Vec<usize>>, Vec<bool>) {
+    let derived_live: Vec<usize> = (0..b.atoms.len()).filter(|&i| live[i]).collect();
+    let groups = components(&b.defs, &derived_live);
+    let mut cyclic = vec![false; b.atoms.len()];
     for group in &groups {
         let self_loop =
             group.len() == 1 && b.defs[group[0]].iter().any(|body| body.iter().any(|&l| atom_of(l) == group[0]));
@@ -408,9 +527,13 @@ pub(crate) fn compile(g: &Grounding) -> Circuit {
             group.iter().for_each(|&i| cyclic[i] = true);
         }
     }
+    (groups, cyclic)
+}
 
-    // 3. Inlining, dependencies first.
-    for group in &groups {
+/// Stage 3: inlines small derived atoms into those that use them,
+/// dependencies first.
+fn inline_definitions(b: &mut Builder<'_>, groups: &[Vec<usize>], is_root: &[bool], cyclic: &[bool]) {
+    for group in groups {
         for &h in group {
             if b.vals[h] != Val::Unknown {
                 continue;
@@ -418,94 +541,97 @@ pub(crate) fn compile(g: &Grounding) -> Circuit {
             let def = std::mem::take(&mut b.defs[h]);
             let mut out: Vec<Vec<Lit>> = Vec::new();
             for body in &def {
-                let mut acc: Vec<Vec<Lit>> = vec![Vec::new()];
-                for &l in body {
-                    let c = atom_of(l);
-                    let inlinable = b.kinds[c] == Kind::Derived && !is_root[c] && !cyclic[c] && c != h;
-                    if inlinable {
-                        let room = MAX_BODIES.saturating_sub(out.len()) / acc.len().max(1);
-                        let alts = if positive(l) {
-                            Some(b.defs[c].clone()).filter(|d| d.len() <= room)
-                        } else {
-                            negate(&b.defs[c], room)
-                        };
-                        if let Some(alts) = alts {
-                            let longest = alts.iter().map(Vec::len).max().unwrap_or(0);
-                            let current = acc.iter().map(Vec::len).max().unwrap_or(0);
-                            if !alts.is_empty() && current + longest + body.len() <= MAX_LITERALS {
-                                let mut next = Vec::with_capacity(acc.len() * alts.len());
-                                for partial in &acc {
-                                    for alt in &alts {
-                                        let mut p = partial.clone();
-                                        p.extend_from_slice(alt);
-                                        next.push(p);
-                                    }
-                                }
-                                acc = next;
-                                continue;
-                            }
-                        }
-                    }
-                    acc.iter_mut().for_each(|p| p.push(l));
-                }
-                out.extend(acc);
+                let inlinable = |c: usize| b.kinds[c] == Kind::Derived && !is_root[c] && !cyclic[c] && c != h;
+                let expanded = inline_body(&b.defs, body, out.len(), inlinable);
+                out.extend(expanded);
             }
             b.defs[h] = normal_bodies(out);
         }
     }
+}
 
-    // What is materialised: the roots and whatever they still refer to.
-    let mut materialised = vec![false; n];
-    let mut stack: Vec<usize> = (0..n).filter(|&i| is_root[i]).collect();
-    while let Some(i) = stack.pop() {
-        if materialised[i] {
-            continue;
-        }
-        materialised[i] = true;
-        for body in &b.defs[i] {
-            for &l in body {
-                let a = atom_of(l);
-                if b.kinds[a] == Kind::Derived && !materialised[a] {
-                    stack.push(a);
+/// The bodies that `body` becomes when each of its `inlinable` atoms is
+/// replaced by its definition (or the negation of it), within the size
+/// limits, `produced` bodies of the same definition being already made.
+fn inline_body(
+    defs: &[Vec<Vec<Lit>>],
+    body: &[Lit],
+    produced: usize,
+    inlinable: impl Fn(usize) -> bool,
+) -> Vec<Vec<Lit>> {
+    let mut acc: Vec<Vec<Lit>> = vec![Vec::new()];
+    for &l in body {
+        let c = atom_of(l);
+        if inlinable(c) {
+            let room = MAX_BODIES.saturating_sub(produced) / acc.len().max(1);
+            let alts =
+                if positive(l) { Some(defs[c].clone()).filter(|d| d.len() <= room) } else { negate(&defs[c], room) };
+            if let Some(alts) = alts {
+                let longest = alts.iter().map(Vec::len).max().unwrap_or(0);
+                let current = acc.iter().map(Vec::len).max().unwrap_or(0);
+                if !alts.is_empty() && current + longest + body.len() <= MAX_LITERALS {
+                    let mut next = Vec::with_capacity(acc.len() * alts.len());
+                    for partial in &acc {
+                        for alt in &alts {
+                            let mut p = partial.clone();
+                            p.extend_from_slice(alt);
+                            next.push(p);
+                        }
+                    }
+                    acc = next;
+                    continue;
                 }
             }
         }
+        acc.iter_mut().for_each(|p| p.push(l));
     }
+    acc
+}
 
-    // 5. Layout.
+impl Layout {
+    /// The bit of atom `i`, or the false bit if it has none (it was folded
+    /// away).
+    fn bit(&self, i: usize) -> u32 {
+        self.bit_of[i].unwrap_or(self.false_bit)
+    }
+}
+
+/// Stage 5, the layout: the state, the joint move, the next state, then the
+/// legal moves (each role's on consecutive bits) and the other materialised
+/// atoms, group by group.
+fn lay_out(b: &Builder<'_>, roots: &Roots, groups: &[Vec<usize>], materialised: &[bool]) -> Layout {
+    let n = b.atoms.len();
     let does_atoms: Vec<usize> =
         (0..n).filter(|&i| matches!(b.kinds[i], Kind::Does(..)) && b.vals[i] == Val::Unknown).collect();
     let words = |bits: usize| (bits.div_ceil(64)).max(1) as u32;
-    let state_words = words(base.len());
+    let state_words = words(roots.base.len());
     let does_words = words(does_atoms.len());
     let next_word = state_words + does_words;
-    let derived_first_bit = (next_word + state_words) * 64;
     let mut bit_of: Vec<Option<u32>> = vec![None; n];
     for (i, bit) in bit_of.iter_mut().enumerate() {
         if let Kind::State(x) = b.kinds[i] {
-            *bit = state_bit[x];
+            *bit = roots.state_bit[x];
         }
     }
     for (k, &i) in does_atoms.iter().enumerate() {
         bit_of[i] = Some(state_words * 64 + k as u32);
     }
-    for &(i, bit) in &next_roots {
+    for &(i, bit) in &roots.next {
         bit_of[i] = Some(next_word * 64 + bit);
     }
-    let mut next_free = derived_first_bit;
+    let mut next_free = (next_word + state_words) * 64;
     // Each role's legal moves on consecutive bits, in move order, so that
     // listing or drawing the legal moves reads a few words.
-    let mut legal_first = Vec::with_capacity(g.roles.len());
-    for list in &legal_roots {
+    let mut legal_first = Vec::with_capacity(roots.legal.len());
+    for list in &roots.legal {
         legal_first.push(next_free);
         for &(_, i) in list {
             bit_of[i] = Some(next_free);
             next_free += 1;
         }
     }
-    let mut terminal_bit = None;
     let mut node_order: Vec<Vec<usize>> = Vec::new();
-    for group in &groups {
+    for group in groups {
         let members: Vec<usize> = group.iter().copied().filter(|&i| materialised[i]).collect();
         if members.is_empty() {
             continue;
@@ -518,113 +644,92 @@ pub(crate) fn compile(g: &Grounding) -> Circuit {
         }
         node_order.push(members);
     }
-    if let Some(t) = terminal {
-        terminal_bit = bit_of[t];
-    }
     // A constant-false bit for a missing terminal (or legal/goal atoms that
     // were folded away): the never-written last bit.
     let false_bit = next_free;
-    next_free += 1;
-    let total_words = next_free.div_ceil(64);
+    let terminal_bit = roots.terminal.and_then(|t| bit_of[t]).unwrap_or(false_bit);
+    let total_words = (false_bit + 1).div_ceil(64);
+    Layout { bit_of, state_words, does_words, next_word, total_words, legal_first, node_order, terminal_bit, false_bit }
+}
 
-    // Phases.
-    let cone = |roots: &[usize]| -> Vec<bool> {
-        let mut seen = vec![false; n];
-        let mut stack = roots.to_vec();
-        while let Some(i) = stack.pop() {
-            if seen[i] || !materialised[i] {
-                continue;
-            }
-            seen[i] = true;
-            for body in &b.defs[i] {
-                for &l in body {
-                    let a = atom_of(l);
-                    if b.kinds[a] == Kind::Derived {
-                        stack.push(a);
-                    }
-                }
+/// Splits the materialised atoms into three programs: legal moves and
+/// terminality, goals (less what the first computed), and the next state
+/// (likewise).
+fn split_programs(
+    b: &Builder<'_>,
+    roots: &Roots,
+    layout: &Layout,
+    materialised: &[bool],
+    cyclic: &[bool],
+) -> [Code; 3] {
+    let cone = |atoms: Vec<usize>| reachable(b, atoms, |i| materialised[i]);
+    let mut legal_and_terminal: Vec<usize> = roots.legal.iter().flatten().map(|&(_, i)| i).collect();
+    legal_and_terminal.extend(roots.terminal);
+    let p1 = cone(legal_and_terminal);
+    let p2 = cone(roots.goal.iter().flatten().map(|&(i, _)| i).collect());
+    let p3 = cone(roots.next.iter().map(|&(i, _)| i).collect());
+    [
+        build_program(b, layout, cyclic, |i| p1[i]),
+        build_program(b, layout, cyclic, |i| p2[i] && !p1[i]),
+        build_program(b, layout, cyclic, |i| p3[i] && !p1[i]),
+    ]
+}
+
+/// The program computing the `member` atoms in layout order, each recursive
+/// group as a fixpoint, each atom's bodies factored by [`lower_bodies`].
+fn build_program(b: &Builder<'_>, layout: &Layout, cyclic: &[bool], member: impl Fn(usize) -> bool) -> Code {
+    let bit_of = &layout.bit_of;
+    let mut code = Code::default();
+    for group in &layout.node_order {
+        let members: Vec<usize> = group.iter().copied().filter(|&i| member(i)).collect();
+        if members.is_empty() {
+            continue;
+        }
+        let recursive = members.iter().any(|&i| cyclic[i]);
+        let first = code.nodes.len() as u32;
+        for &i in &members {
+            let terms =
+                lower_bodies(&b.defs[i], &|l: Lit| bit_of[atom_of(l)].expect("every literal of a live atom has a bit"));
+            let node = code.push_node(bit_of[i].expect("materialised atoms have bits"), &terms);
+            if !recursive {
+                code.steps.push(Step::Node(node));
             }
         }
-        seen
-    };
-    let mut legal_and_terminal: Vec<usize> = legal_roots.iter().flatten().map(|&(_, i)| i).collect();
-    legal_and_terminal.extend(terminal);
-    let p1 = cone(&legal_and_terminal);
-    let goal_atoms: Vec<usize> = goal_roots.iter().flatten().map(|&(i, _)| i).collect();
-    let p2 = cone(&goal_atoms);
-    let next_atoms: Vec<usize> = next_roots.iter().map(|&(i, _)| i).collect();
-    let p3 = cone(&next_atoms);
-
-    let lower = |i: usize| -> Vec<TermBuilder> {
-        lower_bodies(&b.defs[i], &|l: Lit| bit_of[atom_of(l)].expect("every literal of a live atom has a bit"))
-    };
-    let build = |member: &dyn Fn(usize) -> bool| -> Code {
-        let mut code = Code::default();
-        for group in &node_order {
-            let members: Vec<usize> = group.iter().copied().filter(|&i| member(i)).collect();
-            if members.is_empty() {
-                continue;
-            }
-            let recursive = members.iter().any(|&i| cyclic[i]);
-            let first = code.nodes.len() as u32;
-            for &i in &members {
-                let terms = lower(i);
-                let node = code.push_node(bit_of[i].expect("materialised atoms have bits"), &terms);
-                if !recursive {
-                    code.steps.push(Step::Node(node));
-                }
-            }
-            if recursive {
-                code.steps.push(Step::Fixpoint { first, end: code.nodes.len() as u32 });
-            }
+        if recursive {
+            code.steps.push(Step::Fixpoint { first, end: code.nodes.len() as u32 });
         }
-        code.seal();
-        code
-    };
-    let legal_code = build(&|i| p1[i]);
-    let goal_code = build(&|i| p2[i] && !p1[i]);
-    let next_code = build(&|i| p3[i] && !p1[i]);
+    }
+    code.seal();
+    code
+}
 
+/// The initial state as words.
+fn initial_words(b: &Builder<'_>, roots: &Roots, state_words: u32) -> Vec<u64> {
     let mut init = vec![0u64; state_words as usize];
     for (x, &is_init) in b.init.iter().enumerate() {
-        if is_init && let Some(bit) = state_bit[x] {
+        if is_init && let Some(bit) = roots.state_bit[x] {
             init[(bit / 64) as usize] |= 1 << (bit % 64);
         }
     }
-    let moves = g
-        .roles
+    init
+}
+
+/// For each role, its moves with their legal and `does` bits.
+fn move_infos(b: &Builder<'_>, roots: &Roots, layout: &Layout) -> Vec<Vec<MoveInfo>> {
+    b.g.roles
         .iter()
-        .enumerate()
-        .map(|(r, &role)| {
-            legal_roots[r]
+        .zip(&roots.legal)
+        .map(|(&role, legal)| {
+            legal
                 .iter()
                 .map(|&(mv, i)| MoveInfo {
                     term: mv,
-                    legal_bit: bit_of[i].unwrap_or(false_bit),
-                    does_bit: b.find(kw::DOES, &[role, mv]).and_then(|d| bit_of[d]),
+                    legal_bit: layout.bit(i),
+                    does_bit: b.find(kw::DOES, &[role, mv]).and_then(|d| layout.bit_of[d]),
                 })
                 .collect()
         })
-        .collect();
-    let goals = goal_roots
-        .iter()
-        .map(|list| list.iter().map(|&(i, v)| (bit_of[i].unwrap_or(false_bit), v)).collect())
-        .collect();
-    Circuit {
-        base,
-        init,
-        moves,
-        legal_first,
-        goals,
-        terminal_bit: terminal_bit.unwrap_or(false_bit),
-        state_words,
-        does_words,
-        next_word,
-        total_words,
-        legal: legal_code,
-        goal: goal_code,
-        next: next_code,
-    }
+        .collect()
 }
 
 /// Terms for a disjunction of bodies. Bodies that are equal but for one

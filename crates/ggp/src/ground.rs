@@ -11,9 +11,9 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::compile_error::CompileError;
 use crate::datalog::{Evaluator, Join, Model, Negation, instantiate};
 use crate::game::Game;
-use crate::machine::CompileError;
 use crate::normalize::{Lit, NRule, Pat, Program};
 use crate::prover::dynamic_preds;
 use crate::store::{Pred, TermId, TermStore};

@@ -48,6 +48,7 @@
 
 mod circuit;
 mod code;
+mod compile_error;
 mod datalog;
 mod dnf;
 mod game;
@@ -73,8 +74,9 @@ pub mod protocol;
 pub mod referee;
 pub mod server;
 
+pub use compile_error::CompileError;
 pub use game::{Game, GameError};
-pub use machine::{CompileError, DEFAULT_GROUNDING_LIMIT, Evaluator, Machine, State, Stats};
+pub use machine::{DEFAULT_GROUNDING_LIMIT, Evaluator, Machine, State, Stats};
 pub use mcts::Mcts;
 pub use prover::{Inspection, Prover, ProverState};
 pub use record::{MatchRecord, Replacement, Step};

@@ -9,22 +9,12 @@ use std::time::Instant;
 use rand::Rng;
 
 use crate::circuit::{self, Circuit, MoveInfo};
+use crate::compile_error::CompileError;
 use crate::game::Game;
 use crate::ground::{self, Limits};
 use crate::hash::FastMap;
 use crate::specialize::{Spec, specialize};
 use crate::term::Term;
-
-/// Why a game could not be compiled.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum CompileError {
-    /// The description declares no role.
-    #[error("the game has no roles")]
-    NoRoles,
-    /// Grounding would exceed the size limits.
-    #[error("the game is too large to compile: {0} exceed the limits")]
-    TooLarge(&'static str),
-}
 
 /// A game state of a [`Machine`]: one bit per base proposition.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -10,9 +10,10 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use tokio::time::Instant;
 
+use crate::compile_error::CompileError;
 use crate::game::Game;
 use crate::http::{self, ClientError};
-use crate::machine::{CompileError, Machine};
+use crate::machine::Machine;
 use crate::protocol::Message;
 use crate::record::{MatchRecord, Replacement, Step};
 use crate::sexp::Sexp;
