@@ -430,7 +430,22 @@ impl AnyRules {
         let mut complete = true;
         let mut examined = 0u64;
         let mut stopped = None;
-        if total != 0 {
+        let options: u128 = sizes.iter().map(|&n| crate::sample::option_count(rules.game(), n)).sum();
+        if total != 0 && options > u128::from(MOVE_BUDGET) {
+            // Too many options to list: one winning move per heap whose
+            // value can come down to what the others XOR to (the mex
+            // promises an option of every smaller value), built from the
+            // values.
+            complete = false;
+            for (heap, (&size, &g)) in sizes.iter().zip(&grundy).enumerate().filter(|(_, (_, g))| **g ^ total < **g) {
+                let built = crate::construct::option_with_value(rules.game(), &values, size, g ^ total, meter)
+                    .map_err(|e| self.over_budget(e))?;
+                moves.extend(built.map(|option| AnyMove::Heap(HeapMove::from_option(heap, option))));
+            }
+            if moves.is_empty() {
+                return Err(not_available(self, "no winning move was found from the Grundy values"));
+            }
+        } else if total != 0 {
             'heaps: for (heap, (&size, &g)) in sizes.iter().zip(&grundy).enumerate() {
                 let target = g ^ total;
                 for option in rules.game().options(size) {

@@ -25,6 +25,7 @@ mod budget;
 mod checksum;
 mod code;
 mod compute;
+mod construct;
 mod exhaustive;
 mod mask;
 mod mex;

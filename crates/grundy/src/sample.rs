@@ -77,7 +77,7 @@ fn split_count(game: &HeapGame, rest: u64) -> u64 {
 
 /// Every option of a heap of `n`, counted without listing them: the written
 /// digits one by one, the repeated tail (which never splits) at once.
-fn option_count(game: &HeapGame, n: u64) -> u128 {
+pub(crate) fn option_count(game: &HeapGame, n: u64) -> u128 {
     let written = game.digits().len() as u64;
     let mut count: u128 = (0..=n.min(written - 1)).map(|take| options_at(game, n, take)).sum();
     if n >= written && game.tail() != 0 {

@@ -40,8 +40,9 @@ pub struct HeapValues {
     rule: Extension,
 }
 
+/// How values go on beyond the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Extension {
+pub(crate) enum Extension {
     /// Only the table.
     None,
     /// G(n) = n.
@@ -166,6 +167,23 @@ impl HeapValues {
                 let index = preperiod + (n - preperiod) % period;
                 self.table.get(index as usize).map(|&v| u64::from(v))
             }
+        }
+    }
+
+    /// How the values go on beyond the table.
+    pub(crate) fn extension(&self) -> Extension {
+        self.rule
+    }
+
+    /// Sizes from `lo` to `hi` whose values stand for all of them: every
+    /// size such that each value any size in the range has, and each value
+    /// of the periodic part, is had by one of them no larger than the sizes
+    /// it stands for — the whole range unless a period is proved, then the
+    /// pre-period and one period of it.
+    pub(crate) fn representatives(&self, lo: u64, hi: u64) -> std::ops::RangeInclusive<u64> {
+        match self.rule {
+            Extension::Period { period, preperiod } => lo..=hi.min(lo.max(preperiod).saturating_add(period)),
+            _ => lo..=hi,
         }
     }
 

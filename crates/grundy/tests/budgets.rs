@@ -205,3 +205,29 @@ fn the_computer_answers_in_the_largest_positions() {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Heaps far too large to list their options: a winning move is built
+    /// from the values (the pre-period and one period of a periodic game, the
+    /// inverse of Lasker's closed form), and it leaves a position worth 0.
+    #[test]
+    fn winning_moves_of_huge_heaps_are_built_from_the_values(
+        game in prop::sample::select(vec!["kayles", "dawsons-kayles", "octal:0.137", "octal:0.15", "lasker"]),
+        huge in proptest::collection::vec(5_000_000u64..u64::MAX / 2, 1..3),
+        small in proptest::collection::vec(0u64..200, 0..3),
+    ) {
+        let rules = AnyRules::parse(game, Convention::Normal).unwrap();
+        let numbers: Vec<u64> = huge.iter().chain(&small).copied().collect();
+        let position = rules.position(&numbers).unwrap();
+        let analysis = rules.analyze(&position).unwrap();
+        prop_assert_eq!(analysis.winner == Winner::Mover, analysis.total != Some(0));
+        prop_assert_eq!(analysis.winning_moves.is_empty(), analysis.winner == Winner::Opponent);
+        for &mv in &analysis.winning_moves {
+            let mut after = position.clone();
+            prop_assert!(rules.play(&mut after, mv).is_ok(), "{} from {:?}", mv, numbers);
+            prop_assert_eq!(rules.analyze(&after).unwrap().total, Some(0), "{} from {:?}", mv, numbers);
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! A winning move of a heap game built from its Grundy values, for heaps far
+//! too large to list every option: where the values are periodic, the
+//! options that matter are those of the pre-period and of one period.
+
+use crate::values::{Extension, HeapValues};
+use crate::{HeapGame, HeapOption, Meter, OverBudget};
+
+/// An option of a heap of `n` whose value is `target`, if one exists, found
+/// by looking only at options that stand for all the others.
+///
+/// # Errors
+/// [`OverBudget`] when `meter` runs out first.
+pub(crate) fn option_with_value(
+    game: &HeapGame,
+    values: &HeapValues,
+    n: u64,
+    target: u64,
+    meter: &mut Meter,
+) -> Result<Option<HeapOption>, OverBudget> {
+    let value = |m: u64| if m == 0 { Some(0) } else { values.get(m) };
+    let written = game.digits().len() as u64;
+    let tail = game.tail();
+    if n >= written && tail != 0 {
+        if tail & 1 != 0 && target == 0 {
+            return Ok(Some(HeapOption::new(n, 0, 0)));
+        }
+        if tail & 2 != 0 && n > written {
+            // Takes from `written` to n - 1 leave one heap of 1 to n - written.
+            if let Some(left) = single_with_value(values, 1, n - written, target, meter)? {
+                return Ok(Some(HeapOption::new(n - left, left, 0)));
+            }
+        }
+    }
+    for take in 0..=n.min(written - 1) {
+        let (d, rest) = (game.digit(take), n - take);
+        meter.spend(1)?;
+        if d & 1 != 0 && rest == 0 && target == 0 {
+            return Ok(Some(HeapOption::new(take, 0, 0)));
+        }
+        if d & 2 != 0 && rest > 0 && take > 0 && value(rest) == Some(target) {
+            return Ok(Some(HeapOption::new(take, rest, 0)));
+        }
+        if d & 4 != 0 && rest >= 2 {
+            let last = if game.unequal_splits() { (rest - 1) / 2 } else { rest / 2 };
+            if let Some(left) = split_with_value(values, rest, last, target, meter)? {
+                return Ok(Some(HeapOption::new(take, left, rest - left)));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// A heap size from `lo` to `hi` of value `target`.
+fn single_with_value(
+    values: &HeapValues,
+    lo: u64,
+    hi: u64,
+    target: u64,
+    meter: &mut Meter,
+) -> Result<Option<u64>, OverBudget> {
+    match values.extension() {
+        Extension::Nim => return Ok(Some(target).filter(|m| (lo..=hi).contains(m))),
+        Extension::Lasker => {
+            // G is 4k+1, 4k+2, 4k+4, 4k+3: its inverse is the same swap.
+            let m = match target % 4 {
+                0 if target > 0 => target - 1,
+                3 => target + 1,
+                _ => target,
+            };
+            return Ok(Some(m).filter(|m| (lo..=hi).contains(m)));
+        }
+        _ => {}
+    }
+    for m in values.representatives(lo, hi) {
+        meter.spend(1)?;
+        if values.get(m) == Some(target) {
+            return Ok(Some(m));
+        }
+    }
+    Ok(None)
+}
+
+/// The smaller part `a` (1 ≤ a ≤ `last`) of a split of `rest` into a and
+/// rest − a whose values XOR to `target`. With a proved period p after a
+/// pre-period e, both parts lie in the periodic region for e ≤ a ≤ rest − e,
+/// where the pair's value depends on a mod p alone: one period of a stands
+/// for them all, beside the a below e and the a above rest − e.
+fn split_with_value(
+    values: &HeapValues,
+    rest: u64,
+    last: u64,
+    target: u64,
+    meter: &mut Meter,
+) -> Result<Option<u64>, OverBudget> {
+    // Without a period the representatives are every a already.
+    let upper = match values.extension() {
+        Extension::Period { preperiod, .. } => Some(rest.saturating_sub(preperiod).max(1)..=last),
+        _ => None,
+    };
+    for a in values.representatives(1, last).chain(upper.into_iter().flatten()) {
+        meter.spend(1)?;
+        if let (Some(x), Some(y)) = (values.get(a), values.get(rest - a))
+            && x ^ y == target
+        {
+            return Ok(Some(a));
+        }
+    }
+    Ok(None)
+}
