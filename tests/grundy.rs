@@ -200,6 +200,14 @@ fn analyze_rules_gives_values_winner_and_every_winning_move() {
     let out = bouton(&["analyze", "--rules", "grundy", "--time-limit", "0", "7"]).run();
     out.assert_code(2);
     assert!(out.stderr.contains("not a number of seconds"), "{out}");
+    // A heap too large to list its options: a winning move built from the values.
+    for (rules, heap) in [("kayles", "10000000"), ("lasker", "7920001")] {
+        let out = bouton(&["analyze", "--rules", rules, "--json", heap]).run();
+        let report = json(&out.stdout);
+        assert_eq!(report["winner"], "mover", "{out}");
+        assert_eq!(report["complete"], false, "{out}");
+        assert!(!report["winning_moves"].as_array().unwrap().is_empty(), "{out}");
+    }
     // Moore's Nim_k of any size: the theorem, not a search.
     let out =
         bouton(&["analyze", "--rules", "moore:8", "--json", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"]).run();
