@@ -49,6 +49,8 @@ use tokio::time::{Instant, sleep, sleep_until, timeout, timeout_at};
 const PATIENCE: Duration = Duration::from_secs(10);
 /// The goal: every request answered (or refused) within this.
 const GOAL: Duration = Duration::from_secs(2);
+/// The most plies a game of the sweep is played to.
+const PLIES: u64 = 2000;
 /// When the clients of the heavy analyses hang up.
 const HANG_UP: Duration = Duration::from_millis(300);
 
@@ -368,6 +370,13 @@ fn list(value: &Value) -> Vec<u64> {
     value.as_array().map(|a| a.iter().filter_map(Value::as_u64).collect()).unwrap_or_default()
 }
 
+/// The other side's random choices, and the moves of single heaps already
+/// asked for.
+struct Chooser {
+    rng: rand_chacha::ChaCha8Rng,
+    heaps: std::collections::HashMap<String, Vec<String>>,
+}
+
 /// A move of an analysis' list as typed: `1:2:0` is `1 2 0`; Nim's
 /// moves are `heap` and `take`.
 fn move_text(entry: &Value) -> Option<String> {
@@ -400,7 +409,7 @@ async fn choose(
     (rules, kind): (&str, &str),
     game: &Value,
     fast: bool,
-    rng: &mut rand_chacha::ChaCha8Rng,
+    chooser: &mut Chooser,
 ) -> Option<String> {
     if kind == "fibonacci" {
         let (heap, max_take) = (game["board"]["heap"].as_u64()?, game["board"]["max_take"].as_u64()?);
@@ -409,8 +418,8 @@ async fn choose(
     let mut position = list(&game["heaps"]);
     if kind == "stairs" {
         let steps: Vec<usize> = (0..position.len()).filter(|&s| position[s] > 0).collect();
-        let step = if fast { *steps.first()? } else { *steps.choose(rng)? };
-        let coins = if fast { position[step] } else { rng.random_range(1..=position[step]) };
+        let step = if fast { *steps.first()? } else { *steps.choose(&mut chooser.rng)? };
+        let coins = if fast { position[step] } else { chooser.rng.random_range(1..=position[step]) };
         return Some(format!("{} {coins}", step + 1));
     }
     // The analysis is from White's side: the second player's moves are White's with the pieces swapped.
@@ -428,11 +437,23 @@ async fn choose(
         }
     }
     let mut analyse = async |position: &[u64]| {
-        let answer = client.get(&format!("/api/analyze?rules={rules}&position={}", numbers(position)), None).await;
-        log.add("choose a move (normal-play analyze)", &answer);
-        let moves: Vec<String> =
-            answer.json()["moves"].as_array().map(|m| m.iter().filter_map(move_text).collect()).unwrap_or_default();
-        if fast { moves.into_iter().max_by_key(|m| taken(m, kind)) } else { moves.choose(rng).cloned() }
+        let path = format!("/api/analyze?rules={rules}&position={}", numbers(position));
+        let moves = match chooser.heaps.get(&path) {
+            Some(moves) => moves.clone(),
+            None => {
+                let answer = client.get(&path, None).await;
+                log.add("choose a move (normal-play analyze)", &answer);
+                let moves: Vec<String> = answer.json()["moves"]
+                    .as_array()
+                    .map(|m| m.iter().filter_map(move_text).collect())
+                    .unwrap_or_default();
+                if position.len() == 1 && answer.is(200) {
+                    chooser.heaps.insert(path, moves.clone());
+                }
+                moves
+            }
+        };
+        if fast { moves.into_iter().max_by_key(|m| taken(m, kind)) } else { moves.choose(&mut chooser.rng).cloned() }
     };
     if kind != "heaps" {
         return analyse(&position).await;
@@ -454,10 +475,11 @@ async fn choose(
 /// Bounds of a run, full or quick.
 struct Scale {
     quick: bool,
-    /// Plies of play per game in the sweep, at most; seconds of random
-    /// moves, then of moves that take the most, to reach the end.
-    plies: u64,
+    /// Seconds of random moves against the computer in the sweep; in a
+    /// game on one device, seconds of random moves, then at most of moves
+    /// that take the most, to reach the end.
     play: Duration,
+    local_random: Duration,
     finish: Duration,
     /// Concurrent clients playing moves, and seconds per throughput phase.
     clients: usize,
@@ -479,9 +501,9 @@ impl Scale {
         if quick {
             Scale {
                 quick,
-                plies: 200,
-                play: Duration::ZERO,
-                finish: Duration::from_secs(1),
+                play: Duration::from_secs(1),
+                local_random: Duration::ZERO,
+                finish: Duration::from_secs(3),
                 clients: 8,
                 phase: Duration::from_secs(2),
                 rounds: 2,
@@ -497,8 +519,8 @@ impl Scale {
         } else {
             Scale {
                 quick,
-                plies: 2000,
-                play: Duration::from_secs(10),
+                play: Duration::from_secs(8),
+                local_random: Duration::from_secs(10),
                 finish: Duration::from_secs(40),
                 clients: 16,
                 phase: Duration::from_secs(5),
@@ -517,6 +539,40 @@ impl Scale {
 }
 
 // ---------------------------------------------------------------- sweep
+
+/// Plays `game` from the seat of `token` (both seats on one device):
+/// random moves for `bounds.0`, then the largest takes, until the end,
+/// `bounds.1` or [`Scale::plies`]. Answers the game and a summary.
+async fn play(
+    client: &mut Client,
+    log: &mut Log,
+    rules: (&str, &str),
+    (id, token): (&str, &str),
+    mut game: Value,
+    (random, bound): (Duration, Duration),
+    chooser: &mut Chooser,
+) -> (Value, String) {
+    let (mut slowest, mut refused) = (Duration::ZERO, String::new());
+    let started = Instant::now();
+    let group = if game["mode"] == "local" { "move (one device)" } else { "move (and the computer's reply)" };
+    while game["over"] != true && game["ply"].as_u64().unwrap_or(u64::MAX) < PLIES && started.elapsed() < bound {
+        let fast = started.elapsed() >= random;
+        let Some(mv) = choose(client, log, rules, &game, fast, chooser).await else { break };
+        let ply = game["ply"].as_u64().unwrap_or_default();
+        let answer =
+            client.post(&format!("/api/games/{id}/moves"), Some(token), &json!({"move": mv, "ply": ply})).await;
+        log.add(group, &answer);
+        slowest = slowest.max(answer.elapsed);
+        if !answer.is(200) {
+            refused = format!(", refused: {} on `{mv}`", answer.outcome);
+            break;
+        }
+        game = answer.json();
+    }
+    let over = if game["over"] == true { "over" } else { "not over" };
+    let summary = format!("{} plies, {over}; slowest {}{refused}", game["ply"], ms(slowest));
+    (game, summary)
+}
 
 /// Every rule set of `GET /api/rules` with its kind, and Moore's Nim also
 /// with its largest k.
@@ -546,18 +602,23 @@ async fn sweep(target: Arc<Target>, scale: &Scale) {
     let mut client = Client::new(&target);
     let sets = rule_sets(&mut client).await;
     println!(
-        "{} rule sets from GET /api/rules (and moore:8), normal and misère, computer first; the other side plays random \
-         moves for {} s, then the largest takes, to the end or {} s or {} of its moves",
+        "{} rule sets from GET /api/rules (and moore:8), normal and misère. A game with the computer first, where the \
+         other side plays random moves for {} s; a game on one device from the same start, random moves for {} s, \
+         then the largest takes, to the end (or {} s, {} plies).",
         sets.len(),
         scale.play.as_secs(),
+        scale.local_random.as_secs(),
         scale.finish.as_secs(),
-        scale.plies
+        PLIES
     );
     println!();
-    println!("| rules | play | start | create | reload | hint | analysis | moves | review | analyze | server memory |");
-    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    println!(
+        "| rules | play | start | create | reload | hint | analysis | moves against the computer | its review | \
+         a game on one device | its review | analyze | server memory |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     let mut log = Log::default();
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+    let mut chooser = Chooser { rng: rand_chacha::ChaCha8Rng::seed_from_u64(9), heaps: Default::default() };
     for (rules, kind) in &sets {
         for misere in [false, true] {
             let start = largest_start(kind);
@@ -576,15 +637,15 @@ async fn sweep(target: Arc<Target>, scale: &Scale) {
             } else {
                 numbers(&start)
             };
-            let play = if misere { "misère" } else { "normal" };
-            print!("| `{rules}` | {play} | {short} | {} |", create.cell());
+            let convention = if misere { "misère" } else { "normal" };
+            print!("| `{rules}` | {convention} | {short} | {} |", create.cell());
             let grant = create.json();
             let (Some(id), Some(token)) = (grant["game"]["id"].as_str(), grant["token"].as_str()) else {
-                println!(" — | — | — | — | — | — | {} |", memory_text(target.pid));
+                println!(" — | — | — | — | — | — | — | — | — | {} |", memory_text(target.pid));
                 continue;
             };
             let (id, token) = (id.to_owned(), token.to_owned());
-            let mut game = grant["game"].clone();
+            let game = grant["game"].clone();
             let reload = client.get(&format!("/api/games/{id}"), None).await;
             log.add("reload", &reload);
             let hint = client.get(&format!("/api/games/{id}/hint"), Some(&token)).await;
@@ -592,39 +653,48 @@ async fn sweep(target: Arc<Target>, scale: &Scale) {
             let analysis = client.get(&format!("/api/games/{id}/analysis"), Some(&token)).await;
             log.add("analysis", &analysis);
             print!(" {} | {} | {} |", reload.cell(), hint.cell(), analysis.cell());
-            // Random moves for a while, then the largest takes to the end, within the bounds.
-            let (mut played, mut slowest, mut refused) = (0u64, Duration::ZERO, None);
-            let started = Instant::now();
-            while game["over"] != true && played < scale.plies && started.elapsed() < scale.finish {
-                let fast = started.elapsed() >= scale.play;
-                let Some(mv) = choose(&mut client, &mut log, (rules, kind), &game, fast, &mut rng).await else { break };
-                let ply = game["ply"].as_u64().unwrap_or_default();
-                let answer = client
-                    .post(&format!("/api/games/{id}/moves"), Some(&token), &json!({"move": mv, "ply": ply}))
+            // Against the computer: random moves for a while.
+            let (game, vs_computer) =
+                play(&mut client, &mut log, (rules, kind), (&id, &token), game, (scale.play, scale.play), &mut chooser)
                     .await;
-                log.add("move (and the computer's reply)", &answer);
-                slowest = slowest.max(answer.elapsed);
-                if !answer.is(200) {
-                    refused = Some(format!("{} on `{mv}`", answer.outcome));
-                    break;
-                }
-                game = answer.json();
-                played += 1;
-            }
-            let plies = game["ply"].as_u64().unwrap_or_default();
-            let over = if game["over"] == true { "over" } else { "not over" };
-            let refused = refused.map(|r| format!(", refused: {r}")).unwrap_or_default();
-            let review = client.get(&format!("/api/games/{id}/review"), Some(&token)).await;
-            log.add("review", &review);
+            let review = if game["over"] == true {
+                let review = client.get(&format!("/api/games/{id}/review"), Some(&token)).await;
+                log.add("review", &review);
+                review.cell()
+            } else {
+                "(not over)".into()
+            };
             let reload = client.get(&format!("/api/games/{id}"), None).await;
             log.add("reload", &reload);
+            // Two players on one device, to the end: the longest review.
+            let create = client
+                .post(
+                    "/api/games",
+                    None,
+                    &json!({"rules": rules, "position": start, "misere": misere, "mode": "local"}),
+                )
+                .await;
+            log.add("create (two players on one device)", &create);
+            let grant = create.json();
+            let (local, local_review) = match (grant["game"]["id"].as_str(), grant["token"].as_str()) {
+                (Some(id), Some(token)) => {
+                    let game = grant["game"].clone();
+                    let bounds = (scale.local_random, scale.finish);
+                    let (_, played) =
+                        play(&mut client, &mut log, (rules, kind), (id, token), game, bounds, &mut chooser).await;
+                    let review = client.get(&format!("/api/games/{id}/review"), Some(token)).await;
+                    log.add("review", &review);
+                    let reload = client.get(&format!("/api/games/{id}"), None).await;
+                    log.add("reload", &reload);
+                    (played, review.cell())
+                }
+                _ => (format!("create: {}", create.cell()), "—".into()),
+            };
             let path = format!("/api/analyze?rules={rules}&misere={misere}&position={}", numbers(&start));
             let analyze = client.get(&path, None).await;
             log.add("GET /api/analyze", &analyze);
             println!(
-                " {plies} plies, {over}; slowest {}{refused} | {} | {} | {} |",
-                ms(slowest),
-                review.cell(),
+                " {vs_computer} | {review} | {local} | {local_review} | {} | {} |",
                 analyze.cell(),
                 memory_text(target.pid)
             );
