@@ -234,3 +234,28 @@ fn large_misere_positions_are_plainly_not_available() {
     let nim = AnyRules::new(RuleSet::Nim, Convention::Misere);
     assert_eq!(nim.analyze(&nim.position(&[u64::MAX, 1, 7]).unwrap()).unwrap().winner, Winner::Mover);
 }
+
+/// Illegal moves are explained in the players' words, never in the octal
+/// code behind the rules; a part equal to what is left leaves one heap.
+#[test]
+fn illegal_heap_moves_speak_plainly() {
+    let rules = AnyRules::parse("subtraction:2,3,7", Convention::Normal).unwrap();
+    let heaps = rules.position(&[7, 4]).unwrap();
+    let err = rules.check(&heaps, rules.parse_move("1 1").unwrap()).unwrap_err().to_string();
+    assert!(err.starts_with("take 1 from heap 1 is not allowed here: take 2"), "{err}");
+    assert!(!err.contains("0.0330003"), "{err}");
+    let kayles = AnyRules::parse("kayles", Convention::Normal).unwrap();
+    let row = kayles.position(&[3, 3]).unwrap();
+    let err = kayles.check(&row, kayles.parse_move("2 1 99").unwrap()).unwrap_err().to_string();
+    assert!(err.contains("heap 2 has 2 left after taking 1, not 99"), "{err}");
+    // `2 2 1` (take 2, leave the 1 that is left) is `2 2 0` written out.
+    let (written, short) = (kayles.parse_move("2 2 1").unwrap(), kayles.parse_move("2 2 0").unwrap());
+    assert!(kayles.check(&row, written).is_ok());
+    let (mut a, mut b) = (row.clone(), row.clone());
+    kayles.apply(&mut a, written);
+    kayles.apply(&mut b, short);
+    assert_eq!(a, b);
+    let grundy = AnyRules::parse("grundy", Convention::Normal).unwrap();
+    let err = grundy.check(&grundy.position(&[4]).unwrap(), grundy.parse_move("1 0 2").unwrap()).unwrap_err();
+    assert!(!err.to_string().contains("4!.0"), "{err}");
+}

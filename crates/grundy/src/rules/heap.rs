@@ -121,19 +121,24 @@ pub enum IllegalHeapMove {
         /// What the heap holds.
         size: u64,
     },
-    /// The split leaves an empty part.
-    #[error("cannot leave {part} and {other}: both heaps left by a split must be non-empty")]
-    EmptyPart {
+    /// The part to leave in place is more than what is left.
+    #[error(
+        "heap {heap} has {rest} left after taking {take}, not {part}: the part left in place is 1 to {rest} \
+         (all {rest} leaves one heap)"
+    )]
+    PartTooLarge {
+        /// The heap number.
+        heap: usize,
+        /// The tokens taken.
+        take: u64,
         /// The part asked for.
         part: u64,
-        /// The rest.
-        other: u64,
+        /// What is left after the take.
+        rest: u64,
     },
     /// The rules do not allow it.
-    #[error("{rules} does not allow {what}: {allowed}")]
+    #[error("{what} is not allowed here: {allowed}")]
     NotAllowed {
-        /// The rule set's name.
-        rules: String,
         /// The move in words.
         what: String,
         /// What the rules allow, in words.
@@ -228,15 +233,11 @@ impl Rules for HeapRules {
             return Err(IllegalHeapMove::TooMany { heap: number, take: mv.take, size });
         }
         let rest = size - mv.take;
-        if mv.part != 0 && mv.part >= rest {
-            return Err(IllegalHeapMove::EmptyPart { part: mv.part, other: rest.saturating_sub(mv.part) });
+        if mv.part > rest {
+            return Err(IllegalHeapMove::PartTooLarge { heap: number, take: mv.take, part: mv.part, rest });
         }
         if !self.game.allows(size, mv.option(size)) {
-            return Err(IllegalHeapMove::NotAllowed {
-                rules: self.game.to_string(),
-                what: self.describe(&mv, heaps),
-                allowed: self.allowed(),
-            });
+            return Err(IllegalHeapMove::NotAllowed { what: self.describe(&mv, heaps), allowed: self.allowed() });
         }
         Ok(())
     }
