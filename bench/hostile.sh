@@ -65,7 +65,7 @@ start() {
     done
   ) > "$dir/$name.mem" &
   children+=("$!")
-  echo "server $name: pid $pid at $url, options: ${*:-none}; descriptors $(awk '/open files/ {print $4 " soft, " $5 " hard"}' "/proc/$pid/limits")"
+  echo "server $name: pid $pid at $url, options: ${*:-none}; started with a soft limit of 1,024 open files, now $(awk '/open files/ {print $4 " soft, " $5 " hard"}' "/proc/$pid/limits")"
 }
 
 # peak NAME: the server's peak resident memory in MB (VmHWM, or the last sample if it is gone).
@@ -85,7 +85,12 @@ result() {
 
 echo "# bouton hostile-input benchmark ${quick:+(quick)}"
 echo
-echo "$(date -u +%Y-%m-%d) · commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- crates src || echo ' (with uncommitted changes)') · $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+if commit=$(git rev-parse --short HEAD 2>/dev/null); then
+  git diff --quiet HEAD -- crates src Cargo.toml Cargo.lock || commit+=" with uncommitted changes"
+else
+  commit="(not a git checkout)"
+fi
+echo "$(date -u +%Y-%m-%d) · commit $commit · $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 start a --rate-limit off
 server_a=$pid url_a=$url
