@@ -34,7 +34,7 @@ use crate::error::ApiError;
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PoolConfig {
-    /// Computations running at once (default: the machine's cores).
+    /// Computations running at once (default: the cores but one, at least 1).
     pub workers: usize,
     /// Computations waiting for a worker (default: twice the workers);
     /// beyond them, requests are refused with 503.
@@ -44,10 +44,12 @@ pub struct PoolConfig {
 }
 
 impl PoolConfig {
-    /// One worker per core ([`std::thread::available_parallelism`]), a
-    /// queue of twice as many, the server's search budget.
+    /// One worker per core but one ([`std::thread::available_parallelism`],
+    /// at least one worker): a core stays free for moves and pages while
+    /// analyses run; a queue of twice as many, the server's search budget.
     pub fn for_this_machine() -> PoolConfig {
-        let workers = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+        let cores = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+        let workers = cores.saturating_sub(1).max(1);
         PoolConfig { workers, queue: 2 * workers, budget: crate::limits::search_budget() }
     }
 
@@ -190,6 +192,9 @@ impl Pool {
                 Pool::RETRY_AFTER
             )));
         };
+        // The clock starts on arrival: time spent waiting for a worker is
+        // part of the budget, so a queued request still answers in time.
+        let arrived = self.inner.budget.started();
         let queued = Queued::new(self.inner.clone());
         let worker = self
             .inner
@@ -200,7 +205,7 @@ impl Pool {
             .map_err(|_| ApiError::Storage("the compute pool has stopped".into()))?;
         queued.started();
         let cancel = Cancel::new();
-        let budget = self.inner.budget.clone().with_cancel(cancel.clone());
+        let budget = arrived.with_cancel(cancel.clone());
         let slot = Slot::start(self.inner.clone(), cancel.clone(), [admitted, worker]);
         // Dropping this future (the client hung up) raises the flag.
         let called_off = cancel.on_drop();
