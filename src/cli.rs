@@ -63,12 +63,17 @@ pub struct ServeArgs {
     /// open files (raised to its maximum at start) less 64.
     #[arg(long, value_name = "N")]
     pub max_connections: Option<String>,
+    /// The most connections open at once from one client (an IPv4 address or an IPv6 /64; event streams count): a
+    /// connection past it is answered 429 and closed at once. Default 64 (a browser opens at most 6 to one server);
+    /// behind a reverse proxy every client is the proxy, so raise it to --max-connections.
+    #[arg(long, value_name = "N")]
+    pub max_connections_per_client: Option<String>,
     /// Close a connection that has sent no complete request head this long after opening or after its last answer
     /// (idle, or stalled mid request): e.g. 20s, 500ms, 1min [default: 20s]
     #[arg(long, value_name = "DURATION")]
     pub idle_timeout: Option<String>,
-    /// Answer 408 and close the connection when a request body has not arrived in full this long after its head
-    /// [default: 10s]
+    /// Answer 408 and close the connection when a request body has not arrived in full this long after its head;
+    /// also close a connection whose answer has not been read at all for this long [default: 10s]
     #[arg(long, value_name = "DURATION")]
     pub body_timeout: Option<String>,
 }
@@ -91,6 +96,12 @@ impl ServeArgs {
                 UsageError(format!("--max-connections: {text:?} is not a number of connections from 1 up"))
             })?;
             config.max_connections = Some(max);
+        }
+        if let Some(text) = &self.max_connections_per_client {
+            let max = text.trim().parse::<usize>().ok().filter(|&n| n > 0).ok_or_else(|| {
+                UsageError(format!("--max-connections-per-client: {text:?} is not a number of connections from 1 up"))
+            })?;
+            config.max_connections_per_client = max;
         }
         Ok(config)
     }

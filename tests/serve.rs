@@ -39,11 +39,13 @@ fn an_acknowledged_move_survives_sigkill_and_the_game_continues() {
     let dir = TempDir::new();
     let db = dir.join("bouton.sqlite3");
     let server = Server::start(&db);
-    let (status, grant) = post(&format!("{}/api/games", server.url), None, json!({"heaps": [3, 5, 7], "level": "perfect"}));
+    let (status, grant) =
+        post(&format!("{}/api/games", server.url), None, json!({"heaps": [3, 5, 7], "level": "perfect"}));
     assert_eq!(status, 201);
     let id = grant["game"]["id"].as_str().unwrap().to_owned();
     let token = grant["token"].as_str().unwrap().to_owned();
-    let (status, after) = post(&format!("{}/api/games/{id}/moves", server.url), Some(&token), json!({"heap": 3, "take": 1, "ply": 0}));
+    let (status, after) =
+        post(&format!("{}/api/games/{id}/moves", server.url), Some(&token), json!({"heap": 3, "take": 1, "ply": 0}));
     assert_eq!(status, 200);
     // Killed right after the acknowledgement.
     server.kill();
@@ -54,7 +56,8 @@ fn an_acknowledged_move_survives_sigkill_and_the_game_continues() {
     assert_eq!(resumed["moves"], after["moves"]);
     assert_eq!(resumed["heaps"], after["heaps"]);
     // The seat token still works, and play goes on where it was.
-    let (status, next) = post(&format!("{}/api/games/{id}/moves", server.url), Some(&token), json!({"heap": 2, "take": 1, "ply": 2}));
+    let (status, next) =
+        post(&format!("{}/api/games/{id}/moves", server.url), Some(&token), json!({"heap": 2, "take": 1, "ply": 2}));
     assert_eq!(status, 200, "{next}");
     assert_eq!(next["ply"], 4);
 }
@@ -103,7 +106,8 @@ fn simultaneous_moves_over_real_sockets_one_accepted_one_conflict() {
         let barrier = Arc::new(Barrier::new(2));
         let racers: Vec<_> = (1..=2u64)
             .map(|heap| {
-                let (url, token, barrier) = (format!("{}/api/games/{id}/moves", server.url), token.clone(), barrier.clone());
+                let (url, token, barrier) =
+                    (format!("{}/api/games/{id}/moves", server.url), token.clone(), barrier.clone());
                 std::thread::spawn(move || {
                     barrier.wait();
                     post(&url, Some(&token), json!({"heap": heap, "take": 1, "ply": 0}))
@@ -127,6 +131,8 @@ fn serve_options_are_checked_with_a_one_line_message() {
         (vec!["--rate-limit", "games=0/min"], vec!["--rate-limit", "write off"]),
         (vec!["--rate-limit", ""], vec!["--rate-limit", "KIND=RATE"]),
         (vec!["--max-connections", "0"], vec!["--max-connections", "from 1 up"]),
+        (vec!["--max-connections-per-client", "0"], vec!["--max-connections-per-client", "\"0\"", "from 1 up"]),
+        (vec!["--max-connections-per-client", "lots"], vec!["--max-connections-per-client", "\"lots\"", "from 1 up"]),
         (vec!["--idle-timeout", "soon"], vec!["--idle-timeout", "not a duration"]),
         (vec!["--body-timeout", "0"], vec!["--body-timeout", "zero"]),
     ];
@@ -162,8 +168,10 @@ fn rate_limit_from_the_command_line_answers_429_and_off_lifts_it() {
 #[test]
 fn more_idle_connections_than_descriptors_do_not_lock_other_clients_out() {
     let dir = TempDir::new();
-    // 128 descriptors: at most 64 connections open at once.
-    let server = Server::start_with(&dir.join("idle.sqlite3"), &["--idle-timeout", "1s"], Some(128));
+    // 128 descriptors: at most 64 connections open at once. All come from 127.0.0.1 here, so its own cap is lifted
+    // (the cap per client is the next test's).
+    let options = ["--idle-timeout", "1s", "--max-connections-per-client", "1000"];
+    let server = Server::start_with(&dir.join("idle.sqlite3"), &options, Some(128));
     let address = server.url.trim_start_matches("http://").to_owned();
     let idle: Vec<_> = (0..200).map(|_| std::net::TcpStream::connect(&address).expect("a connection")).collect();
     // Behind 200 silent connections, a client is still served...
@@ -172,4 +180,23 @@ fn more_idle_connections_than_descriptors_do_not_lock_other_clients_out() {
     // ...and the server never ran out of descriptors.
     let log = server.log();
     assert!(!log.contains("cannot accept"), "{log}");
+}
+
+#[test]
+fn past_its_cap_from_the_command_line_a_client_is_answered_429_and_closed() {
+    use std::io::Read;
+
+    let dir = TempDir::new();
+    let server = Server::start_with(&dir.join("per-client.sqlite3"), &["--max-connections-per-client", "2"], None);
+    let address = server.url.trim_start_matches("http://").to_owned();
+    // Two idle connections (never timed out within the test's patience), taken in the order they came.
+    let held: Vec<_> = (0..2).map(|_| std::net::TcpStream::connect(&address).expect("a connection")).collect();
+    let mut third = std::net::TcpStream::connect(&address).expect("a connection");
+    third.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let mut answer = String::new();
+    third.read_to_string(&mut answer).expect("an answer, then the close");
+    assert!(answer.starts_with("HTTP/1.1 429 "), "{answer}");
+    assert!(answer.contains("retry-after: 20\r\n"), "the idle timeout: {answer}");
+    assert!(answer.contains(r#"{"error":"too many connections open from your address: at most 2 at once"#), "{answer}");
+    drop(held);
 }

@@ -1,5 +1,5 @@
-//! How the server protects itself: timeouts, the cap on open connections and
-//! the per-client rate limits, with defaults that a person playing never
+//! How the server protects itself: timeouts, the caps on open connections (in
+//! all and per client) and the per-client rate limits, with defaults that a person playing never
 //! meets.
 
 use std::time::Duration;
@@ -30,7 +30,9 @@ pub struct ServerConfig {
     /// events) is not idle. Default 20 s.
     pub idle_timeout: Duration,
     /// How long a request's body may take to arrive in full once its head
-    /// has: past it the answer is 408 and the connection is closed.
+    /// has: past it the answer is 408 and the connection is closed. Also how
+    /// long a write to a connection may make no progress (a client that
+    /// never reads its answers or events) before the connection is closed.
     /// Default 10 s.
     pub body_timeout: Duration,
     /// The most connections open at once; more wait in the listen backlog
@@ -38,6 +40,11 @@ pub struct ServerConfig {
     /// lowered to the descriptor limit (raised to its hard maximum at start)
     /// less [`DESCRIPTOR_MARGIN`].
     pub max_connections: Option<usize>,
+    /// The most connections open at once from one client (the same client as
+    /// the rate limits': an IPv4 address or an IPv6 /64). A connection past
+    /// it is answered 429 at once and closed. Event streams count like any
+    /// connection. Default [`ServerConfig::MAX_CONNECTIONS_PER_CLIENT`].
+    pub max_connections_per_client: usize,
     /// Per-client limits on creating games and on analyses.
     pub rate_limits: RateLimits,
 }
@@ -55,6 +62,14 @@ impl ServerConfig {
     /// connection costs the server 11 to 14 KiB (measured with 5,000 idle
     /// ones), so this many hold about 110 MiB at most.
     pub const MAX_CONNECTIONS: usize = 8192;
+    /// The default cap on one client's open connections. A browser opens at
+    /// most 6 connections to one server (event streams included), whatever
+    /// its tabs, so this is about ten browsers at their most, or some thirty
+    /// people behind one shared address (a school, a carrier's NAT) with a
+    /// game open each (its event stream and one kept-alive connection); and a
+    /// single address holds at most 64 of the 8,192 places. Behind a reverse
+    /// proxy every client is the proxy: raise it to `--max-connections`.
+    pub const MAX_CONNECTIONS_PER_CLIENT: usize = 64;
 
     /// With this idle timeout.
     pub fn with_idle_timeout(mut self, timeout: Duration) -> ServerConfig {
@@ -71,6 +86,12 @@ impl ServerConfig {
     /// With at most this many connections open at once.
     pub fn with_max_connections(mut self, max: usize) -> ServerConfig {
         self.max_connections = Some(max);
+        self
+    }
+
+    /// With at most this many connections open at once from one client.
+    pub fn with_max_connections_per_client(mut self, max: usize) -> ServerConfig {
+        self.max_connections_per_client = max;
         self
     }
 
@@ -108,6 +129,7 @@ impl Default for ServerConfig {
             idle_timeout: ServerConfig::IDLE_TIMEOUT,
             body_timeout: ServerConfig::BODY_TIMEOUT,
             max_connections: None,
+            max_connections_per_client: ServerConfig::MAX_CONNECTIONS_PER_CLIENT,
             rate_limits: RateLimits::default(),
         }
     }

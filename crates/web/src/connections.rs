@@ -1,4 +1,4 @@
-//! The server's connections: the accept loop, its timeouts and its cap.
+//! The server's connections: the accept loop, its timeouts and its caps.
 //!
 //! - **Idle and slow heads:** hyper's HTTP/1 `header_read_timeout` closes a
 //!   connection that has not sent a complete request head within
@@ -8,19 +8,43 @@
 //!   [`crate::ServerConfig::body_timeout`] of its head (tower-http's
 //!   `DeadlineBody`); past it the answer is 408 and the connection closes.
 //!   This is a layer of [`crate::app`], so it holds without a socket too.
+//! - **Slow readers:** a write to a connection that makes no progress for
+//!   [`crate::ServerConfig::body_timeout`] (a client that never reads its
+//!   answers, or its events once its buffers are full) closes the
+//!   connection. The socket is wrapped so that a stalled write starts a
+//!   deadline, and any progress lifts it.
 //! - **The cap:** at most [`crate::ServerConfig::connection_cap`] connections are
 //!   open at once. The loop accepts only while it is below the cap, so
 //!   further clients wait in the listen backlog, and are accepted as soon
 //!   as the idle ones time out: more idle connections than descriptors never
 //!   lock other clients out.
+//! - **The cap per client:** at most
+//!   [`crate::ServerConfig::max_connections_per_client`] of them from one
+//!   client (an IPv4 address or an IPv6 /64, as for the rate limits), so that
+//!   one address cannot hold every place (with event streams, which never
+//!   time out, or a steady flood of new connections). A connection past it
+//!   is answered at once, before its request is read, with a fixed 429, a
+//!   `Retry-After` of the idle timeout and the usual JSON error, and closed:
+//!   it costs an accept and a write, and never holds a place. (Answering
+//!   through hyper would mean reading the request first, holding a place
+//!   while a flood of them sends nothing.) A client whose request had
+//!   already arrived may see the connection reset instead of the 429. The
+//!   counts live in a table of the clients with a connection open, each
+//!   removed when its last one closes: at most one entry per open connection.
 //!
 //! An answer being streamed (a game's events) is neither idle nor a body
-//! being read, so none of this cuts it.
+//! being read, so neither timeout cuts it, but it counts against both caps
+//! like any connection.
 
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::future::Future;
 use std::io;
-use std::sync::Arc;
+use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::body::{Body, HttpBody};
@@ -33,12 +57,15 @@ use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
-use tokio::net::TcpListener;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
+use tokio::time::{Instant, Sleep};
 use tower::Service;
 use tower_http::timeout::{DeadlineBody, TimeoutError};
 
 use crate::error::ApiError;
+use crate::rate_limit::Client;
 use crate::{AppState, app};
 
 /// The largest request head hyper buffers (its read buffer per connection).
@@ -76,9 +103,9 @@ pub fn descriptor_limit() -> Option<u64> {
 }
 
 /// Serves [`app`]`(state)` on `listener` until `shutdown` completes, under
-/// the timeouts and the connection cap of `state.config` (the cap as
+/// the timeouts and the connection caps of `state.config` (the cap as
 /// [`crate::ServerConfig::connection_cap`] computes it for the current descriptor
-/// limit). Then it stops accepting, lets open answers finish for a moment,
+/// limit, and [`crate::ServerConfig::max_connections_per_client`]). Then it stops accepting, lets open answers finish for a moment,
 /// and returns.
 ///
 /// ```no_run
@@ -94,7 +121,9 @@ pub fn descriptor_limit() -> Option<u64> {
 pub async fn run(listener: TcpListener, state: AppState, shutdown: impl Future<Output = ()>) -> io::Result<()> {
     let config = state.config.clone();
     let cap = config.connection_cap(descriptor_limit());
-    tracing::info!("accepting up to {cap} connections at once");
+    let per_client = PerClient::new(config.max_connections_per_client);
+    tracing::info!("accepting up to {cap} connections at once, {} from one client", per_client.max);
+    let refusal = refusal(per_client.max, config.idle_timeout);
     let router = app(state);
     let open = Arc::new(Semaphore::new(cap));
     let mut http = http1::Builder::new();
@@ -122,7 +151,13 @@ pub async fn run(listener: TcpListener, state: AppState, shutdown: impl Future<O
             },
             () = &mut shutdown => break,
         };
+        let Some(held) = per_client.admit(peer) else {
+            tracing::debug!("refused a connection from {peer}: {} already open from its address", per_client.max);
+            refuse(stream, &refusal);
+            continue;
+        };
         let _ = stream.set_nodelay(true);
+        let stream = WriteDeadline::new(stream, config.body_timeout);
         let router = router.clone();
         let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
             request.extensions_mut().insert(ConnectInfo(peer));
@@ -133,7 +168,7 @@ pub async fn run(listener: TcpListener, state: AppState, shutdown: impl Future<O
             if let Err(e) = connection.await {
                 tracing::debug!("connection from {peer} ended: {e}");
             }
-            drop(place);
+            drop((held, place));
         });
     }
     drop(listener);
@@ -141,6 +176,164 @@ pub async fn run(listener: TcpListener, state: AppState, shutdown: impl Future<O
         tracing::info!("closing the connections still open (event streams) on shutdown");
     }
     Ok(())
+}
+
+/// The open connections of each client that has any.
+struct PerClient {
+    /// The most from one client.
+    max: usize,
+    open: Arc<Mutex<HashMap<Client, usize>>>,
+}
+
+/// One open connection counted against its client, until dropped.
+struct Held {
+    client: Client,
+    open: Arc<Mutex<HashMap<Client, usize>>>,
+}
+
+impl PerClient {
+    /// At most `max` connections per client (at least 1).
+    fn new(max: usize) -> PerClient {
+        PerClient { max: max.max(1), open: Arc::default() }
+    }
+
+    /// Counts a connection from `peer`, or `None` when its client has
+    /// [`Self::max`] open already.
+    fn admit(&self, peer: SocketAddr) -> Option<Held> {
+        let client = Client::of(Some(peer));
+        let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        let count = open.entry(client).or_insert(0);
+        // Never leaves a 0 behind: a refused client has `max` ≥ 1 open.
+        if *count >= self.max {
+            return None;
+        }
+        *count += 1;
+        Some(Held { client, open: self.open.clone() })
+    }
+
+    /// How many clients have a connection open.
+    #[cfg(test)]
+    fn clients(&self) -> usize {
+        self.open.lock().unwrap_or_else(PoisonError::into_inner).len()
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Entry::Occupied(mut entry) = open.entry(self.client) {
+            *entry.get_mut() -= 1;
+            if *entry.get() == 0 {
+                entry.remove();
+            }
+        }
+    }
+}
+
+/// The whole answer to a connection past its client's cap: 429, with
+/// `Retry-After` (the idle timeout, by when an idle connection of the client
+/// has closed), the security headers and a one-line JSON error.
+fn refusal(max: usize, idle_timeout: Duration) -> Vec<u8> {
+    let retry_after = (idle_timeout.as_secs() + u64::from(idle_timeout.subsec_nanos() > 0)).max(1);
+    let message = format!(
+        "too many connections open from your address: at most {max} at once; close one, or try again in {retry_after} s"
+    );
+    let body = serde_json::json!({ "error": message }).to_string();
+    let mut head = format!(
+        "HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
+         retry-after: {retry_after}\r\nconnection: close\r\n",
+        body.len()
+    );
+    for (name, value) in crate::security::HEADERS {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    head.push_str(&body);
+    head.into_bytes()
+}
+
+/// Writes `answer` to a connection without waiting (a fresh connection's
+/// send buffer takes it whole), then closes it.
+fn refuse(stream: TcpStream, answer: &[u8]) {
+    if let Ok(stream) = stream.into_std() {
+        let _ = io::Write::write_all(&mut &stream, answer);
+        let _ = stream.shutdown(std::net::Shutdown::Write);
+    }
+}
+
+/// A connection whose writes fail with [`io::ErrorKind::TimedOut`] once one
+/// has made no progress for its limit: a write that cannot go on starts the
+/// deadline, and any write that does go on lifts it. Reads are untouched.
+struct WriteDeadline<S> {
+    inner: S,
+    limit: Duration,
+    /// The deadline, made at the first stall and reset at each later one.
+    timer: Option<Pin<Box<Sleep>>>,
+    /// Whether the last write, flush or shutdown could not go on.
+    stalled: bool,
+}
+
+impl<S> WriteDeadline<S> {
+    fn new(inner: S, limit: Duration) -> WriteDeadline<S> {
+        WriteDeadline { inner, limit, timer: None, stalled: false }
+    }
+
+    /// `poll` of the inner stream's writing side, under the deadline.
+    fn watch<T>(&mut self, cx: &mut Context<'_>, poll: Poll<io::Result<T>>) -> Poll<io::Result<T>> {
+        if poll.is_ready() {
+            self.stalled = false;
+            return poll;
+        }
+        let limit = self.limit;
+        let timer = self.timer.get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
+        if !self.stalled {
+            self.stalled = true;
+            timer.as_mut().reset(Instant::now() + limit);
+        }
+        match timer.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                format!("the client read nothing of its answer for {limit:?}"),
+            ))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+impl<S: AsyncRead + Unpin> AsyncRead for WriteDeadline<S> {
+    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_read(cx, buf)
+    }
+}
+
+impl<S: AsyncWrite + Unpin> AsyncWrite for WriteDeadline<S> {
+    fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        let poll = Pin::new(&mut self.inner).poll_write(cx, buf);
+        self.watch(cx, poll)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let poll = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
+        self.watch(cx, poll)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let poll = Pin::new(&mut self.inner).poll_flush(cx);
+        self.watch(cx, poll)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let poll = Pin::new(&mut self.inner).poll_shutdown(cx);
+        self.watch(cx, poll)
+    }
 }
 
 /// Whether an error accepting a connection concerns that connection alone.
@@ -177,4 +370,47 @@ pub(crate) async fn body_deadline(State(limit): State<Duration>, request: Reques
         ApiError::Timeout(format!("the request body did not arrive within {within} of its headers")).into_response();
     response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn peer(text: &str) -> SocketAddr {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn each_client_has_its_cap_and_is_forgotten_with_its_last_connection() {
+        let per_client = PerClient::new(2);
+        let first = per_client.admit(peer("192.0.2.1:1")).unwrap();
+        let second = per_client.admit(peer("[::ffff:192.0.2.1]:2")).unwrap();
+        assert!(per_client.admit(peer("192.0.2.1:3")).is_none(), "a third from one address");
+        let other = per_client.admit(peer("192.0.2.2:1")).unwrap();
+        let v6 = per_client.admit(peer("[2001:db8:0:1::1]:1")).unwrap();
+        let _v6_again = per_client.admit(peer("[2001:db8:0:1::2]:1")).unwrap();
+        assert!(per_client.admit(peer("[2001:db8:0:1:ffff::3]:1")).is_none(), "one /64 is one client");
+        assert!(per_client.admit(peer("[2001:db8:0:2::1]:1")).is_some(), "another /64 is another");
+        drop(first);
+        let third = per_client.admit(peer("192.0.2.1:4")).unwrap();
+        assert_eq!(per_client.clients(), 3);
+        drop((second, third, other, v6));
+        assert_eq!(per_client.clients(), 1, "only the IPv6 client with a connection left");
+        assert!(PerClient::new(0).admit(peer("192.0.2.1:1")).is_some(), "a cap of 0 is 1");
+    }
+
+    #[test]
+    fn the_refusal_is_a_whole_429_with_retry_after_and_a_json_error() {
+        let answer = String::from_utf8(refusal(3, Duration::from_millis(1500))).unwrap();
+        let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+        assert!(head.starts_with("HTTP/1.1 429 Too Many Requests\r\n"), "{head}");
+        assert!(head.contains("\r\nretry-after: 2\r\n") && head.contains("\r\nconnection: close\r\n"), "{head}");
+        assert!(head.contains(&format!("\r\ncontent-length: {}\r\n", body.len())), "{head}");
+        assert!(head.contains("\r\nx-content-type-options: nosniff\r\n"), "{head}");
+        let json: serde_json::Value = serde_json::from_str(body).unwrap();
+        assert_eq!(
+            json["error"],
+            "too many connections open from your address: at most 3 at once; close one, or try again in 2 s"
+        );
+    }
 }

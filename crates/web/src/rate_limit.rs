@@ -286,9 +286,10 @@ impl fmt::Display for RateLimits {
     }
 }
 
-/// Who a request counts against.
+/// Who a request counts against; also whose connections the per-client
+/// connection cap counts (see [`crate::connections`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Client {
+pub(crate) enum Client {
     /// An IPv4 address (also when seen as an IPv4-mapped IPv6 address).
     V4([u8; 4]),
     /// The /64 network of an IPv6 address.
@@ -300,7 +301,9 @@ enum Client {
 }
 
 impl Client {
-    fn of(peer: Option<SocketAddr>) -> Client {
+    /// The client at `peer`: its IPv4 address (IPv4-mapped IPv6 included), or
+    /// its IPv6 address's /64; [`Client::Unknown`] without one.
+    pub(crate) fn of(peer: Option<SocketAddr>) -> Client {
         match peer.map(|p| p.ip().to_canonical()) {
             Some(IpAddr::V4(ip)) => Client::V4(ip.octets()),
             Some(IpAddr::V6(ip)) => {

@@ -414,3 +414,139 @@ async fn a_real_server_limits_each_peer_address() {
     assert_eq!(request_from("127.0.0.2", server.addr, "POST", "/api/games", "{}").await.0, 201);
     server.stop().await;
 }
+
+/// A connection from `from` (an address of the loopback range).
+async fn connect_from(from: &str, server: SocketAddr) -> std::io::Result<TcpStream> {
+    let socket = TcpSocket::new_v4()?;
+    socket.bind(format!("{from}:0").parse().unwrap())?;
+    socket.connect(server).await
+}
+
+/// An event stream of game `id` from `from`, once its first state has come:
+/// the server counts it from then on.
+async fn watch_from(from: &str, server: SocketAddr, id: &str) -> TcpStream {
+    let mut stream = connect_from(from, server).await.unwrap();
+    stream.write_all(format!("GET /api/games/{id}/events HTTP/1.1\r\nHost: bouton\r\n\r\n").as_bytes()).await.unwrap();
+    let mut seen = String::new();
+    let mut buffer = [0u8; 4096];
+    while !seen.contains("\"ply\":") {
+        let n = tokio::time::timeout(PATIENCE, stream.read(&mut buffer)).await.expect("the first state").unwrap();
+        assert!(n > 0, "the stream closed: {seen}");
+        seen.push_str(&String::from_utf8_lossy(&buffer[..n]));
+    }
+    stream
+}
+
+/// Asserts the answer to a connection past its client's cap: a 429 with
+/// `Retry-After`, the security headers and a JSON error, then the close.
+fn assert_refused_connection(answer: &str, max: usize) {
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or_else(|| panic!("no whole answer: {answer:?}"));
+    assert!(head.starts_with("HTTP/1.1 429 "), "{head}");
+    let retry: u64 = head
+        .lines()
+        .find_map(|l| l.strip_prefix("retry-after: "))
+        .unwrap_or_else(|| panic!("no Retry-After: {head}"))
+        .parse()
+        .unwrap();
+    assert!(retry >= 1, "{head}");
+    assert!(head.contains("\r\nx-content-type-options: nosniff\r\n"), "{head}");
+    let json: Value = serde_json::from_str(body).unwrap_or_else(|_| panic!("not JSON: {body:?}"));
+    let message = json["error"].as_str().unwrap();
+    assert!(message.contains(&format!("at most {max} at once")), "{message}");
+    assert!(message.contains(&format!("try again in {retry} s")), "{message}");
+}
+
+#[tokio::test]
+async fn past_its_own_cap_a_client_is_refused_and_others_are_served() {
+    let server = Server::start(ServerConfig::default().with_max_connections_per_client(3)).await;
+    let (status, grant) =
+        request_from("127.0.0.9", server.addr, "POST", "/api/games", r#"{"mode": "local", "heaps": [2, 2]}"#).await;
+    assert_eq!(status, 201, "{grant}");
+    let (id, token) = (grant["game"]["id"].as_str().unwrap(), grant["token"].as_str().unwrap());
+    // Event streams are never timed out: three of them hold 127.0.0.1's places.
+    let mut watchers = Vec::new();
+    for _ in 0..3 {
+        watchers.push(watch_from("127.0.0.1", server.addr, id).await);
+    }
+    // A fourth connection from it is answered 429 at once, before any request, and closed...
+    for _ in 0..5 {
+        let mut refused = connect_from("127.0.0.1", server.addr).await.unwrap();
+        assert_refused_connection(&until_closed(&mut refused).await, 3);
+    }
+    // ...while other addresses of the loopback range are served, event streams too.
+    assert_eq!(request_from("127.0.0.2", server.addr, "GET", "/api/rules", "").await.0, 200);
+    let mut others = Vec::new();
+    for from in ["127.0.0.2", "127.0.0.3"] {
+        for _ in 0..3 {
+            others.push(watch_from(from, server.addr, id).await);
+        }
+    }
+    let body = r#"{"heap": 1, "take": 1, "ply": 0}"#;
+    let mut mover = connect_from("127.0.0.4", server.addr).await.unwrap();
+    let head = format!(
+        "POST /api/games/{id}/moves HTTP/1.1\r\nHost: bouton\r\nAuthorization: Bearer {token}\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    mover.write_all(head.as_bytes()).await.unwrap();
+    assert_eq!(read_answer(&mut mover).await.0, 200);
+    for watcher in watchers.iter_mut().chain(&mut others) {
+        let mut seen = String::new();
+        let mut buffer = [0u8; 4096];
+        while !seen.contains("\"ply\":1") {
+            let n = tokio::time::timeout(PATIENCE, watcher.read(&mut buffer)).await.expect("the move").unwrap();
+            assert!(n > 0, "the stream closed: {seen}");
+            seen.push_str(&String::from_utf8_lossy(&buffer[..n]));
+        }
+    }
+    // Once 127.0.0.1 closes one, it is served again (as soon as the server has seen the close).
+    drop(watchers.pop());
+    let mut attempts = 0;
+    let served = tokio::time::timeout(PATIENCE, async {
+        loop {
+            attempts += 1;
+            let mut stream = connect_from("127.0.0.1", server.addr).await.unwrap();
+            let _ = stream.write_all(b"GET /api/rules HTTP/1.1\r\nHost: bouton\r\nConnection: close\r\n\r\n").await;
+            let answer = until_closed(&mut stream).await;
+            if answer.starts_with("HTTP/1.1 200 ") {
+                return answer;
+            }
+            assert!(answer.is_empty() || answer.starts_with("HTTP/1.1 429 "), "{answer}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    assert!(served.is_ok(), "127.0.0.1 was still refused after {attempts} attempts");
+    // And its fourth is refused again.
+    let _again = watch_from("127.0.0.1", server.addr, id).await;
+    let mut refused = connect_from("127.0.0.1", server.addr).await.unwrap();
+    assert_refused_connection(&until_closed(&mut refused).await, 3);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_client_that_never_reads_its_answers_is_closed() {
+    // One place only: the next client is served once the one that does not read is closed.
+    let server = Server::start(short(10_000, 200).with_max_connections(1)).await;
+    let socket = TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let stream = socket.connect(server.addr).await.unwrap();
+    let (mut reader, mut writer) = stream.into_split();
+    // Far more answers than the kernel's buffers hold (the document is some 50 KiB), none read.
+    let asking = tokio::spawn(async move {
+        let request = b"GET /api/openapi.json HTTP/1.1\r\nHost: bouton\r\n\r\n";
+        for _ in 0..2000 {
+            if writer.write_all(request).await.is_err() {
+                break;
+            }
+        }
+        writer
+    });
+    let (status, rules) = request(server.addr, "GET", "/api/rules", "").await;
+    assert_eq!(status, 200);
+    assert!(rules["rules"].is_array());
+    // The connection was closed, not merely left behind: reading it to the end comes to an end.
+    let mut rest = Vec::new();
+    let _ = tokio::time::timeout(PATIENCE, reader.read_to_end(&mut rest)).await.expect("the connection was closed");
+    asking.abort();
+    server.stop().await;
+}
