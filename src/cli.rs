@@ -73,7 +73,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "DURATION")]
     pub idle_timeout: Option<String>,
     /// Answer 408 and close the connection when a request body has not arrived in full this long after its head;
-    /// also close a connection whose answer has not been read at all for this long [default: 10s]
+    /// also close a connection whose answer makes no progress this long (a client that never reads) [default: 10s]
     #[arg(long, value_name = "DURATION")]
     pub body_timeout: Option<String>,
 }
