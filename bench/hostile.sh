@@ -12,7 +12,7 @@
 # connection attacks beside a steady load of moves (hostile.rs attacks); a
 # flood of games from one client against the default rate limits.
 # Every loop is bounded; everything started here is stopped on exit.
-# Usage: bench/hostile.sh [--quick]     (--quick: smaller counts, about a minute and a half)
+# Usage: bench/hostile.sh [--quick]     (about five minutes; --quick: smaller counts, a minute or so)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 quick=
