@@ -216,11 +216,7 @@ impl Client {
     }
 
     async fn open(&self) -> Result<http1::SendRequest<Full<Bytes>>, BoxError> {
-        let socket = TcpSocket::new_v4()?;
-        if let Some(ip) = self.local {
-            socket.bind(SocketAddr::new(ip, 0))?;
-        }
-        let stream = socket.connect(self.target.addr).await?;
+        let stream = connect(self.target.addr, self.local).await?;
         stream.set_nodelay(true)?;
         let (sender, connection) = http1::handshake(TokioIo::new(stream)).await?;
         tokio::spawn(connection);
@@ -301,6 +297,38 @@ impl Client {
         self.call(Method::POST, path, token, Some(body)).await
     }
 }
+
+/// A connection to `addr`, from the loopback address `local` if given.
+async fn connect(addr: SocketAddr, local: Option<IpAddr>) -> std::io::Result<TcpStream> {
+    let socket = TcpSocket::new_v4()?;
+    if let Some(ip) = local {
+        socket.bind(SocketAddr::new(ip, 0))?;
+    }
+    socket.connect(addr).await
+}
+
+/// The `n`th loopback address of a kind of client: the server tells
+/// clients apart by address (and lets 64 connections at most come from
+/// one), so each kind has its own block, 127.`block`.0.1 on.
+fn address(block: u8, n: usize) -> Ipv4Addr {
+    Ipv4Addr::new(127, block, (n / 250) as u8, (1 + n % 250) as u8)
+}
+
+/// The blocks of addresses ([`address`]) of each kind of client.
+mod block {
+    pub const LOAD: u8 = 2;
+    pub const WATCHERS: u8 = 3;
+    pub const HEAVY: u8 = 4;
+    pub const RELOADS: u8 = 5;
+    pub const HANG_UPS: u8 = 6;
+    pub const IDLE: u8 = 7;
+    pub const SLOW_LINES: u8 = 8;
+    pub const SILENT_BODIES: u8 = 9;
+    pub const ONE_ATTACKER: u8 = 10;
+}
+
+/// Watchers, and attacking connections spread over many addresses, per address.
+const PER_ADDRESS: usize = 40;
 
 /// "12 ms", "1,234 ms"
 fn ms(d: Duration) -> String {
@@ -490,6 +518,8 @@ struct Scale {
     watchers: usize,
     watched_games: usize,
     idle: usize,
+    /// Idle connections from one address (past the cap per client).
+    one_attacker: usize,
     slow_lines: usize,
     silent_bodies: usize,
     hang_ups: usize,
@@ -511,6 +541,7 @@ impl Scale {
                 watchers: 500,
                 watched_games: 50,
                 idle: 300,
+                one_attacker: 100,
                 slow_lines: 20,
                 silent_bodies: 20,
                 hang_ups: 16,
@@ -529,6 +560,7 @@ impl Scale {
                 watchers: 2000,
                 watched_games: 200,
                 idle: 1100,
+                one_attacker: 200,
                 slow_lines: 100,
                 silent_bodies: 100,
                 hang_ups: 16,
@@ -738,10 +770,10 @@ impl Phase {
     }
 }
 
-/// One client playing Nim games of 12 heaps of 50 without pause until
+/// Client `which` playing Nim games of 12 heaps of 50 without pause until
 /// `end`, one token at a time (as `examples/load.rs`).
-async fn play_moves(target: Arc<Target>, end: Instant) -> (Vec<Duration>, Log) {
-    let mut client = Client::new(&target);
+async fn play_moves(target: Arc<Target>, which: usize, end: Instant) -> (Vec<Duration>, Log) {
+    let mut client = Client::from(&target, address(block::LOAD, which));
     let (mut latencies, mut log) = (Vec::new(), Log::default());
     'games: while Instant::now() < end {
         let create = client
@@ -772,7 +804,7 @@ async fn play_moves(target: Arc<Target>, end: Instant) -> (Vec<Duration>, Log) {
 async fn moves_phase(target: &Arc<Target>, clients: usize, duration: Duration) -> Phase {
     let started = Instant::now();
     let end = started + duration;
-    let tasks: Vec<_> = (0..clients).map(|_| tokio::spawn(play_moves(target.clone(), end))).collect();
+    let tasks: Vec<_> = (0..clients).map(|i| tokio::spawn(play_moves(target.clone(), i, end))).collect();
     let (mut moves, mut log) = (Vec::new(), Log::default());
     for task in tasks {
         let (latencies, l) = task.await.expect("a client finished");
@@ -807,7 +839,7 @@ impl Watchers {
         let opened = futures_util::stream::iter(0..count)
             .map(|i| {
                 let (target, id, later) = (target.clone(), games[i % games.len()].clone(), later_events.clone());
-                async move { Watchers::watch(target, id, later).await }
+                async move { Watchers::watch(target, address(block::WATCHERS, i / PER_ADDRESS), id, later).await }
             })
             .buffer_unordered(64)
             .collect::<Vec<_>>()
@@ -821,8 +853,13 @@ impl Watchers {
     }
 
     /// Opens one watcher: the answer is the time to its first event.
-    async fn watch(target: Arc<Target>, id: String, later: Arc<AtomicU64>) -> (Answer, Option<JoinHandle<()>>) {
-        let mut client = Client::new(&target);
+    async fn watch(
+        target: Arc<Target>,
+        local: Ipv4Addr,
+        id: String,
+        later: Arc<AtomicU64>,
+    ) -> (Answer, Option<JoinHandle<()>>) {
+        let mut client = Client::from(&target, local);
         let mut request = client.request(Method::GET, &format!("/api/games/{id}/events"), None, None);
         request.headers_mut().insert("accept", "text/event-stream".parse().unwrap());
         let started = Instant::now();
@@ -873,6 +910,8 @@ impl Watchers {
 struct Stalls {
     opened: u64,
     refused: u64,
+    /// Still open at the end.
+    held: u64,
     /// How long each lasted before the server closed it.
     closed: Vec<Duration>,
     /// What the server answered before closing ("408", "none").
@@ -883,6 +922,7 @@ impl Stalls {
     fn merge(&mut self, other: Stalls) {
         self.opened += other.opened;
         self.refused += other.refused;
+        self.held += other.held;
         self.closed.extend(other.closed);
         for (answer, n) in other.answers {
             *self.answers.entry(answer).or_default() += n;
@@ -903,21 +943,35 @@ impl Stalls {
         let answers: Vec<String> = self.answers.iter().map(|(a, n)| format!("{a} ×{n}")).collect();
         let answers = if answers.is_empty() { String::new() } else { format!("; answers: {}", answers.join(", ")) };
         let refused = if self.refused > 0 { format!("; {} connects failed", self.refused) } else { String::new() };
-        format!("{} opened (reopened when closed); {closed}{answers}{refused}", thousands(self.opened))
+        format!(
+            "{} opened (reopened when closed), {} open at the end; {closed}{answers}{refused}",
+            thousands(self.opened),
+            thousands(self.held)
+        )
     }
 }
 
+/// Where stalling connections come from: the first address of a block
+/// ([`address`]), and how many from each address on.
+#[derive(Clone, Copy)]
+struct Origin {
+    block: u8,
+    per_address: usize,
+}
+
 /// `count` connections that each send `payload` and then wait, reopened
-/// when the server closes them, until `end`.
-async fn stall(addr: SocketAddr, payload: &'static [u8], count: usize, end: Instant) -> Stalls {
+/// when the server closes them (a second later if it did at once), until
+/// `end`.
+async fn stall(addr: SocketAddr, from: Origin, payload: &'static [u8], count: usize, end: Instant) -> Stalls {
     let tasks: Vec<_> = (0..count)
         .map(|i| {
             tokio::spawn(async move {
                 let mut stalls = Stalls::default();
+                let local = IpAddr::V4(address(from.block, i / from.per_address));
                 // Spread the openings over about a second.
                 sleep(Duration::from_micros(1_000_000 * i as u64 / count as u64)).await;
                 while Instant::now() < end {
-                    let Ok(Ok(mut stream)) = timeout_at(end, TcpStream::connect(addr)).await else {
+                    let Ok(Ok(mut stream)) = timeout_at(end, connect(addr, Some(local))).await else {
                         stalls.refused += 1;
                         sleep(Duration::from_millis(100)).await;
                         continue;
@@ -936,12 +990,16 @@ async fn stall(addr: SocketAddr, payload: &'static [u8], count: usize, end: Inst
                     })
                     .await;
                     if closed.is_err() {
+                        stalls.held += 1;
                         break;
                     }
                     stalls.closed.push(opened.elapsed());
                     let answer = String::from_utf8_lossy(&received);
                     let status = answer.split_whitespace().nth(1).unwrap_or("none").to_owned();
                     *stalls.answers.entry(status).or_default() += 1;
+                    if opened.elapsed() < Duration::from_secs(1) {
+                        let _ = timeout_at(end, sleep(Duration::from_secs(1))).await;
+                    }
                 }
                 stalls
             })
@@ -966,7 +1024,7 @@ async fn hang_up_wave(target: &Arc<Target>, count: usize) -> Log {
         .map(|_| {
             let target = target.clone();
             tokio::spawn(async move {
-                let mut client = Client::new(&target);
+                let mut client = Client::from(&target, address(block::HANG_UPS, 0));
                 client.call_within(HANG_UP, true, Method::GET, &heavy_path(), None, None).await
             })
         })
@@ -988,7 +1046,7 @@ async fn heavy_analyst(target: Arc<Target>, which: usize, end: Instant) -> Log {
         format!("/api/analyze?rules=moore:8&misere=true&position={heaps}"),
         format!("/api/analyze?rules=wythoff&misere=true&position={}", numbers(&largest_start("pairs"))),
     ];
-    let mut client = Client::new(&target);
+    let mut client = Client::from(&target, address(block::HEAVY, which));
     let mut log = Log::default();
     let mut i = which;
     while Instant::now() < end {
@@ -1006,7 +1064,7 @@ async fn heavy_analyst(target: Arc<Target>, which: usize, end: Instant) -> Log {
 async fn fresh_reloads(target: Arc<Target>, id: String, end: Instant) -> Log {
     let mut log = Log::default();
     while Instant::now() < end {
-        let mut client = Client::new(&target);
+        let mut client = Client::from(&target, address(block::RELOADS, 0));
         log.add("new connection: reload a game", &client.get(&format!("/api/games/{id}"), None).await);
         sleep(Duration::from_millis(100)).await;
     }
@@ -1108,10 +1166,14 @@ async fn attacks(target: Arc<Target>, scale: &Scale) {
     let started = Instant::now();
     let end = started + scale.attack;
     let addr = target.addr;
-    let idle = tokio::spawn(stall(addr, b"", scale.idle, end));
-    let slow = tokio::spawn(stall(addr, b"GET /api/ru", scale.slow_lines, end));
+    let spread = |block| Origin { block, per_address: PER_ADDRESS };
+    let idle = tokio::spawn(stall(addr, spread(block::IDLE), b"", scale.idle, end));
+    let one = Origin { block: block::ONE_ATTACKER, per_address: usize::MAX };
+    let one_attacker = tokio::spawn(stall(addr, one, b"", scale.one_attacker, end));
+    let slow = tokio::spawn(stall(addr, spread(block::SLOW_LINES), b"GET /api/ru", scale.slow_lines, end));
     let silent = tokio::spawn(stall(
         addr,
+        spread(block::SILENT_BODIES),
         b"POST /api/games HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n",
         scale.silent_bodies,
         end,
@@ -1144,6 +1206,7 @@ async fn attacks(target: Arc<Target>, scale: &Scale) {
     sleep(Duration::from_secs(1)).await;
     let under_attack = moves_phase(&target, scale.clients, end - Instant::now()).await;
     let (mut idle, mut slow, mut silent) = (idle.await.unwrap(), slow.await.unwrap(), silent.await.unwrap());
+    let mut one_attacker = one_attacker.await.unwrap();
     for task in heavy {
         attack_log.extend(task.await.unwrap());
     }
@@ -1162,9 +1225,24 @@ async fn attacks(target: Arc<Target>, scale: &Scale) {
     println!();
     println!("| attack | what happened |");
     println!("|---|---|");
-    println!("| {} idle connections | {} |", thousands(scale.idle as u64), idle.describe());
-    println!("| {} request lines stopped half-way (`GET /api/ru`) | {} |", scale.slow_lines, slow.describe());
-    println!("| {} bodies announced (100 bytes) and never sent | {} |", scale.silent_bodies, silent.describe());
+    let spread = |n: usize| match n.div_ceil(PER_ADDRESS) {
+        1 => "from one address".to_owned(),
+        addresses => format!("from {addresses} addresses"),
+    };
+    println!("| {} idle connections, {} | {} |", thousands(scale.idle as u64), spread(scale.idle), idle.describe());
+    println!("| {} idle connections from one address | {} |", scale.one_attacker, one_attacker.describe());
+    println!(
+        "| {} request lines stopped half-way (`GET /api/ru`), {} | {} |",
+        scale.slow_lines,
+        spread(scale.slow_lines),
+        slow.describe()
+    );
+    println!(
+        "| {} bodies announced (100 bytes) and never sent, {} | {} |",
+        scale.silent_bodies,
+        spread(scale.silent_bodies),
+        silent.describe()
+    );
     println!(
         "| {} idle watchers of other games | {connected} connected, {still} still at the end; events after the first: {later} |",
         thousands(scale.watchers as u64)
@@ -1205,8 +1283,11 @@ async fn attacks(target: Arc<Target>, scale: &Scale) {
         under_attack.moves.last().copied().unwrap_or_default().as_secs_f64() * 1000.0,
     );
     println!(
-        "RESULT connections idle_closed={} slow_closed={} silent_closed={} silent_408={}",
+        "RESULT connections idle_closed={} one_attacker_held={} one_attacker_429={} slow_closed={} silent_closed={} \
+         silent_408={}",
         idle.closed.len(),
+        one_attacker.held,
+        one_attacker.answers.get("429").copied().unwrap_or_default(),
         slow.closed.len(),
         silent.closed.len(),
         silent.answers.get("408").copied().unwrap_or_default()
