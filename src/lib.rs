@@ -4,9 +4,9 @@
 //!
 //! The binary's `main` only calls [`run`].
 
-pub mod cli;
 mod analyze;
 mod analyze_rules;
+pub mod cli;
 mod ggp;
 mod grundy;
 mod heaps_input;

@@ -36,15 +36,10 @@ pub fn render_table(explanation: &Explanation, theme: Theme) -> Vec<String> {
     }
     let ones: String = columns.iter().map(|&c| pad(&explanation.ones_in_column(c).to_string())).collect();
     lines.push(format!("{:name_width$}{ones}", "ones"));
-    let marks: String = columns
-        .iter()
-        .map(|&c| if explanation.is_odd(c) { theme.good(&pad("odd")) } else { pad("") })
-        .collect();
+    let marks: String =
+        columns.iter().map(|&c| if explanation.is_odd(c) { theme.good(&pad("odd")) } else { pad("") }).collect();
     lines.push(format!("{:name_width$}{}", "", marks.trim_end()));
-    let sum: String = columns
-        .iter()
-        .map(|&c| pad(if explanation.is_odd(c) { "1" } else { "0" }))
-        .collect();
+    let sum: String = columns.iter().map(|&c| pad(if explanation.is_odd(c) { "1" } else { "0" })).collect();
     lines.push(format!("{:name_width$}{sum}  = {}", "nim-sum", explanation.nim_sum()));
     lines.push(String::new());
     lines.extend(reading(explanation, theme));
@@ -129,8 +124,7 @@ fn reading(explanation: &Explanation, theme: Theme) -> Vec<String> {
                     heap + 1
                 ));
                 lines.push(
-                    "But that would leave no heap above 1, and in misère play the endgame rule takes over:"
-                        .to_owned(),
+                    "But that would leave no heap above 1, and in misère play the endgame rule takes over:".to_owned(),
                 );
             } else {
                 lines.push("Misère endgame: no heap holds more than 1.".to_owned());

@@ -275,8 +275,7 @@ fn text_colour_follows_plain_and_no_color() {
     // ...but --plain and NO_COLOR win.
     let plain = bouton(&["analyze", "--plain", "1", "5", "4", "2"]).env("CLICOLOR_FORCE", "1").run();
     assert!(!has_ansi(&plain.stdout), "--plain has no escapes\n{plain}");
-    let no_color =
-        bouton(&["analyze", "1", "5", "4", "2"]).env("CLICOLOR_FORCE", "1").env("NO_COLOR", "1").run();
+    let no_color = bouton(&["analyze", "1", "5", "4", "2"]).env("CLICOLOR_FORCE", "1").env("NO_COLOR", "1").run();
     assert!(!has_ansi(&no_color.stdout), "NO_COLOR has no escapes\n{no_color}");
     assert_eq!(plain.stdout, no_color.stdout);
 }

@@ -1,8 +1,6 @@
 //! `bouton play` through standard input: whole games, commands, bad input.
 
-use crate::util::{
-    Output, bouton, boards_in, has_ansi, has_drawing, moves_in, play, referee, results_in, sizes_on,
-};
+use crate::util::{Output, boards_in, bouton, has_ansi, has_drawing, moves_in, play, referee, results_in, sizes_on};
 
 /// Plays every input line in order and checks the game's one result line
 /// against a replay of the transcript's moves.
@@ -89,8 +87,21 @@ fn computer_against_computer_reports_the_right_winner() {
         for seed in 1..=6 {
             let seed = seed.to_string();
             let mut args = vec![
-                "play", "--plain", "--delay", "0", "--seed", &seed, "--mode", "computer-computer", "--level",
-                "random", "--second-level", "easy", "3", "5", "7",
+                "play",
+                "--plain",
+                "--delay",
+                "0",
+                "--seed",
+                &seed,
+                "--mode",
+                "computer-computer",
+                "--level",
+                "random",
+                "--second-level",
+                "easy",
+                "3",
+                "5",
+                "7",
             ];
             if misere {
                 args.push("--misere");
@@ -377,9 +388,7 @@ fn who_moves_first_is_asked() {
 
 #[test]
 fn random_first_is_reproducible() {
-    let play = |args: &[&str], input: &str| {
-        bouton(&["play", "--plain", "--delay", "0"]).args(args).stdin(input).run()
-    };
+    let play = |args: &[&str], input: &str| bouton(&["play", "--plain", "--delay", "0"]).args(args).stdin(input).run();
     let a = play(&["--first", "random", "--seed", "9"], "quit\n");
     let b = play(&["--first", "random", "--seed", "9"], "quit\n");
     a.assert_clean_success();

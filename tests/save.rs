@@ -4,7 +4,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::util::{Output, TempDir, bouton, boards_in, moves_in, play, results_in, sizes_on};
+use crate::util::{Output, TempDir, boards_in, bouton, moves_in, play, results_in, sizes_on};
 
 /// `bouton play --plain --delay 0 --load FILE` with `input`.
 fn load(path: &Path, input: &str) -> Output {

@@ -98,8 +98,7 @@ fn misere_simulation() {
 
 #[test]
 fn random_against_random_is_balanced_enough() {
-    let (summary, _) =
-        simulate_json(&["--games", "400", "--seed", "5", "--first", "random", "--second", "random"]);
+    let (summary, _) = simulate_json(&["--games", "400", "--seed", "5", "--first", "random", "--second", "random"]);
     let (first, second) = check_summary(&summary, 400, false);
     assert!(first > 100 && second > 100, "random play wins some of each: {summary}");
 }

@@ -6,8 +6,8 @@
 mod util;
 
 mod analyze;
-mod chomp;
 mod browser;
+mod chomp;
 mod ggp;
 mod grundy;
 mod play;

@@ -176,15 +176,9 @@ impl TempDir {
     /// Creates a uniquely named directory.
     pub fn new() -> TempDir {
         static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.subsec_nanos())
-            .unwrap_or(0);
-        let name = format!(
-            "bouton-tests-{}-{}-{nanos}",
-            std::process::id(),
-            COUNTER.fetch_add(1, Ordering::Relaxed)
-        );
+        let nanos =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
+        let name = format!("bouton-tests-{}-{}-{nanos}", std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed));
         let path = std::env::temp_dir().join(name);
         std::fs::create_dir_all(&path).expect("creating a temporary directory");
         TempDir { path }
@@ -360,7 +354,6 @@ fn transcript_readers() {
     assert_eq!(referee(&[2, 1], false, ["You", "I"], &moves[..2]), "I");
     assert_eq!(referee(&[2, 1], true, ["You", "I"], &moves[..2]), "You");
 }
-
 
 /// A running `bouton serve` on a free port, killed when dropped (also when a
 /// test panics). Its log goes to `server.log` beside the database.

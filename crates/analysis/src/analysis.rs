@@ -36,8 +36,7 @@ impl Analysis {
             Convention::Misere => {
                 // One pass for both facts: on large inputs the time is all in
                 // reading the heaps from memory, so a second pass would double it.
-                let (nim_sum, big_heaps) =
-                    heaps.iter().fold((0u64, 0u64), |(sum, big), &h| (sum ^ h, big + is_big(h)));
+                let (nim_sum, big_heaps) = heaps.iter().fold((0u64, 0u64), |(sum, big), &h| (sum ^ h, big + is_big(h)));
                 // At most `heaps.len()`, so it fits.
                 let big_heaps = big_heaps as usize;
                 Analysis { convention, nim_sum, big_heaps }
@@ -140,9 +139,7 @@ impl Analysis {
                 }
                 None
             }
-            Rule::HeapByHeap => {
-                heaps.iter().enumerate().find_map(|(heap, &size)| self.winning_move_in(heap, size))
-            }
+            Rule::HeapByHeap => heaps.iter().enumerate().find_map(|(heap, &size)| self.winning_move_in(heap, size)),
         }
     }
 
@@ -151,9 +148,7 @@ impl Analysis {
         match self.rule() {
             Rule::NoMove => 0,
             // Branch-free, so it vectorises: add up the column's bits.
-            Rule::Column { column, .. } => {
-                heaps.iter().map(|&h| (h >> column) & 1).sum::<u64>() as usize
-            }
+            Rule::Column { column, .. } => heaps.iter().map(|&h| (h >> column) & 1).sum::<u64>() as usize,
             Rule::HeapByHeap => heaps.iter().filter(|&&size| self.winning_target(size).is_some()).count(),
         }
     }
@@ -244,9 +239,10 @@ impl WinningMoves<'_> {
                 Rule::Column { column, .. } => {
                     chunk.iter().enumerate().fold(0, |bits, (i, &h)| bits | ((h >> column) & 1) << i)
                 }
-                Rule::HeapByHeap => chunk.iter().enumerate().fold(0, |bits, (i, &h)| {
-                    bits | u64::from(self.analysis.winning_target(h).is_some()) << i
-                }),
+                Rule::HeapByHeap => chunk
+                    .iter()
+                    .enumerate()
+                    .fold(0, |bits, (i, &h)| bits | u64::from(self.analysis.winning_target(h).is_some()) << i),
             };
             self.base = self.next_chunk;
             self.next_chunk = end;

@@ -103,9 +103,7 @@ impl Explanation {
         let analysis = Analysis::new(heaps, convention);
         let max = heaps.iter().copied().max().unwrap_or(0);
         let width = (u64::BITS - max.leading_zeros()).max(1);
-        let ones = (0..width)
-            .map(|bit| heaps.iter().map(|&h| ((h >> bit) & 1) as u32).sum())
-            .collect();
+        let ones = (0..width).map(|bit| heaps.iter().map(|&h| ((h >> bit) & 1) as u32).sum()).collect();
         let advice = advise(heaps, &analysis);
         Explanation {
             heaps: heaps.to_vec(),
@@ -199,10 +197,7 @@ fn advise(heaps: &[u64], analysis: &Analysis) -> Advice {
         return Advice::AllColumnsEven;
     }
     let column = u64::BITS - 1 - sum.leading_zeros();
-    let heap = heaps
-        .iter()
-        .position(|&h| (h >> column) & 1 == 1)
-        .expect("an odd column has a 1 in some heap");
+    let heap = heaps.iter().position(|&h| (h >> column) & 1 == 1).expect("an odd column has a 1 in some heap");
     let from = heaps[heap];
     let to = from ^ sum;
     let leaves_big_heap = heaps.iter().enumerate().any(|(i, &h)| if i == heap { to > 1 } else { h > 1 });
@@ -211,13 +206,7 @@ fn advise(heaps: &[u64], analysis: &Analysis) -> Advice {
             .winning_target(from)
             .expect("in misère with a heap above 1, the heap the column rule picks has a winning move");
         let singles_after = singles - usize::from(from == 1) + usize::from(target == 1);
-        return Advice::MisereEndgame {
-            heap,
-            from,
-            to: target,
-            column_rule_to: Some(to),
-            singles_left: singles_after,
-        };
+        return Advice::MisereEndgame { heap, from, to: target, column_rule_to: Some(to), singles_left: singles_after };
     }
     Advice::Flip { column, heap, from, to }
 }

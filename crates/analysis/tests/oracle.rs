@@ -47,10 +47,7 @@ fn check_analysis(oracle: &mut Oracle, heaps: &[u64]) {
     // The mover wins exactly when a winning move exists (or, in misère, when
     // the opponent took the last token).
     let game_over = heaps.iter().all(|&h| h == 0);
-    assert_eq!(
-        expected_winner == Winner::Mover,
-        !expected.is_empty() || (game_over && convention.is_misere())
-    );
+    assert_eq!(expected_winner == Winner::Mover, !expected.is_empty() || (game_over && convention.is_misere()));
 
     // Each heap has at most one winning move, and `winning_move_in` /
     // `winning_target` agree with the oracle heap by heap.
@@ -90,10 +87,7 @@ fn oracle_knows_the_textbook_positions() {
     assert!(normal.mover_wins(&[3, 5, 7]));
     assert_eq!(normal.winning_moves(&[3, 4, 5]), BTreeSet::from([NimMove::new(0, 2)]));
     assert_eq!(misere.winning_moves(&[2, 1]), BTreeSet::from([NimMove::new(0, 2)]));
-    assert_eq!(
-        misere.winning_moves(&[1, 1, 1, 1]),
-        BTreeSet::from([0, 1, 2, 3].map(|heap| NimMove::new(heap, 1)))
-    );
+    assert_eq!(misere.winning_moves(&[1, 1, 1, 1]), BTreeSet::from([0, 1, 2, 3].map(|heap| NimMove::new(heap, 1))));
     assert!(normal.winning_moves(&[1, 2, 3]).is_empty());
 }
 

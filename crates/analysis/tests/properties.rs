@@ -30,11 +30,12 @@ fn heaps() -> impl Strategy<Value = Vec<u64>> {
 /// Positions with nim-sum 0: arbitrary heaps plus one heap equal to the XOR
 /// of the others.
 fn zero_sum_heaps() -> impl Strategy<Value = Vec<u64>> {
-    prop_oneof![prop::collection::vec(any::<u64>(), 0..=19), prop::collection::vec(0u64..=16, 0..=19),]
-        .prop_map(|mut heaps| {
+    prop_oneof![prop::collection::vec(any::<u64>(), 0..=19), prop::collection::vec(0u64..=16, 0..=19),].prop_map(
+        |mut heaps| {
             heaps.push(xor(&heaps));
             heaps
-        })
+        },
+    )
 }
 
 /// Whitespace that `Heaps::parse_bytes` must accept between words.
@@ -61,9 +62,7 @@ fn textbook_winning_moves(heaps: &[u64], convention: Convention) -> Vec<NimMove>
     let ones = heaps.iter().filter(|&&h| h == 1).count();
     match big.as_slice() {
         // Only 0s and 1s: leave an odd number of 1s, so win with an even number.
-        [] if ones % 2 == 0 => {
-            (0..heaps.len()).filter(|&i| heaps[i] == 1).map(|i| NimMove::new(i, 1)).collect()
-        }
+        [] if ones % 2 == 0 => (0..heaps.len()).filter(|&i| heaps[i] == 1).map(|i| NimMove::new(i, 1)).collect(),
         [] => Vec::new(),
         // One big heap: cut it to 0 or 1 so that an odd number of 1s remain.
         &[b] => {
@@ -92,11 +91,7 @@ fn many_heaps() -> impl Strategy<Value = Vec<u64>> {
             }
             heaps
         });
-    prop_oneof![
-        prop::collection::vec(any::<u64>(), 1..=300),
-        prop::collection::vec(0u64..=3, 1..=300),
-        few_big,
-    ]
+    prop_oneof![prop::collection::vec(any::<u64>(), 1..=300), prop::collection::vec(0u64..=3, 1..=300), few_big,]
 }
 
 proptest! {

@@ -72,8 +72,9 @@ impl Player<Nim> for Levelled {
         }
         let analysis = Analysis::new(heaps, game.rules().convention());
         match analysis.winner() {
-            Winner::Mover => random_mistake(heaps, &analysis, rng)
-                .or_else(|| Perfect::choose_in(game.rules(), heaps, rng)),
+            Winner::Mover => {
+                random_mistake(heaps, &analysis, rng).or_else(|| Perfect::choose_in(game.rules(), heaps, rng))
+            }
             Winner::Opponent => RandomMover.choose(game, rng),
         }
     }

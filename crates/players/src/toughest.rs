@@ -44,10 +44,8 @@ pub fn toughest_moves(heaps: &[u64], convention: Convention) -> Vec<NimMove> {
         if size == 0 {
             continue;
         }
-        let mut takes: Vec<u64> = (0..u64::BITS)
-            .filter(|&bit| (size >> bit) & 1 == 1)
-            .map(|bit| (size & ((1u64 << bit) - 1)) + 1)
-            .collect();
+        let mut takes: Vec<u64> =
+            (0..u64::BITS).filter(|&bit| (size >> bit) & 1 == 1).map(|bit| (size & ((1u64 << bit) - 1)) + 1).collect();
         takes.push(1);
         takes.push(size);
         takes.sort_unstable();

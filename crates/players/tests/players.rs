@@ -182,11 +182,7 @@ fn every_level_moves_legally_in_huge_positions() {
             if sum != 0 && heaps.iter().filter(|&&h| h > 1).count() >= 2 {
                 for _ in 0..10 {
                     let mv = Perfect.choose(&game, &mut rng).unwrap();
-                    assert_eq!(
-                        after(heaps, mv).iter().fold(0, |a, &h| a ^ h),
-                        0,
-                        "{convention} {heaps:?}: {mv}"
-                    );
+                    assert_eq!(after(heaps, mv).iter().fold(0, |a, &h| a ^ h), 0, "{convention} {heaps:?}: {mv}");
                 }
             }
             let toughest = toughest_moves(heaps, convention);
@@ -324,10 +320,8 @@ fn toughest_moves_are_exactly_the_hardest_moves_in_lost_positions() {
             assert_eq!(got_set.len(), got.len(), "{convention} {heaps:?}: duplicates in {got:?}");
             assert!(got.iter().all(|&mv| is_legal(&heaps, mv)), "{convention} {heaps:?}: {got:?}");
 
-            let scored: Vec<((usize, u64), NimMove)> = legal_moves(&heaps)
-                .into_iter()
-                .map(|mv| ((oracle.replies_after(&heaps, mv), mv.take), mv))
-                .collect();
+            let scored: Vec<((usize, u64), NimMove)> =
+                legal_moves(&heaps).into_iter().map(|mv| ((oracle.replies_after(&heaps, mv), mv.take), mv)).collect();
             let best = scored.iter().map(|&(score, _)| score).min().unwrap();
             let expected: BTreeSet<NimMove> =
                 scored.iter().filter(|&&(score, _)| score == best).map(|&(_, mv)| mv).collect();
@@ -365,10 +359,9 @@ fn win_rates_against_perfect(convention: Convention, games: usize) -> (Vec<(Leve
     let starts: Vec<Vec<u64>> = (0..games).map(|_| random_start(&mut start_rng, 3..=4, 15)).collect();
     let mut oracle = Oracle::new(convention);
     // The best any level can do: win every start that is won for its side.
-    let winnable =
-        starts.iter().enumerate().filter(|(i, start)| oracle.mover_wins(start) == (i % 2 == 0)).count()
-            as f64
-            / games as f64;
+    let winnable = starts.iter().enumerate().filter(|(i, start)| oracle.mover_wins(start) == (i % 2 == 0)).count()
+        as f64
+        / games as f64;
     let nim = Nim::new(convention);
     let rates = [Level::Random, Level::Beginner, Level::Easy, Level::Medium, Level::Hard]
         .into_iter()
@@ -403,20 +396,14 @@ fn levels_are_strictly_ordered_against_perfect() {
     const GAMES: usize = 16_000;
     for convention in CONVENTIONS {
         let (rates, winnable) = win_rates_against_perfect(convention, GAMES);
-        let shown: Vec<String> =
-            rates.iter().map(|(level, rate)| format!("{level} {:.2}%", rate * 100.0)).collect();
+        let shown: Vec<String> = rates.iter().map(|(level, rate)| format!("{level} {:.2}%", rate * 100.0)).collect();
         eprintln!(
             "{convention}: win rate against perfect over {GAMES} games: {} (winnable starts {:.2}%)",
             shown.join(", "),
             winnable * 100.0
         );
         for pair in rates.windows(2) {
-            assert!(
-                pair[0].1 < pair[1].1,
-                "{convention}: {} should win less than {}: {shown:?}",
-                pair[0].0,
-                pair[1].0
-            );
+            assert!(pair[0].1 < pair[1].1, "{convention}: {} should win less than {}: {shown:?}", pair[0].0, pair[1].0);
         }
         assert!(rates[0].1 > 0.0, "{convention}: random never won: {shown:?}");
         assert!(rates.last().unwrap().1 < winnable, "{convention}: hard cannot beat the winnable share");

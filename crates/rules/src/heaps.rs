@@ -39,11 +39,7 @@ impl Heaps {
     /// # Errors
     /// [`HeapsError::NoHeaps`] when `sizes` is empty.
     pub fn new(sizes: Vec<u64>) -> Result<Heaps, HeapsError> {
-        if sizes.is_empty() {
-            Err(HeapsError::NoHeaps)
-        } else {
-            Ok(Heaps(sizes))
-        }
+        if sizes.is_empty() { Err(HeapsError::NoHeaps) } else { Ok(Heaps(sizes)) }
     }
 
     /// The heap sizes, first heap first.

@@ -2,8 +2,8 @@
 //! messages, play/undo/replay, and outcomes under both conventions.
 
 use bouton_rules::{
-    Convention, Game, GameError, Heaps, HeapsError, IllegalNimMove, Nim, NimMove, Outcome, ParseMoveError,
-    PlayError, ReplayError, Rules, Side,
+    Convention, Game, GameError, Heaps, HeapsError, IllegalNimMove, Nim, NimMove, Outcome, ParseMoveError, PlayError,
+    ReplayError, Rules, Side,
 };
 
 fn heaps(sizes: &[u64]) -> Heaps {
@@ -82,13 +82,7 @@ fn legal_moves_are_heap_by_heap_smallest_take_first() {
     let moves: Vec<NimMove> = nim.legal_moves(&position).collect();
     assert_eq!(
         moves,
-        vec![
-            NimMove::new(0, 1),
-            NimMove::new(0, 2),
-            NimMove::new(2, 1),
-            NimMove::new(2, 2),
-            NimMove::new(2, 3)
-        ]
+        vec![NimMove::new(0, 1), NimMove::new(0, 2), NimMove::new(2, 1), NimMove::new(2, 2), NimMove::new(2, 3)]
     );
     for mv in moves {
         assert_eq!(nim.check(&position, mv), Ok(()));
@@ -203,10 +197,7 @@ fn a_game_cannot_start_over() {
     for convention in [Convention::Normal, Convention::Misere] {
         let err = Game::new(Nim::new(convention), heaps(&[0, 0, 0])).unwrap_err();
         assert_eq!(err, GameError::OverAtStart);
-        assert_eq!(
-            err.to_string(),
-            "the game is already over at the start: every heap is empty, so nobody can move"
-        );
+        assert_eq!(err.to_string(), "the game is already over at the start: every heap is empty, so nobody can move");
         let err = Game::replay(Nim::new(convention), heaps(&[0]), []).unwrap_err();
         assert_eq!(err, ReplayError::Start(GameError::OverAtStart));
         assert_eq!(err.to_string(), GameError::OverAtStart.to_string());
@@ -237,10 +228,7 @@ fn play_and_undo_walk_the_history() {
     }
     assert_eq!(g.start(), &heaps(&[3, 4, 5]), "the start never changes");
     let history: Vec<(Vec<u64>, NimMove)> = g.history().map(|(p, m)| (p.as_slice().to_vec(), m)).collect();
-    assert_eq!(
-        history,
-        vec![(vec![3, 4, 5], moves[0]), (vec![1, 4, 5], moves[1]), (vec![1, 4, 0], moves[2])]
-    );
+    assert_eq!(history, vec![(vec![3, 4, 5], moves[0]), (vec![1, 4, 5], moves[1]), (vec![1, 4, 0], moves[2])]);
 
     assert_eq!(g.undo(), Some(moves[2]));
     assert_eq!(g.position().as_slice(), &[1, 4, 0]);
@@ -283,10 +271,7 @@ fn refused_moves_leave_the_game_unchanged() {
     let before = g.clone();
     let mv = NimMove::new(0, 2);
     let err = g.play(mv).unwrap_err();
-    assert_eq!(
-        err,
-        PlayError::Illegal { mv, reason: IllegalNimMove::TooMany { heap: 1, take: 2, available: 1 } }
-    );
+    assert_eq!(err, PlayError::Illegal { mv, reason: IllegalNimMove::TooMany { heap: 1, take: 2, available: 1 } });
     assert_eq!(err.to_string(), "cannot take 2 from heap 1: it holds only 1");
     assert_eq!(err.rejected_move(), mv);
     assert_eq!(g, before);

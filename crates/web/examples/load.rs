@@ -33,7 +33,13 @@ impl Client {
         Client { sender, host: host.to_owned() }
     }
 
-    async fn call(&mut self, method: Method, path: &str, token: Option<&str>, body: Option<Value>) -> (StatusCode, Bytes) {
+    async fn call(
+        &mut self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (StatusCode, Bytes) {
         let mut request = Request::builder().method(method).uri(path).header("host", &self.host);
         if let Some(token) = token {
             request = request.header("authorization", format!("Bearer {token}"));
@@ -52,8 +58,9 @@ async fn play_games(host: String, duration: Duration) -> Vec<Duration> {
     let mut latencies = Vec::new();
     let end = Instant::now() + duration;
     'games: while Instant::now() < end {
-        let (status, body) =
-            client.call(Method::POST, "/api/games", None, Some(json!({"mode": "local", "heaps": vec![50u64; 12]}))).await;
+        let (status, body) = client
+            .call(Method::POST, "/api/games", None, Some(json!({"mode": "local", "heaps": vec![50u64; 12]})))
+            .await;
         assert_eq!(status, StatusCode::CREATED);
         let grant: Value = serde_json::from_slice(&body).unwrap();
         let id = grant["game"]["id"].as_str().unwrap().to_owned();
@@ -66,8 +73,9 @@ async fn play_games(host: String, duration: Duration) -> Vec<Duration> {
             }
             let heap = ply / 50 + 1;
             let started = Instant::now();
-            let (status, body) =
-                client.call(Method::POST, &path, Some(&token), Some(json!({"heap": heap, "take": 1, "ply": ply}))).await;
+            let (status, body) = client
+                .call(Method::POST, &path, Some(&token), Some(json!({"heap": heap, "take": 1, "ply": ply})))
+                .await;
             latencies.push(started.elapsed());
             assert_eq!(status, StatusCode::OK, "{}", String::from_utf8_lossy(&body));
         }

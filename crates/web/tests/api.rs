@@ -1,8 +1,8 @@
 //! The JSON API through `app()`, without a socket.
 
-mod common;
 #[path = "api/bounded.rs"]
 mod bounded;
+mod common;
 #[path = "api/migration.rs"]
 mod migration;
 #[path = "api/rule_sets.rs"]

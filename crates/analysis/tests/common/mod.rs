@@ -83,11 +83,7 @@ impl Oracle {
 
 /// Every legal move: each heap, each amount from 1 to its size.
 pub fn legal_moves(heaps: &[u64]) -> Vec<NimMove> {
-    heaps
-        .iter()
-        .enumerate()
-        .flat_map(|(heap, &size)| (1..=size).map(move |take| NimMove::new(heap, take)))
-        .collect()
+    heaps.iter().enumerate().flat_map(|(heap, &size)| (1..=size).map(move |take| NimMove::new(heap, take))).collect()
 }
 
 /// Whether `mv` is legal in `heaps`, by the rules alone.
