@@ -3,13 +3,15 @@
 //!
 //! - `sweep`: every rule set of `GET /api/rules` (Moore's Nim also with its
 //!   largest k), normal and misère, at the largest start the limits allow:
-//!   a game with the computer first, a reload, the hint, the analysis, moves
-//!   to the end (or a bound), the review, and `GET /api/analyze`.
+//!   a game with the computer first (a reload, the hint, the analysis, a few
+//!   seconds of moves), a game on one device played to the end, the reviews,
+//!   and `GET /api/analyze`.
 //! - `attacks`: a steady load of moves alone, beside idle event-stream
-//!   watchers of other games, and then under attack: idle connections,
-//!   request lines that stop half-way, bodies announced and never sent,
-//!   heavy analyses whose clients hang up after 0.3 s, heavy analyses that
-//!   wait, and new connections reloading a game.
+//!   watchers of other games, and then under attack: idle connections (from
+//!   many addresses, and from one past the server's cap per client), request
+//!   lines that stop half-way, bodies announced and never sent, heavy
+//!   analyses whose clients hang up after 0.3 s, heavy analyses that wait,
+//!   and new connections reloading a game.
 //! - `rate-limit`: one client creating games (and asking for analyses) as
 //!   fast as it can, while another client plays.
 //! - `starts`: each rule set and its largest start, for the command line's
@@ -21,7 +23,8 @@
 //!
 //! Every request is timed; the results are Markdown tables, and `RESULT`
 //! lines (`key=value`) that `bench/hostile.sh`, which starts the servers and
-//! runs this, reads for its goals. Only addresses in 127.0.0.0/8 are used.
+//! runs this, reads for its goals. Only addresses in 127.0.0.0/8 are used:
+//! each kind of client connects from its own (see [`address`]).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -574,7 +577,7 @@ impl Scale {
 
 /// Plays `game` from the seat of `token` (both seats on one device):
 /// random moves for `bounds.0`, then the largest takes, until the end,
-/// `bounds.1` or [`Scale::plies`]. Answers the game and a summary.
+/// `bounds.1` or [`PLIES`]. Answers the game and a summary.
 async fn play(
     client: &mut Client,
     log: &mut Log,
