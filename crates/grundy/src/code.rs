@@ -358,17 +358,23 @@ impl FromStr for HeapGame {
             }
             (Some(_), Some(c)) => return Err(bad(c)),
         };
+        // A repeated digit is written after d_0 … d_k, the most that may be
+        // written out: it may be one digit more.
+        let most = MAX_DIGITS + 1 + usize::from(repeats);
         let mut digits = Vec::with_capacity(tail_digits.len() + 1);
         for c in std::iter::once(d0).chain(tail_digits.chars()) {
             match c.to_digit(8) {
                 Some(d) => digits.push(d as u8),
                 None => return Err(bad(c)),
             }
-            if digits.len() > MAX_DIGITS + 1 {
+            if digits.len() > most {
                 return Err(CodeError::TooLong { code: code.to_owned() });
             }
         }
         let tail = if repeats && digits.len() > 1 { *digits.last().expect("not empty") } else { 0 };
+        if tail != 0 {
+            digits.pop();
+        }
         HeapGame::from_digits(&digits, tail, unequal).map_err(|e| match e {
             CodeError::BadDigit { found, .. } => CodeError::BadDigit { code: code.to_owned(), found },
             CodeError::TakeNothing { .. } => CodeError::TakeNothing { code: code.to_owned() },

@@ -8,7 +8,7 @@ mod oracle;
 use std::collections::BTreeSet;
 
 use bouton_analysis::Winner;
-use bouton_grundy::{AnalysisError, AnyPosition, AnyRules, RuleSet};
+use bouton_grundy::{AnalysisError, AnyPosition, AnyRules, HeapGame, RuleSet};
 use bouton_rules::{Convention, Rules};
 use oracle::{Code, Fib, Moore, Oracle, Stair, Tree, WythoffSum};
 
@@ -219,6 +219,23 @@ fn fibonacci_positions_are_written_as_numbers_that_read_back() {
         assert_eq!(rules.position(&position.numbers()).unwrap(), position, "{numbers:?}");
     }
     assert_eq!(rules.position(&[20, 19]).unwrap().numbers(), [20], "a start is written as its heap");
+}
+
+/// The code of every heap rule set reads back as the same game, the
+/// largest all-but set's too, whose repeated digit comes after the most
+/// digits a code may write out (found by fuzzing: it was refused as too
+/// long).
+#[test]
+fn heap_game_codes_read_back() {
+    for text in ["all-but:4096", "all-but:1,4096", "take-limit:4096", "subtraction:4096", "lasker", "nim", "kayles"] {
+        let game = text.parse::<RuleSet>().unwrap().heap_game().unwrap();
+        let code = game.to_string();
+        assert_eq!(code.parse::<HeapGame>(), Ok(game), "{text}: {code}");
+    }
+    let longest = format!("0.{}3…", "0".repeat(4096));
+    assert!(longest.parse::<HeapGame>().is_ok());
+    assert!(format!("0.{}33…", "0".repeat(4096)).parse::<HeapGame>().is_err(), "one digit more is too long");
+    assert!(format!("0.{}3", "0".repeat(4096)).parse::<HeapGame>().is_err(), "as is one written out");
 }
 
 #[test]
