@@ -27,7 +27,7 @@ rss=${FUZZ_RSS_MB:-2048}
 # The longest input each target is given: enough for its format, small
 # enough that every input runs fast.
 declare -A max_len=(
-    [heaps]=256 [nim_move]=64 [rules]=192 [save_file]=768 [gdl]=1024
+    [heaps]=256 [nim_move]=64 [rules]=192 [save_file]=768 [gdl]=768
     [api_bodies]=384 [api_router]=256 [ggp_http]=1024
 )
 declare -A dict=(

@@ -12,7 +12,7 @@ use libfuzzer_sys::fuzz_target;
 
 /// Atoms and ground rules allowed while grounding: small, so that every
 /// input compiles (or is refused) quickly.
-const GROUNDING: usize = 2_000;
+const GROUNDING: usize = 1_000;
 /// Atoms the prover may derive per state.
 const PROVER: usize = 20_000;
 /// Steps played.
@@ -31,7 +31,6 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(again.to_kif(), kif);
     assert_eq!(again.rule_count(), game.rule_count());
     let validation = game.validate();
-    assert_eq!(again.validate().is_valid(), validation.is_valid(), "{kif}");
 
     let Ok(machine) = Machine::compile_within(&game, GROUNDING) else { return };
     let roles = machine.roles().len();
