@@ -409,7 +409,7 @@ async fn review(State(state): State<AppState>, Path(id): Path<String>) -> Result
         .get_or_try_init(|| async {
             let set = record.game.rules().rule_set().clone();
             let view = compute(&state, &set, move |budget| coach::review(&record, budget)).await?;
-            let json = serde_json::to_string(&view).map_err(|e| ApiError::Storage(e.to_string()))?;
+            let json = serde_json::to_string(&view).map_err(|e| ApiError::Internal(e.to_string()))?;
             let (target, kept) = (id.clone(), json.clone());
             state.store.run(None, move |conn| games::store_review(conn, &target, &kept)).await?;
             Ok::<_, ApiError>(json)

@@ -63,7 +63,7 @@ pub fn commit(conn: &Connection, id: &str, version: i64, mv: AnyMove) -> Result<
         return Ok(false);
     }
     let before = record.game.moves().len();
-    record.game.play(mv).map_err(|e| ApiError::Storage(format!("the computer chose an illegal move: {e}")))?;
+    record.game.play(mv).map_err(|e| ApiError::Internal(format!("the computer chose an illegal move: {e}")))?;
     save_progress(conn, &mut record, before)?;
     Ok(true)
 }

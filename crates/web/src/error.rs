@@ -38,9 +38,13 @@ pub enum ApiError {
     /// large to search (422).
     #[error("{0}")]
     Unprocessable(String),
-    /// The storage failed (503): not the client's fault.
+    /// The storage failed (503, with `Retry-After`): not the client's fault,
+    /// and perhaps passing (a full disk, a locked database).
     #[error("{0}")]
     Storage(String),
+    /// A computation failed: a bug of the server (500).
+    #[error("{0}")]
+    Internal(String),
     /// Too many requests of one kind from one client (429), answered with
     /// `Retry-After`.
     #[error("{message}")]
@@ -70,6 +74,7 @@ impl ApiError {
             ApiError::IllegalMove(_) | ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Storage(_) | ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
@@ -95,15 +100,44 @@ impl From<rusqlite::Error> for ApiError {
     }
 }
 
+impl ApiError {
+    /// Whole seconds a client refused for a storage failure is told to wait
+    /// (`Retry-After`).
+    pub const STORAGE_RETRY_AFTER: u64 = 5;
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let mut response = (self.status(), Json(serde_json::json!({ "error": self.to_string() }))).into_response();
-        if let ApiError::TooManyRequests { retry_after, .. } = self {
-            response.headers_mut().insert(header::RETRY_AFTER, retry_after.into());
-        }
-        if let ApiError::Busy(_) = self {
-            response.headers_mut().insert(header::RETRY_AFTER, crate::pool::Pool::RETRY_AFTER.into());
+        let retry_after = match self {
+            ApiError::TooManyRequests { retry_after, .. } => Some(retry_after),
+            ApiError::Busy(_) => Some(crate::pool::Pool::RETRY_AFTER),
+            ApiError::Storage(_) => Some(ApiError::STORAGE_RETRY_AFTER),
+            _ => None,
+        };
+        if let Some(seconds) = retry_after {
+            response.headers_mut().insert(header::RETRY_AFTER, seconds.into());
         }
         response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn retry_after(error: ApiError) -> Option<String> {
+        let response = error.into_response();
+        response.headers().get(header::RETRY_AFTER).map(|v| v.to_str().unwrap().to_owned())
+    }
+
+    #[test]
+    fn every_503_and_429_says_when_to_come_back_and_a_bug_is_500() {
+        assert_eq!(retry_after(ApiError::Storage("disk full".into())), Some("5".into()));
+        assert_eq!(retry_after(ApiError::Busy("busy".into())), Some("1".into()));
+        let limited = ApiError::TooManyRequests { message: "slow down".into(), retry_after: 7 };
+        assert_eq!(retry_after(limited), Some("7".into()));
+        assert_eq!(retry_after(ApiError::IllegalMove("no".into())), None);
+        assert_eq!(ApiError::Internal("a bug".into()).status(), StatusCode::INTERNAL_SERVER_ERROR);
     }
 }

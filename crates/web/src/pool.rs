@@ -10,13 +10,19 @@
 //! request's future is dropped — hyper drops it when the client hangs up —
 //! so the computation stops at its next check; work still waiting in the
 //! queue is never started.
+//!
+//! The workers are threads of their own at the lowest priority the system
+//! gives without privileges (Linux's `SCHED_IDLE`, else the highest
+//! niceness): whatever they compute, the threads that read requests and
+//! play moves come first, so a core full of analyses delays no move.
 
 use std::num::NonZeroUsize;
-use std::sync::Arc;
+use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
 
 use bouton_grundy::{Budget, Cancel};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 
 use crate::error::ApiError;
 
@@ -117,6 +123,8 @@ pub struct Pool {
 
 struct Inner {
     budget: Budget,
+    /// Hands work to the worker threads (which end when it is dropped).
+    jobs: Mutex<mpsc::Sender<Job>>,
     /// Permits for running and waiting computations together.
     admitted: Arc<Semaphore>,
     /// Permits for running computations.
@@ -139,9 +147,20 @@ impl Pool {
     pub fn new(config: PoolConfig) -> Pool {
         let workers = config.workers.max(1);
         let admitted = workers.saturating_add(config.queue).min(Semaphore::MAX_PERMITS);
+        let (jobs, queue) = mpsc::channel::<Job>();
+        let queue = Arc::new(Mutex::new(queue));
+        for n in 0..workers {
+            let queue = queue.clone();
+            let spawned =
+                std::thread::Builder::new().name(format!("bouton-compute-{n}")).spawn(move || work_off(&queue));
+            if let Err(e) = spawned {
+                tracing::error!("cannot start a compute worker: {e}");
+            }
+        }
         Pool {
             inner: Arc::new(Inner {
                 budget: config.budget,
+                jobs: Mutex::new(jobs),
                 admitted: Arc::new(Semaphore::new(admitted)),
                 workers: Arc::new(Semaphore::new(workers.min(Semaphore::MAX_PERMITS))),
                 running: AtomicUsize::new(0),
@@ -179,7 +198,7 @@ impl Pool {
     ///
     /// # Errors
     /// [`ApiError::Busy`] at once when every worker is busy and the queue is
-    /// full; [`ApiError::Storage`] if `work` panicked.
+    /// full; [`ApiError::Internal`] if `work` panicked.
     pub async fn compute<T, F>(&self, work: F) -> Result<T, ApiError>
     where
         F: FnOnce(&Budget) -> T + Send + 'static,
@@ -202,21 +221,71 @@ impl Pool {
             .clone()
             .acquire_owned()
             .await
-            .map_err(|_| ApiError::Storage("the compute pool has stopped".into()))?;
+            .map_err(|_| ApiError::Internal("the compute pool has stopped".into()))?;
         queued.started();
         let cancel = Cancel::new();
         let budget = arrived.with_cancel(cancel.clone());
         let slot = Slot::start(self.inner.clone(), cancel.clone(), [admitted, worker]);
         // Dropping this future (the client hung up) raises the flag.
         let called_off = cancel.on_drop();
-        let task = tokio::task::spawn_blocking(move || {
-            let answer = work(&budget);
+        let (answer_to, answer) = oneshot::channel();
+        let job: Job = Box::new(move || {
+            let answer = std::panic::catch_unwind(AssertUnwindSafe(|| work(&budget)));
             drop(slot);
-            answer
+            let _ = answer_to.send(answer);
         });
-        let answer = task.await;
+        let handed = self.inner.jobs.lock().map_err(|_| stopped())?.send(job);
+        handed.map_err(|_| stopped())?;
+        let answer = answer.await.map_err(|_| stopped())?;
         called_off.disarm();
-        answer.map_err(|e| ApiError::Storage(format!("a computation failed: {e}")))
+        answer.map_err(|panic| {
+            let text = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            ApiError::Internal(format!("a computation failed: {text}"))
+        })
+    }
+}
+
+/// Work handed to a worker thread.
+type Job = Box<dyn FnOnce() + Send>;
+
+fn stopped() -> ApiError {
+    ApiError::Internal("the compute pool has stopped".into())
+}
+
+/// A worker thread's life: lower its priority, then run work as it comes
+/// until the pool is gone.
+fn work_off(queue: &Mutex<mpsc::Receiver<Job>>) {
+    lower_this_threads_priority();
+    loop {
+        let job = match queue.lock() {
+            Ok(queue) => queue.recv(),
+            Err(_) => return,
+        };
+        match job {
+            Ok(job) => job(),
+            Err(_) => return,
+        }
+    }
+}
+
+/// Puts the calling thread behind every other: `SCHED_IDLE` on Linux, else
+/// the lowest priority of the usual policy; a system that refuses both
+/// leaves it as it was (logged).
+fn lower_this_threads_priority() {
+    use thread_priority::{
+        NormalThreadSchedulePolicy, ThreadPriority, ThreadSchedulePolicy, set_current_thread_priority,
+        set_thread_priority_and_policy, thread_native_id,
+    };
+    let idle = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle);
+    if set_thread_priority_and_policy(thread_native_id(), ThreadPriority::Min, idle).is_ok() {
+        return;
+    }
+    if let Err(e) = set_current_thread_priority(ThreadPriority::Min) {
+        tracing::warn!("the compute workers keep the usual priority: {e:?}");
     }
 }
 
@@ -297,6 +366,19 @@ mod tests {
             }
             true
         }
+    }
+
+    #[tokio::test]
+    async fn workers_run_behind_every_other_thread_and_survive_a_panic() {
+        let pool = Pool::new(PoolConfig::default().with_workers(1).with_queue(0));
+        let policy = pool.compute(|_| thread_priority::thread_schedule_policy()).await.unwrap();
+        assert_eq!(
+            policy.ok(),
+            Some(thread_priority::ThreadSchedulePolicy::Normal(thread_priority::NormalThreadSchedulePolicy::Idle))
+        );
+        let failed = pool.compute(|_| -> u8 { panic!("a bug") }).await.unwrap_err();
+        assert_eq!(failed, ApiError::Internal("a computation failed: a bug".into()));
+        assert_eq!(pool.compute(|_| 5).await, Ok(5), "the worker lives on");
     }
 
     #[tokio::test]

@@ -258,7 +258,7 @@ fn rate_limited_routes() -> BTreeSet<(String, String)> {
 }
 
 /// The routes that compute (an analysis, a hint, a review, the computer's
-/// move): a full compute pool makes them answer 503 with `Retry-After`.
+/// move): a full compute pool makes them answer 503.
 const COMPUTING: [(&str, &str); 8] = [
     ("POST", "/api/games"),
     ("GET", "/api/games/{id}"),
@@ -313,10 +313,14 @@ fn the_statuses_documented_are_the_ones_each_route_can_answer() {
         if !matches!(path.as_str(), "/api/openapi.json" | "/api/rules") {
             assert!(statuses.contains("503"), "{at}: the storage or the compute pool can fail");
         }
-        // 429 always says when to come back; 503 does when the compute pool
-        // is full, which only the routes that compute can meet.
-        let computes = COMPUTING.contains(&(method.as_str(), path.as_str()));
-        for (status, documented, required) in [("429", true, true), ("503", computes, false)] {
+        // Only the routes that compute meet a full compute pool.
+        if let Some(unavailable) = responses.get("503") {
+            let computes = COMPUTING.contains(&(method.as_str(), path.as_str()));
+            let expected = if computes { "Unavailable" } else { "StorageFailed" };
+            assert_eq!(unavailable["$ref"], format!("#/components/responses/{expected}"), "{at} 503");
+        }
+        // 429 and 503 always say when to come back.
+        for (status, documented, required) in [("429", true, true), ("503", statuses.contains("503"), true)] {
             let retry = responses.get(status).map(|r| resolve(&doc, &resolve(&doc, r)["headers"]["Retry-After"]));
             assert_eq!(retry.is_some_and(Value::is_object), documented, "{at} {status}: Retry-After");
             if let Some(retry) = retry.filter(|r| r.is_object()) {
