@@ -65,6 +65,11 @@ impl Variant for AnyRules {
                 format!("{} on the board; White moves first.", plural(b.rows().len(), "row", "rows"))
             }
             AnyPosition::Fib(f) => format!("A heap of {}; the first move may take 1 to {}.", f.heap(), f.max_take()),
+            AnyPosition::Bar(b) => format!(
+                "A bar of {} in {}; the poisoned square is column 1, row 1.",
+                plural(usize::try_from(b.squares()).unwrap_or(usize::MAX), "square", "squares"),
+                plural(b.trimmed().len(), "column", "columns")
+            ),
         }
     }
 
@@ -255,6 +260,7 @@ impl Variant for AnyRules {
             AnyPosition::Stairs(s) => s.as_slice().len(),
             AnyPosition::Board(b) => b.rows().len(),
             AnyPosition::Fib(_) => 1,
+            AnyPosition::Bar(b) => b.heights().len(),
         }
     }
 

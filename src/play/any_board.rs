@@ -1,7 +1,7 @@
 //! Boards for the rule sets beyond Nim: rows of tokens for heaps, pairs,
 //! steps and the Fibonacci heap, and rows of squares for Northcott's game.
 
-use bouton_grundy::{AnyPosition, Board};
+use bouton_grundy::{AnyPosition, Bar, Board};
 
 use crate::play::board::draw_heap;
 use crate::theme::Theme;
@@ -83,6 +83,13 @@ pub fn render(position: &AnyPosition, before: Option<&AnyPosition>, theme: Theme
             token_rows(rows, theme)
         }
         AnyPosition::Board(board) => northcott(board, theme),
+        AnyPosition::Bar(bar) => {
+            let before = match before {
+                Some(AnyPosition::Bar(b)) => Some(b),
+                _ => None,
+            };
+            chomp(bar, before, theme)
+        }
         AnyPosition::Fib(fib) => {
             let was = match before {
                 Some(AnyPosition::Fib(f)) => f.heap(),
@@ -162,5 +169,43 @@ fn northcott(board: &Board, theme: Theme) -> Vec<String> {
         lines.push(format!("{}  {}   {}", theme.strong(&label), squares.join(" "), theme.dim(&facts)));
     }
     lines.push(format!("To move: {to_move}."));
+    lines
+}
+
+/// Bars drawn up to this many columns and rows; larger ones are described.
+const DRAWN_BAR: u64 = 30;
+
+/// A Chomp bar, top row first: `■` a square, `☠` the poisoned one, `×` a
+/// square the last bite ate; column numbers below.
+fn chomp(bar: &Bar, before: Option<&Bar>, theme: Theme) -> Vec<String> {
+    let heights = bar.heights();
+    let was = |c: usize| before.and_then(|b| b.heights().get(c).copied()).unwrap_or(heights[c]);
+    let tallest = (0..heights.len()).map(was).max().unwrap_or(0);
+    if theme.plain || tallest > DRAWN_BAR || heights.len() as u64 > DRAWN_BAR {
+        let columns: Vec<String> = heights.iter().map(u64::to_string).collect();
+        return vec![format!(
+            "Columns (heights from the left): {}; the poisoned square is column 1, row 1.",
+            columns.join(" ")
+        )];
+    }
+    let mut lines = Vec::new();
+    for row in (0..tallest).rev() {
+        let squares: Vec<String> = (0..heights.len())
+            .map(|c| {
+                if c == 0 && row == 0 {
+                    theme.fresh("☠")
+                } else if row < heights[c] {
+                    theme.token("■")
+                } else if row < was(c) {
+                    theme.fresh("×")
+                } else {
+                    " ".to_owned()
+                }
+            })
+            .collect();
+        lines.push(format!("{} {}", theme.dim(&format!("{:>3}", row + 1)), squares.join(" ")));
+    }
+    let numbers: Vec<String> = (1..=heights.len()).map(|c| (c % 10).to_string()).collect();
+    lines.push(format!("    {}", theme.dim(&numbers.join(" "))));
     lines
 }

@@ -9,10 +9,10 @@ use crate::exhaustive::{Canonical, Exhaustive};
 use crate::rules::parse::MoveParseError;
 use crate::sample::RandomMove;
 use crate::{
-    Board, BoardError, FibError, FibMove, FibPosition, FibonacciNim, HeapMove, HeapRules, HeapValues, IllegalFibMove,
-    IllegalHeapMove, IllegalMooreMove, IllegalNorthcottMove, IllegalStairMove, IllegalWythoffMove, MooreMove, MooreNim,
-    Northcott, NorthcottMove, Pairs, PairsError, RuleSet, RuleSetError, StairMove, Staircase, Stairs, StairsError,
-    Wythoff, WythoffMove, wythoff_grundy, wythoff_losing,
+    Bar, BarError, Board, BoardError, Chomp, ChompMove, FibError, FibMove, FibPosition, FibonacciNim, HeapMove,
+    HeapRules, HeapValues, IllegalChompMove, IllegalFibMove, IllegalHeapMove, IllegalMooreMove, IllegalNorthcottMove,
+    IllegalStairMove, IllegalWythoffMove, MooreMove, MooreNim, Northcott, NorthcottMove, Pairs, PairsError, RuleSet,
+    RuleSetError, StairMove, Staircase, Stairs, StairsError, Wythoff, WythoffMove, wythoff_grundy, wythoff_losing,
 };
 use crate::{Budget, Meter, OverBudget};
 
@@ -54,6 +54,7 @@ enum Kind {
     Staircase(Staircase),
     Northcott(Northcott),
     Fibonacci(FibonacciNim),
+    Chomp(Chomp),
 }
 
 /// A position of any rule set.
@@ -70,6 +71,8 @@ pub enum AnyPosition {
     Board(Board),
     /// A Fibonacci Nim heap.
     Fib(FibPosition),
+    /// What is left of a Chomp bar.
+    Bar(Bar),
 }
 
 /// A move of any rule set.
@@ -89,6 +92,8 @@ pub enum AnyMove {
     Northcott(NorthcottMove),
     /// A Fibonacci Nim move.
     Fib(FibMove),
+    /// A bite of Chomp.
+    Chomp(ChompMove),
 }
 
 /// Why numbers are not a position of the rule set.
@@ -109,6 +114,9 @@ pub enum PositionError {
     /// Fibonacci heap.
     #[error(transparent)]
     Fib(#[from] FibError),
+    /// Chomp bar.
+    #[error(transparent)]
+    Bar(#[from] BarError),
 }
 
 /// Why a move is illegal, for any rule set.
@@ -135,6 +143,9 @@ pub enum AnyIllegal {
     /// Fibonacci Nim.
     #[error(transparent)]
     Fib(#[from] IllegalFibMove),
+    /// Chomp.
+    #[error(transparent)]
+    Chomp(#[from] IllegalChompMove),
     /// A move or position of another rule set.
     #[error("that move belongs to another rule set")]
     Mismatch,
@@ -150,6 +161,7 @@ impl fmt::Display for AnyMove {
             AnyMove::Stair(m) => m.fmt(f),
             AnyMove::Northcott(m) => m.fmt(f),
             AnyMove::Fib(m) => m.fmt(f),
+            AnyMove::Chomp(m) => m.fmt(f),
         }
     }
 }
@@ -171,6 +183,7 @@ impl AnyPosition {
             // A start is written as its heap alone (a start has at least 2).
             AnyPosition::Fib(f) if f.heap() >= 2 && f.limit() == f.heap() - 1 => vec![f.heap()],
             AnyPosition::Fib(f) => vec![f.heap(), f.limit()],
+            AnyPosition::Bar(b) => b.heights().to_vec(),
         }
     }
 }
@@ -183,6 +196,7 @@ impl fmt::Display for AnyPosition {
             AnyPosition::Stairs(s) => s.fmt(f),
             AnyPosition::Board(b) => b.fmt(f),
             AnyPosition::Fib(p) => p.fmt(f),
+            AnyPosition::Bar(b) => b.fmt(f),
         }
     }
 }
@@ -207,6 +221,7 @@ impl AnyRules {
             RuleSet::Staircase => Kind::Staircase(Staircase::new(convention)),
             RuleSet::Northcott => Kind::Northcott(Northcott::new(convention)),
             RuleSet::Fibonacci => Kind::Fibonacci(FibonacciNim::new(convention)),
+            RuleSet::Chomp => Kind::Chomp(Chomp::new(convention)),
             heap => Kind::Heap(HeapRules::new(heap.heap_game().unwrap_or_else(crate::HeapGame::nim), convention)),
         };
         AnyRules { set, kind, budget: Budget::interactive() }
@@ -272,6 +287,7 @@ impl AnyRules {
             Kind::Staircase(_) => AnyPosition::Stairs(Stairs::new(numbers.to_vec())?),
             Kind::Northcott(_) => AnyPosition::Board(Board::from_numbers(numbers)?),
             Kind::Fibonacci(_) => AnyPosition::Fib(FibPosition::from_numbers(numbers)?),
+            Kind::Chomp(_) => AnyPosition::Bar(Bar::new(numbers.to_vec())?),
         })
     }
 
@@ -288,6 +304,7 @@ impl AnyRules {
             Kind::Staircase(_) => AnyMove::Stair(text.parse()?),
             Kind::Northcott(_) => AnyMove::Northcott(text.parse()?),
             Kind::Fibonacci(_) => AnyMove::Fib(text.parse()?),
+            Kind::Chomp(_) => AnyMove::Chomp(text.parse()?),
         })
     }
 
@@ -307,6 +324,7 @@ impl AnyRules {
             Kind::Staircase(_) => "`3 2` moves 2 coins from step 3 to step 2",
             Kind::Northcott(_) => "`2 5` moves your piece in row 2 to column 5",
             Kind::Fibonacci(_) => "`3` takes 3 tokens",
+            Kind::Chomp(_) => "`3 2` bites the square in column 3, row 2, with every square above it and to its right",
         }
     }
 
@@ -324,6 +342,7 @@ impl AnyRules {
             (Kind::Staircase(s), _, AnyMove::Stair(m)) => s.describe(m),
             (Kind::Northcott(n), AnyPosition::Board(b), AnyMove::Northcott(m)) => n.describe(b, m),
             (_, _, AnyMove::Fib(m)) => format!("take {}", m.take),
+            (Kind::Chomp(c), AnyPosition::Bar(b), AnyMove::Chomp(m)) => c.describe(b, m),
             (_, _, other) => other.to_string(),
         }
     }
@@ -387,6 +406,9 @@ impl AnyRules {
             }
             (Kind::Fibonacci(rules), AnyPosition::Fib(p)) => {
                 self.search(rules, p, budget, AnyMove::Fib, |_| vec![Component::new("the heap", None)])
+            }
+            (Kind::Chomp(rules), AnyPosition::Bar(b)) => {
+                self.search(rules, b, budget, AnyMove::Chomp, |_| vec![Component::new("the bar", None)])
             }
             _ => Err(not_available(self, "the position does not belong to these rules")),
         }
@@ -665,10 +687,15 @@ impl AnyRules {
         let mut search = Exhaustive::new(rules.clone(), budget.clone());
         let value = search.value(position).map_err(|e| self.over_budget(e))?;
         let moves = search.winning_moves(position).map_err(|e| self.over_budget(e))?;
+        let mut components = components(position);
+        if let [whole] = components.as_mut_slice() {
+            // One component is the whole position: its value is the total.
+            whole.value = Some(u64::from(value));
+        }
         Ok(Analysis {
             convention: rules.convention(),
             winner: winner(value != 0),
-            components: components(position),
+            components,
             total: Some(u64::from(value)),
             winning_moves: moves.into_iter().map(wrap).collect(),
             complete: true,
@@ -726,6 +753,9 @@ impl AnyRules {
                         if let AnyMove::Fib(m) = m { Some(*m) } else { None }
                     }))
                 }
+                (Kind::Chomp(r), AnyPosition::Bar(p)) => Some(self.replies_by_search(r, p, moves, budget, |m| {
+                    if let AnyMove::Chomp(m) = m { Some(*m) } else { None }
+                })),
                 _ => None,
             };
         searched.unwrap_or_else(|| {
@@ -788,6 +818,7 @@ impl AnyRules {
             (Kind::Staircase(r), AnyPosition::Stairs(p)) => r.random_move(p, rng).map(AnyMove::Stair),
             (Kind::Northcott(r), AnyPosition::Board(p)) => r.random_move(p, rng).map(AnyMove::Northcott),
             (Kind::Fibonacci(r), AnyPosition::Fib(p)) => r.random_move(p, rng).map(AnyMove::Fib),
+            (Kind::Chomp(r), AnyPosition::Bar(p)) => r.random_move(p, rng).map(AnyMove::Chomp),
             _ => None,
         }
     }
@@ -847,6 +878,7 @@ impl Rules for AnyRules {
             Kind::Staircase(r) => r.convention(),
             Kind::Northcott(r) => r.convention(),
             Kind::Fibonacci(r) => r.convention(),
+            Kind::Chomp(r) => r.convention(),
         }
     }
 
@@ -859,6 +891,7 @@ impl Rules for AnyRules {
             (Kind::Staircase(r), AnyPosition::Stairs(p), AnyMove::Stair(m)) => Ok(r.check(p, m)?),
             (Kind::Northcott(r), AnyPosition::Board(p), AnyMove::Northcott(m)) => Ok(r.check(p, m)?),
             (Kind::Fibonacci(r), AnyPosition::Fib(p), AnyMove::Fib(m)) => Ok(r.check(p, m)?),
+            (Kind::Chomp(r), AnyPosition::Bar(p), AnyMove::Chomp(m)) => Ok(r.check(p, m)?),
             _ => Err(AnyIllegal::Mismatch),
         }
     }
@@ -872,6 +905,7 @@ impl Rules for AnyRules {
             (Kind::Staircase(r), AnyPosition::Stairs(p), AnyMove::Stair(m)) => r.apply(p, m),
             (Kind::Northcott(r), AnyPosition::Board(p), AnyMove::Northcott(m)) => r.apply(p, m),
             (Kind::Fibonacci(r), AnyPosition::Fib(p), AnyMove::Fib(m)) => r.apply(p, m),
+            (Kind::Chomp(r), AnyPosition::Bar(p), AnyMove::Chomp(m)) => r.apply(p, m),
             _ => {}
         }
     }
@@ -885,6 +919,7 @@ impl Rules for AnyRules {
             (Kind::Staircase(r), AnyPosition::Stairs(p)) => Moves::Stair(r.legal_moves(p).map(AnyMove::Stair)),
             (Kind::Northcott(r), AnyPosition::Board(p)) => Moves::Northcott(r.legal_moves(p).map(AnyMove::Northcott)),
             (Kind::Fibonacci(r), AnyPosition::Fib(p)) => Moves::Fib(r.legal_moves(p).map(AnyMove::Fib)),
+            (Kind::Chomp(r), AnyPosition::Bar(p)) => Moves::Chomp(r.legal_moves(p).map(AnyMove::Chomp)),
             _ => Moves::None,
         }
     }
@@ -898,13 +933,14 @@ impl Rules for AnyRules {
             (Kind::Staircase(r), AnyPosition::Stairs(p)) => r.is_over(p),
             (Kind::Northcott(r), AnyPosition::Board(p)) => r.is_over(p),
             (Kind::Fibonacci(r), AnyPosition::Fib(p)) => r.is_over(p),
+            (Kind::Chomp(r), AnyPosition::Bar(p)) => r.is_over(p),
             _ => true,
         }
     }
 }
 
 /// The legal moves of whichever rule set, without boxing.
-enum Moves<A, B, C, D, E, F, G> {
+enum Moves<A, B, C, D, E, F, G, H> {
     Nim(A),
     Heap(B),
     Moore(C),
@@ -912,10 +948,11 @@ enum Moves<A, B, C, D, E, F, G> {
     Stair(E),
     Northcott(F),
     Fib(G),
+    Chomp(H),
     None,
 }
 
-impl<A, B, C, D, E, F, G> Iterator for Moves<A, B, C, D, E, F, G>
+impl<A, B, C, D, E, F, G, H> Iterator for Moves<A, B, C, D, E, F, G, H>
 where
     A: Iterator<Item = AnyMove>,
     B: Iterator<Item = AnyMove>,
@@ -924,6 +961,7 @@ where
     E: Iterator<Item = AnyMove>,
     F: Iterator<Item = AnyMove>,
     G: Iterator<Item = AnyMove>,
+    H: Iterator<Item = AnyMove>,
 {
     type Item = AnyMove;
 
@@ -936,6 +974,7 @@ where
             Moves::Stair(i) => i.next(),
             Moves::Northcott(i) => i.next(),
             Moves::Fib(i) => i.next(),
+            Moves::Chomp(i) => i.next(),
             Moves::None => None,
         }
     }

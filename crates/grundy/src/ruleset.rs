@@ -54,6 +54,8 @@ pub enum RuleSet {
     Northcott,
     /// Fibonacci Nim.
     Fibonacci,
+    /// Chomp on a rectangular bar.
+    Chomp,
 }
 
 /// One line of [`RuleSet::catalog`].
@@ -78,7 +80,7 @@ pub enum RuleSetError {
     #[error(
         "unknown rule set {given:?}: choose nim, subtraction:2,3,7, all-but:1,2, take-limit:3, moore:2, wythoff, \
          kayles, dawsons-kayles, octal:0.137 (or any code like 0.137 or 4!.0), grundy, lasker, staircase, \
-         northcott or fibonacci"
+         northcott, fibonacci or chomp"
     )]
     Unknown {
         /// The text.
@@ -112,6 +114,7 @@ impl RuleSet {
             RuleSet::Staircase,
             RuleSet::Northcott,
             RuleSet::Fibonacci,
+            RuleSet::Chomp,
         ]
     }
 
@@ -143,7 +146,12 @@ impl RuleSet {
             RuleSet::Octal(game) => Some(game.clone()),
             RuleSet::Grundy => Some(HeapGame::grundys_game()),
             RuleSet::Lasker => Some(HeapGame::laskers_nim()),
-            RuleSet::Moore(_) | RuleSet::Wythoff | RuleSet::Staircase | RuleSet::Northcott | RuleSet::Fibonacci => None,
+            RuleSet::Moore(_)
+            | RuleSet::Wythoff
+            | RuleSet::Staircase
+            | RuleSet::Northcott
+            | RuleSet::Fibonacci
+            | RuleSet::Chomp => None,
         }
     }
 
@@ -165,6 +173,7 @@ impl RuleSet {
             RuleSet::Staircase => "staircase Nim".to_owned(),
             RuleSet::Northcott => "Northcott's game".to_owned(),
             RuleSet::Fibonacci => "Fibonacci Nim".to_owned(),
+            RuleSet::Chomp => "Chomp".to_owned(),
         }
     }
 
@@ -205,6 +214,9 @@ impl RuleSet {
             RuleSet::Fibonacci => "take from the heap: not all of it at the first move, then at most twice \
                                    the previous move"
                 .to_owned(),
+            RuleSet::Chomp => "bite a square of the bar and eat it with every square above it and to its right; \
+                               the bottom-left square is poisoned and never eaten"
+                .to_owned(),
         }
     }
 
@@ -215,6 +227,9 @@ impl RuleSet {
             RuleSet::Staircase => "coins on steps 1, 2, 3, …",
             RuleSet::Northcott => "rows of three numbers: width, White's column, Black's column",
             RuleSet::Fibonacci => "the heap size",
+            RuleSet::Chomp => {
+                "column heights from the left, each no taller than the one before (the poisoned square is at the bottom of column 1)"
+            }
             _ => "heap sizes",
         }
     }
@@ -233,6 +248,7 @@ impl RuleSet {
             RuleSet::Staircase => vec![3, 0, 5, 2],
             RuleSet::Northcott => vec![8, 1, 6, 8, 3, 8, 8, 2, 5],
             RuleSet::Fibonacci => vec![20],
+            RuleSet::Chomp => vec![4; 7],
         }
     }
 }
@@ -255,6 +271,7 @@ impl fmt::Display for RuleSet {
             RuleSet::Staircase => f.write_str("staircase"),
             RuleSet::Northcott => f.write_str("northcott"),
             RuleSet::Fibonacci => f.write_str("fibonacci"),
+            RuleSet::Chomp => f.write_str("chomp"),
         }
     }
 }
@@ -315,6 +332,7 @@ impl FromStr for RuleSet {
             ("staircase" | "staircase-nim", None) => RuleSet::Staircase,
             ("northcott" | "northcotts-game", None) => RuleSet::Northcott,
             ("fibonacci" | "fibonacci-nim", None) => RuleSet::Fibonacci,
+            ("chomp", None) => RuleSet::Chomp,
             ("octal", Some(code)) => RuleSet::from_code(given, code)?,
             _ if given.contains('.') && given.starts_with(|c: char| c.is_ascii_digit()) => {
                 RuleSet::from_code(given, given)?

@@ -19,6 +19,8 @@ pub enum Kind {
     Rows,
     /// One heap and a limit (Fibonacci Nim).
     Fibonacci,
+    /// A grid of squares standing in columns (Chomp).
+    Grid,
 }
 
 impl Kind {
@@ -29,6 +31,7 @@ impl Kind {
             RuleSet::Staircase => Kind::Stairs,
             RuleSet::Northcott => Kind::Rows,
             RuleSet::Fibonacci => Kind::Fibonacci,
+            RuleSet::Chomp => Kind::Grid,
             _ => Kind::Heaps,
         }
     }
@@ -40,6 +43,7 @@ impl Kind {
             Kind::Pairs => "pairs",
             Kind::Stairs => "steps",
             Kind::Rows => "rows",
+            Kind::Grid => "columns",
         }
     }
 }
@@ -142,6 +146,12 @@ pub enum BoardView {
         /// The most the next move may take.
         max_take: u64,
     },
+    /// A Chomp bar.
+    Grid {
+        /// The height of each column, column 1 (with the poisoned square at
+        /// its bottom) first.
+        columns: Vec<u64>,
+    },
 }
 
 impl BoardView {
@@ -171,6 +181,7 @@ impl BoardView {
                     .collect(),
             },
             AnyPosition::Fib(f) => BoardView::Fibonacci { heap: f.heap(), max_take: f.max_take() },
+            AnyPosition::Bar(b) => BoardView::Grid { columns: b.heights().to_vec() },
         }
     }
 }

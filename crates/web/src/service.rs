@@ -184,9 +184,14 @@ pub(crate) fn check_limits(set: &RuleSet, numbers: &[u64]) -> Result<(), ApiErro
     let what = match kind {
         Kind::Pairs => "a pile holds at most",
         Kind::Stairs => "a step holds at most",
+        Kind::Grid => "a column is at most",
         _ => "a heap holds at most",
     };
-    let unit = if kind == Kind::Stairs { "coins" } else { "tokens" };
+    let unit = match kind {
+        Kind::Stairs => "coins",
+        Kind::Grid => "squares tall",
+        _ => "tokens",
+    };
     if let Some(big) = numbers.iter().find(|&&h| h > MAX_HEAP_SIZE) {
         return Err(ApiError::Unprocessable(format!("{what} {MAX_HEAP_SIZE} {unit}, not {big}")));
     }
