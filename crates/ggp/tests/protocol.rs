@@ -279,13 +279,15 @@ async fn answers_before_the_play_clock_in_a_game_it_cannot_solve() {
     let addr = spawn_player(PlayerConfig::default()).await;
     let rules = common::read(&dir.join("connectFour.kif"));
     let game = Game::parse(&rules).unwrap();
-    let start = format!("(START c4 red ({}) 2 1)", game.to_kif().replace('\n', " "));
+    // A 3 s play clock: the player answers 450 ms before it, room enough
+    // for a test machine busy with other tests.
+    let start = format!("(START c4 red ({}) 2 3)", game.to_kif().replace('\n', " "));
     let (_, _, r) = exchange_async(addr, post(&start), false).await;
     assert_eq!(r, "ready");
     let mut prover = Prover::new(&game);
     let mut state = prover.initial_state();
     let mut previous: Option<Vec<Term>> = None;
-    for _ in 0..3 {
+    for _ in 0..2 {
         let message = Message::Play { id: "c4".into(), moves: previous.clone() }.to_string();
         if let Some(moves) = &previous {
             state = prover.next_state(&state, moves);
@@ -294,8 +296,8 @@ async fn answers_before_the_play_clock_in_a_game_it_cannot_solve() {
         let (status, _, reply) = exchange_async(addr, post(&message), false).await;
         let took = started.elapsed();
         assert_eq!(status, 200);
-        assert!(took < Duration::from_millis(1000), "answered in {took:?} with a 1 s play clock");
-        assert!(took > Duration::from_millis(300), "it used its time to think ({took:?})");
+        assert!(took < Duration::from_secs(3), "answered in {took:?} with a 3 s play clock");
+        assert!(took > Duration::from_secs(1), "it used its time to think ({took:?})");
         let legal = prover.inspect(&state).legal;
         let mv: Term = reply.parse().unwrap();
         assert!(legal[0].contains(&mv), "{reply}");
