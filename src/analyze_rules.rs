@@ -20,7 +20,7 @@ const LISTED_MOVES: usize = 20;
 /// Whether `--rules` names plain Nim (left to the Nim analysis, with its
 /// binary table).
 pub fn is_nim(rules: &str) -> bool {
-    rules.parse::<RuleSet>().is_ok_and(|set| set == RuleSet::Nim)
+    rules.parse::<RuleSet>().is_ok_and(|set| set.to_string() == "nim")
 }
 
 #[derive(Serialize)]
@@ -90,7 +90,7 @@ pub fn run(args: &AnalyzeArgs, rules: &str) -> Result<()> {
             rules: rules.rule_set().to_string(),
             name: rules.rule_set().name(),
             misere: args.misere,
-            position: position.numbers(),
+            position: rules.numbers(&position),
             components: analysis
                 .components
                 .iter()
@@ -101,7 +101,7 @@ pub fn run(args: &AnalyzeArgs, rules: &str) -> Result<()> {
             winning_moves: analysis
                 .winning_moves
                 .iter()
-                .map(|mv| JsonMove { text: mv.to_string(), description: describe(mv) })
+                .map(|mv| JsonMove { text: mv.to_string(), description: describe(mv).to_string() })
                 .collect(),
             complete: analysis.complete,
             method: analysis.method,

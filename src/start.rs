@@ -1,7 +1,7 @@
 //! The starting position and the random generator, from the command line.
 
-use bouton_grundy::RuleSet;
-use bouton_rules::Heaps;
+use bouton_grundy::{AnyRules, RuleSet};
+use bouton_rules::{Convention, Heaps};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -41,30 +41,14 @@ pub fn random_heaps(count: u64, max: u64, rng: &mut ChaCha8Rng) -> Result<Vec<u6
     Ok((0..count).map(|_| rng.random_range(1..=max)).collect())
 }
 
-/// The start of a game of `set`: the numbers given, random ones, or the
-/// rule set's usual start.
+/// The start of a game of `set`: the numbers given, random ones (drawn as
+/// the rule set draws them), or the rule set's usual start.
 pub fn start_numbers(set: &RuleSet, args: &StartArgs, rng: &mut ChaCha8Rng) -> Result<Vec<u64>, UsageError> {
     if !args.heaps.is_empty() {
         return Ok(args.heaps.clone());
     }
     let Some(count) = args.random else { return Ok(set.default_start()) };
-    let count = count.min(crate::play::MAX_INTERACTIVE_HEAPS as u64 + 1);
-    let max = args.max.max(2);
-    let mut draw = |low: u64, high: u64| rng.random_range(low..=high.max(low));
-    Ok(match set {
-        RuleSet::Northcott => (0..count)
-            .flat_map(|_| {
-                let width = draw(3, max.max(3));
-                let white = draw(1, width);
-                let mut black = draw(1, width - 1);
-                if black >= white {
-                    black += 1;
-                }
-                [width, white, black]
-            })
-            .collect(),
-        RuleSet::Wythoff => (0..2 * count).map(|_| draw(1, max)).collect(),
-        RuleSet::Fibonacci => vec![draw(2, max)],
-        _ => (0..count).map(|_| draw(1, max)).collect(),
-    })
+    let count = count.min(crate::play::MAX_INTERACTIVE_HEAPS as u64 + 1) as usize;
+    let rules = AnyRules::new(set.clone(), Convention::Normal);
+    Ok(rules.random_start(count, args.max.max(2), rng))
 }

@@ -3,7 +3,7 @@
 //! of Grundy values (or the rule set's own theory, or an exhaustive search).
 
 use bouton_analysis::Winner;
-use bouton_grundy::{AnyMove, AnyPosition, AnyRules, GrundyPlayer, Method};
+use bouton_grundy::{AnyMove, AnyPosition, AnyRules, GrundyPlayer, Method, Phrase, Toughest};
 use bouton_players::{Level, Player};
 use bouton_rules::{Convention, Game, Rules};
 
@@ -13,30 +13,8 @@ use crate::theme::Theme;
 
 /// Moves listed by `moves` before the list is shortened.
 const LISTED_MOVES: usize = 40;
-/// Moves compared for the best try in a lost position.
-const COMPARED: usize = 200;
 /// Moves counted beyond the listed ones before the count says "at least".
 const COUNTED: usize = 100_000;
-
-fn plural(count: usize, one: &str, many: &str) -> String {
-    if count == 1 { format!("1 {one}") } else { format!("{count} {many}") }
-}
-
-/// The move among a lost position's moves that leaves the fewest winning
-/// replies (first such in move order, among the first few hundred), and
-/// that count, all within one analysis budget.
-fn best_try(rules: &AnyRules, position: &AnyPosition) -> Option<(AnyMove, usize)> {
-    let moves: Vec<AnyMove> = rules.legal_moves(position).take(COMPARED).collect();
-    let replies = rules.winning_replies(position, &moves, rules.budget());
-    let mut best: Option<(AnyMove, usize)> = None;
-    for (mv, replies) in moves.into_iter().zip(replies) {
-        let Some(replies) = replies else { continue };
-        if best.is_none_or(|(_, r)| replies < r) {
-            best = Some((mv, replies));
-        }
-    }
-    best
-}
 
 /// What the analysis calls a position's worth.
 fn value_words(rules: &AnyRules) -> &'static str {
@@ -49,28 +27,11 @@ impl Variant for AnyRules {
     }
 
     fn rule_sentence(&self) -> String {
-        let end = match self.convention() {
-            Convention::Normal => "whoever makes the last move wins",
-            Convention::Misere => "whoever makes the last move loses",
-        };
-        format!("{}; {end}", self.rule_set().rules())
+        format!("{}; {}", self.summary(), self.last_move_rule())
     }
 
     fn describe_start(&self, start: &AnyPosition) -> String {
-        match start {
-            AnyPosition::Heaps(h) => format!("Heaps: {h}."),
-            AnyPosition::Pairs(p) => format!("Pairs of piles: {p}."),
-            AnyPosition::Stairs(s) => format!("Coins on steps 1 to {}: {s}.", s.as_slice().len()),
-            AnyPosition::Board(b) => {
-                format!("{} on the board; White moves first.", plural(b.rows().len(), "row", "rows"))
-            }
-            AnyPosition::Fib(f) => format!("A heap of {}; the first move may take 1 to {}.", f.heap(), f.max_take()),
-            AnyPosition::Bar(b) => format!(
-                "A bar of {} in {}; the poisoned square is column 1, row 1.",
-                plural(usize::try_from(b.squares()).unwrap_or(usize::MAX), "square", "squares"),
-                plural(b.trimmed().len(), "column", "columns")
-            ),
-        }
+        self.describe_position(start)
     }
 
     fn how_to_move(&self) -> String {
@@ -97,12 +58,12 @@ impl Variant for AnyRules {
         AnyRules::parse_move(self, text).map_err(|e| e.to_string())
     }
 
-    fn describe(&self, before: &AnyPosition, mv: AnyMove) -> String {
+    fn describe(&self, before: &AnyPosition, mv: AnyMove) -> Phrase {
         self.describe_move(before, &mv)
     }
 
     fn render_board(&self, position: &AnyPosition, last: Option<(&AnyPosition, AnyMove)>, theme: Theme) -> Vec<String> {
-        any_board::render(position, last.map(|(before, _)| before), theme)
+        any_board::render(&self.board(position), last.map(|(before, _)| self.board(before)).as_ref(), theme)
     }
 
     fn hint(&self, position: &AnyPosition, theme: Theme) -> String {
@@ -125,14 +86,14 @@ impl Variant for AnyRules {
                 };
                 format!(
                     "You can win: {} (it leaves {value} 0). {others}",
-                    theme.good(&self.describe_move(position, mv))
+                    theme.good(&self.describe_move(position, mv).to_string())
                 )
             }
-            Winner::Opponent => match best_try(self, position) {
-                Some((mv, replies)) => format!(
+            Winner::Opponent => match self.toughest(position, self.budget()) {
+                Some(Toughest { moves, replies }) => format!(
                     "Against perfect play you lose from here ({value} 0: every move hands your opponent a win). \
                      Best try: {}, which leaves your opponent {} winning repl{}.",
-                    theme.strong(&self.describe_move(position, &mv)),
+                    theme.strong(&self.describe_move(position, &moves[0]).to_string()),
                     replies,
                     if replies == 1 { "y" } else { "ies" }
                 ),
@@ -187,7 +148,7 @@ impl Variant for AnyRules {
                     &self
                         .progressive(position, &analysis.winning_moves)
                         .first()
-                        .map_or_else(String::new, |mv| self.describe_move(position, mv))
+                        .map_or_else(String::new, |mv| self.describe_move(position, mv).to_string())
                 )
             ),
             Winner::Opponent => {
@@ -254,14 +215,7 @@ impl Variant for AnyRules {
     }
 
     fn rows(&self, position: &AnyPosition) -> usize {
-        match position {
-            AnyPosition::Heaps(h) => h.len(),
-            AnyPosition::Pairs(p) => p.as_slice().len(),
-            AnyPosition::Stairs(s) => s.as_slice().len(),
-            AnyPosition::Board(b) => b.rows().len(),
-            AnyPosition::Fib(_) => 1,
-            AnyPosition::Bar(b) => b.heights().len(),
-        }
+        self.board(position).parts()
     }
 
     fn save_name(&self) -> Option<String> {
@@ -269,7 +223,7 @@ impl Variant for AnyRules {
     }
 
     fn numbers(&self, position: &AnyPosition) -> Vec<u64> {
-        position.numbers()
+        AnyRules::numbers(self, position)
     }
 
     fn move_text(&self, mv: AnyMove) -> String {

@@ -1,7 +1,8 @@
-//! Boards for the rule sets beyond Nim: rows of tokens for heaps, pairs,
-//! steps and the Fibonacci heap, and rows of squares for Northcott's game.
+//! The terminal's view of each board kind ([`BoardView`]): rows of tokens
+//! for heaps, pairs, steps and the Fibonacci heap, rows of squares for
+//! Northcott's game, a grid for Chomp. It knows board kinds, not rule sets.
 
-use bouton_grundy::{AnyPosition, Bar, Board};
+use bouton_grundy::{BoardView, RowView};
 
 use crate::play::board::draw_heap;
 use crate::theme::Theme;
@@ -18,15 +19,14 @@ struct TokenRow {
 
 /// The board of any position, marking what the last move changed (given
 /// the position before it).
-pub fn render(position: &AnyPosition, before: Option<&AnyPosition>, theme: Theme) -> Vec<String> {
-    match position {
-        AnyPosition::Heaps(heaps) => {
+pub fn render(board: &BoardView, before: Option<&BoardView>, theme: Theme) -> Vec<String> {
+    match board {
+        BoardView::Heaps { heaps } => {
             let old = match before {
-                Some(AnyPosition::Heaps(h)) => Some(h.as_slice()),
+                Some(BoardView::Heaps { heaps: h }) => Some(h.as_slice()),
                 _ => None,
             };
             let rows = heaps
-                .as_slice()
                 .iter()
                 .enumerate()
                 .map(|(i, &count)| {
@@ -42,29 +42,28 @@ pub fn render(position: &AnyPosition, before: Option<&AnyPosition>, theme: Theme
                 .collect();
             token_rows(rows, theme)
         }
-        AnyPosition::Pairs(pairs) => {
+        BoardView::Pairs { pairs } => {
             let old = match before {
-                Some(AnyPosition::Pairs(p)) => Some(p.as_slice()),
+                Some(BoardView::Pairs { pairs: p }) => Some(p.as_slice()),
                 _ => None,
             };
-            let many = pairs.as_slice().len() > 1;
+            let many = pairs.len() > 1;
             let mut rows = Vec::new();
-            for (i, &(a, b)) in pairs.as_slice().iter().enumerate() {
-                let (wa, wb) = old.and_then(|o| o.get(i).copied()).unwrap_or((a, b));
+            for (i, &[a, b]) in pairs.iter().enumerate() {
+                let [wa, wb] = old.and_then(|o| o.get(i).copied()).unwrap_or([a, b]);
                 let prefix = if many { format!("Pair {} ", i + 1) } else { String::new() };
                 rows.push(TokenRow { label: format!("{prefix}pile 1"), count: a, removed: wa - a, note: None });
                 rows.push(TokenRow { label: format!("{prefix}pile 2"), count: b, removed: wb - b, note: None });
             }
             token_rows(rows, theme)
         }
-        AnyPosition::Stairs(stairs) => {
+        BoardView::Stairs { steps } => {
             let old = match before {
-                Some(AnyPosition::Stairs(s)) => Some(s.as_slice()),
+                Some(BoardView::Stairs { steps: s }) => Some(s.as_slice()),
                 _ => None,
             };
             // The top step first, like a staircase seen from the side.
-            let rows = stairs
-                .as_slice()
+            let rows = steps
                 .iter()
                 .enumerate()
                 .rev()
@@ -82,24 +81,21 @@ pub fn render(position: &AnyPosition, before: Option<&AnyPosition>, theme: Theme
                 .collect();
             token_rows(rows, theme)
         }
-        AnyPosition::Board(board) => northcott(board, theme),
-        AnyPosition::Bar(bar) => {
+        BoardView::Rows { white_to_move, rows } => northcott(*white_to_move, rows, theme),
+        BoardView::Grid { columns } => {
             let before = match before {
-                Some(AnyPosition::Bar(b)) => Some(b),
+                Some(BoardView::Grid { columns: b }) => Some(b.as_slice()),
                 _ => None,
             };
-            chomp(bar, before, theme)
+            chomp(columns, before, theme)
         }
-        AnyPosition::Fib(fib) => {
+        BoardView::Fibonacci { heap, max_take } => {
             let was = match before {
-                Some(AnyPosition::Fib(f)) => f.heap(),
-                _ => fib.heap(),
+                Some(BoardView::Fibonacci { heap: h, .. }) => *h,
+                _ => *heap,
             };
-            let note = Some(format!("next move: 1 to {}", fib.max_take()));
-            token_rows(
-                vec![TokenRow { label: "Heap".to_owned(), count: fib.heap(), removed: was - fib.heap(), note }],
-                theme,
-            )
+            let note = Some(format!("next move: 1 to {max_take}"));
+            token_rows(vec![TokenRow { label: "Heap".to_owned(), count: *heap, removed: was - heap, note }], theme)
         }
     }
 }
@@ -144,18 +140,19 @@ fn token_rows(rows: Vec<TokenRow>, theme: Theme) -> Vec<String> {
 /// Squares drawn for rows up to this width; wider rows are described.
 const DRAWN_WIDTH: u64 = 40;
 
-fn northcott(board: &Board, theme: Theme) -> Vec<String> {
-    let to_move = if board.white_to_move() { "White (W)" } else { "Black (B)" };
+/// A Northcott board; the views' columns count from 1.
+fn northcott(white_to_move: bool, rows: &[RowView], theme: Theme) -> Vec<String> {
+    let to_move = if white_to_move { "White (W)" } else { "Black (B)" };
     let mut lines = Vec::new();
-    for (i, row) in board.rows().iter().enumerate() {
+    for (i, row) in rows.iter().enumerate() {
         let label = format!("Row {}", i + 1);
-        let facts =
-            format!("W on {}, B on {}, gap {}", u128::from(row.white) + 1, u128::from(row.black) + 1, row.gap());
+        let gap = row.white.abs_diff(row.black).saturating_sub(1);
+        let facts = format!("W on {}, B on {}, gap {gap}", row.white, row.black);
         if theme.plain || row.width > DRAWN_WIDTH {
             lines.push(format!("{label}: {facts} (width {})", row.width));
             continue;
         }
-        let squares: Vec<String> = (0..row.width)
+        let squares: Vec<String> = (1..=row.width)
             .map(|c| {
                 if c == row.white {
                     theme.token("W")
@@ -177,9 +174,8 @@ const DRAWN_BAR: u64 = 30;
 
 /// A Chomp bar, top row first: `■` a square, `☠` the poisoned one, `×` a
 /// square the last bite ate; column numbers below.
-fn chomp(bar: &Bar, before: Option<&Bar>, theme: Theme) -> Vec<String> {
-    let heights = bar.heights();
-    let was = |c: usize| before.and_then(|b| b.heights().get(c).copied()).unwrap_or(heights[c]);
+fn chomp(heights: &[u64], before: Option<&[u64]>, theme: Theme) -> Vec<String> {
+    let was = |c: usize| before.and_then(|b| b.get(c).copied()).unwrap_or(heights[c]);
     let tallest = (0..heights.len()).map(was).max().unwrap_or(0);
     if theme.plain || tallest > DRAWN_BAR || heights.len() as u64 > DRAWN_BAR {
         let columns: Vec<String> = heights.iter().map(u64::to_string).collect();

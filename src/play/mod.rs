@@ -62,8 +62,9 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
         Some(text) => Some(text.parse::<RuleSet>().map_err(|e| UsageError(e.to_string()))?),
         None => None,
     };
-    match set {
-        None | Some(RuleSet::Nim) => {
+    // Nim keeps its own terminal variant (the binary-table explanations).
+    match set.filter(|set| set.to_string() != "nim") {
+        None => {
             let heaps = starting_heaps(&args.start, &mut rng)?;
             check_rows(heaps.len(), "heaps")?;
             let game = Game::new(Nim::new(convention), heaps).map_err(|e| UsageError(e.to_string()))?;

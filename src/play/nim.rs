@@ -2,6 +2,7 @@
 //! move lists in terms of the nim-sum and the binary table.
 
 use bouton_analysis::{Analysis, Explanation, Winner};
+use bouton_grundy::Phrase;
 use bouton_players::{Level, Player, toughest_moves};
 use bouton_rules::{Convention, Game, Heaps, Nim, NimMove};
 
@@ -47,8 +48,8 @@ impl Variant for Nim {
         text.parse::<NimMove>().map_err(|e| e.to_string())
     }
 
-    fn describe(&self, _before: &Heaps, mv: NimMove) -> String {
-        describe(mv)
+    fn describe(&self, before: &Heaps, mv: NimMove) -> Phrase {
+        bouton_grundy::Game::describe_move(self, before, &mv)
     }
 
     fn render_board(&self, heaps: &Heaps, last: Option<(&Heaps, NimMove)>, theme: Theme) -> Vec<String> {

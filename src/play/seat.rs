@@ -1,5 +1,6 @@
 //! Who sits at each side of the board.
 
+use bouton_grundy::Phrase;
 use bouton_players::{Level, Player};
 
 use crate::play::variant::Variant;
@@ -55,11 +56,10 @@ impl<V: Variant> Seat<V> {
 
     /// The seat doing `phrase` ("take 2 from heap 3"), as a sentence:
     /// "You take 2 from heap 3." / "Player 1 takes 2 from heap 3."
-    pub fn does(&self, phrase: &str) -> String {
-        let (verb, rest) = phrase.split_once(' ').unwrap_or((phrase, ""));
+    pub fn does(&self, phrase: &Phrase) -> String {
         match self.name() {
-            "You" | "I" => format!("{} {verb} {rest}.", self.name()),
-            name => format!("{name} {verb}s {rest}."),
+            "You" | "I" => format!("{} {phrase}.", self.name()),
+            name => format!("{name} {}.", phrase.third_person()),
         }
     }
 }

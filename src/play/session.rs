@@ -4,6 +4,7 @@ use std::io;
 use std::thread;
 use std::time::Duration;
 
+use bouton_grundy::Phrase;
 use bouton_rules::{Convention, Game, Side};
 use rand_chacha::ChaCha8Rng;
 
@@ -46,7 +47,7 @@ impl<V: Variant> Session<'_, '_, V> {
     }
 
     /// The last move in words, as played.
-    fn describe_last(&self) -> Option<String> {
+    fn describe_last(&self) -> Option<Phrase> {
         let (before, mv) = self.game.history().last()?;
         Some(self.game.rules().describe(before, mv))
     }
@@ -86,7 +87,7 @@ impl<V: Variant> Session<'_, '_, V> {
         }
         if let Some(phrase) = self.describe_last() {
             let mover = self.seat(self.game.to_move().other());
-            status.push(format!("Last move: {} {}.", mover.name_mid_sentence(), past_tense(&phrase)));
+            status.push(format!("Last move: {} {}.", mover.name_mid_sentence(), phrase.past()));
         }
         self.term.say(&theme.dim(&status.join(" ")))
     }
@@ -210,7 +211,7 @@ impl<V: Variant> Session<'_, '_, V> {
             let side = Side::after_moves(self.game.moves().len() - 1);
             let phrase = self.describe_last().expect("moves remain above the index");
             self.game.undo().expect("moves remain above the index");
-            taken_back.push(format!("{} {}", self.seat(side).name_mid_sentence(), past_tense(&phrase)));
+            taken_back.push(format!("{} {}", self.seat(side).name_mid_sentence(), phrase.past()));
         }
         self.term.say(&format!("Taken back: {}.", taken_back.join("; ")))?;
         Ok(true)
@@ -233,17 +234,4 @@ impl<V: Variant> Session<'_, '_, V> {
         let styled = self.term.theme.good(&line);
         self.term.say(&styled)
     }
-}
-
-/// "took 2 from heap 3" from "take 2 from heap 3"; likewise for the other
-/// verbs the rule sets use.
-pub fn past_tense(phrase: &str) -> String {
-    let (verb, rest) = phrase.split_once(' ').unwrap_or((phrase, ""));
-    let past = match verb {
-        "take" => "took",
-        "split" => "split",
-        "move" => "moved",
-        other => other,
-    };
-    format!("{past} {rest}")
 }

@@ -3,6 +3,7 @@
 //! with the binary-table explanations; every other rule set through
 //! `bouton_grundy::AnyRules`.
 
+use bouton_grundy::Phrase;
 use bouton_players::{Level, Player};
 use bouton_rules::{Convention, Game, Rules};
 
@@ -36,7 +37,7 @@ pub trait Variant: Rules + Send + Sized + 'static {
     fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
 
     /// A move in words, as an instruction: "take 2 from heap 3".
-    fn describe(&self, before: &Self::Position, mv: Self::Move) -> String;
+    fn describe(&self, before: &Self::Position, mv: Self::Move) -> Phrase;
 
     /// The board, marking the last move (given with the position before it).
     fn render_board(

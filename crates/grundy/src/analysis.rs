@@ -87,6 +87,33 @@ impl Method {
     }
 }
 
+/// Why no theory or search answers for a position, as a kind callers can
+/// match.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unavailable {
+    /// A heap's Grundy value is beyond what can be computed.
+    #[error(transparent)]
+    Values(#[from] crate::ValuesError),
+    /// The values are known but no winning move could be built from them.
+    #[error("no winning move was found from the Grundy values")]
+    NoWinningMove,
+    /// A sum of Wythoff pairs with a pile beyond the table of values.
+    #[error("a sum of Wythoff pairs needs each pair's Grundy value, known here for piles up to {limit}")]
+    WythoffTable {
+        /// The largest pile with known values.
+        limit: u64,
+    },
+    /// The game can go round in circles and no theory decides it.
+    #[error("{game} can go round in circles, and no misère theory for it is known to bouton")]
+    Cycles {
+        /// The game's name.
+        game: &'static str,
+    },
+    /// The position belongs to other rules.
+    #[error("the position does not belong to these rules")]
+    Mismatch,
+}
+
 /// Why a position cannot be analysed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AnalysisError {
@@ -96,7 +123,7 @@ pub enum AnalysisError {
         /// The rule set's name and convention.
         rules: String,
         /// Why.
-        reason: String,
+        reason: Unavailable,
     },
     /// The analysis ran out of its budget (or was cancelled) before it
     /// found the answer.
@@ -107,4 +134,20 @@ pub enum AnalysisError {
         /// Which limit it reached.
         cause: crate::OverBudget,
     },
+}
+
+impl<M> Analysis<M> {
+    /// The same analysis with its moves turned into other moves (the moves
+    /// of one game into those of any game).
+    pub fn map_moves<N>(self, f: impl FnMut(M) -> N) -> Analysis<N> {
+        Analysis {
+            convention: self.convention,
+            winner: self.winner,
+            components: self.components,
+            total: self.total,
+            winning_moves: self.winning_moves.into_iter().map(f).collect(),
+            complete: self.complete,
+            method: self.method,
+        }
+    }
 }

@@ -5,14 +5,12 @@ use rand::{Rng, RngCore};
 
 use crate::{AnyMove, AnyPosition, AnyRules, Budget};
 
-/// Candidate moves compared when looking for the toughest losing move.
-const SAMPLED: usize = 24;
-
 /// The computer for every rule set, at any [`Level`]: with the level's
 /// probability it plays a winning move (chosen at random among all of them,
 /// found through Grundy values or the rule set's theory); otherwise a random
-/// move that does not win. In a lost position it picks, among a sample of
-/// moves, one that leaves the opponent the fewest winning replies. Where no
+/// move that does not win. In a lost position it picks one of the moves
+/// that leave the opponent the fewest winning replies (the same policy as
+/// every hint, [`AnyRules::toughest`]). Where no
 /// analysis is available it plays at random.
 ///
 /// ```
@@ -68,22 +66,11 @@ impl GrundyPlayer {
         (1..DRAWS).filter_map(|_| rules.random_move(position, rng)).find(|m| keep(m)).or(Some(first))
     }
 
-    /// In a lost position: among a sample of moves, one leaving the fewest
-    /// winning replies.
+    /// In a lost position: one of the toughest moves
+    /// ([`AnyRules::toughest`]), chosen at random.
     fn toughest(rules: &AnyRules, position: &AnyPosition, rng: &mut dyn RngCore, budget: &Budget) -> Option<AnyMove> {
-        let mut sample: Vec<AnyMove> = Vec::with_capacity(SAMPLED);
-        for _ in 0..SAMPLED {
-            let mv = rules.random_move(position, rng)?;
-            if !sample.contains(&mv) {
-                sample.push(mv);
-            }
-        }
-        let replies: Vec<usize> =
-            rules.winning_replies(position, &sample, budget).into_iter().map(|r| r.unwrap_or(usize::MAX - 1)).collect();
-        let fewest = replies.iter().copied().min()?;
-        let best: Vec<AnyMove> =
-            sample.iter().zip(&replies).filter(|&(_, &r)| r == fewest).map(|(&mv, _)| mv).collect();
-        best.get(rng.random_range(0..best.len())).copied()
+        let toughest = rules.toughest(position, budget)?;
+        toughest.moves.get(rng.random_range(0..toughest.moves.len())).copied()
     }
 }
 
@@ -112,7 +99,8 @@ impl Player<AnyRules> for GrundyPlayer {
                     GrundyPlayer::random_move(rules, position, rng, |m| !winning.contains(m))
                 }
             }
-            _ if rng.random_bool(self.level.skill()) => GrundyPlayer::toughest(rules, position, rng, &budget),
+            _ if rng.random_bool(self.level.skill()) => GrundyPlayer::toughest(rules, position, rng, &budget)
+                .or_else(|| GrundyPlayer::random_move(rules, position, rng, |_| true)),
             _ => GrundyPlayer::random_move(rules, position, rng, |_| true),
         }
     }

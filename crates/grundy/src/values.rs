@@ -8,7 +8,7 @@ use crate::{ComputeOptions, HeapGame, Meter, OverBudget, Periodicity, compute};
 
 /// Why single-heap values are not to be had.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Unavailable {
+pub(crate) enum ValuesFailure {
     /// Not known for a heap that large.
     Values(ValuesError),
     /// The computation ran out of its budget.
@@ -81,14 +81,14 @@ impl HeapValues {
     /// has no closed form and no period proved within the limit.
     pub fn for_heaps(game: &HeapGame, largest: u64) -> Result<HeapValues, ValuesError> {
         HeapValues::for_heaps_within(game, largest, &Meter::unlimited()).map_err(|e| match e {
-            Unavailable::Values(e) => e,
-            Unavailable::Budget(_) => unreachable!("an unlimited meter never runs out"),
+            ValuesFailure::Values(e) => e,
+            ValuesFailure::Budget(_) => unreachable!("an unlimited meter never runs out"),
         })
     }
 
     /// [`HeapValues::for_heaps`], computing within `meter`'s deadline and
     /// cancel flag.
-    pub(crate) fn for_heaps_within(game: &HeapGame, largest: u64, meter: &Meter) -> Result<HeapValues, Unavailable> {
+    pub(crate) fn for_heaps_within(game: &HeapGame, largest: u64, meter: &Meter) -> Result<HeapValues, ValuesFailure> {
         if let Some(found) = cache().lock().ok().and_then(|c| c.get(game).cloned())
             && found.covers(largest)
         {
@@ -101,7 +101,7 @@ impl HeapValues {
         Ok(values)
     }
 
-    fn compute(game: &HeapGame, largest: u64, meter: &Meter) -> Result<HeapValues, Unavailable> {
+    fn compute(game: &HeapGame, largest: u64, meter: &Meter) -> Result<HeapValues, ValuesFailure> {
         let closed = if *game == HeapGame::nim() {
             Some(Extension::Nim)
         } else if *game == HeapGame::laskers_nim() {
@@ -129,10 +129,11 @@ impl HeapValues {
             cancel: Some(&stop),
             ..ComputeOptions::default()
         };
-        let too_far = || Unavailable::Values(ValuesError { game: game.to_string(), heap: largest, limit: TABLE_LIMIT });
+        let too_far =
+            || ValuesFailure::Values(ValuesError { game: game.to_string(), heap: largest, limit: TABLE_LIMIT });
         let computed = compute(game, upto, options);
         if let Some(e) = stopped.get() {
-            return Err(Unavailable::Budget(e));
+            return Err(ValuesFailure::Budget(e));
         }
         let seq = computed.map_err(|_| too_far())?;
         let table: Vec<u32> = seq.to_vec().map_err(|_| too_far())?;

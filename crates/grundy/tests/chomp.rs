@@ -149,7 +149,7 @@ fn bad_bars_and_bites_say_what_is_wrong() {
     assert!("1".parse::<ChompMove>().is_err());
     let mv: ChompMove = "2 2".parse().unwrap();
     assert_eq!(mv.to_string().parse::<ChompMove>().unwrap(), mv);
-    assert_eq!(rules.describe(&bar, &mv), "bite column 2, row 2 (1 square)");
+    assert_eq!(rules.describe(&bar, &mv).to_string(), "bite column 2, row 2 (1 square)");
 }
 
 #[test]

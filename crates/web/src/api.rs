@@ -15,7 +15,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use bouton_grundy::{Budget, RuleSet};
+use bouton_grundy::{AnyRules, Budget};
 use bouton_rules::Convention;
 use futures_util::Stream;
 use rand::Rng;
@@ -275,8 +275,8 @@ enum Stored {
 /// the record's version.
 async fn computer_move(state: &AppState, id: &str, record: Record) -> Result<Stored, ApiError> {
     let version = record.version;
-    let set = record.game.rules().rule_set().clone();
-    let Some(mv) = compute(state, &set, move |budget| computer::choose(&record, budget)).await? else {
+    let rules = record.game.rules().clone();
+    let Some(mv) = compute(state, &rules, move |budget| computer::choose(&record, budget)).await? else {
         return Ok(Stored::NoMove);
     };
     let target = id.to_owned();
@@ -286,15 +286,15 @@ async fn computer_move(state: &AppState, id: &str, record: Record) -> Result<Sto
 
 /// Runs a computation (an analysis, the computer's choice) for a game of
 /// `set` within the server's budget: on the compute pool, where it is called
-/// off if this future is dropped (see [`crate::pool`]); or, for Nim, in
-/// place — its closed forms take microseconds, and a pool kept busy by
-/// analyses of other games must not hold up a game of Nim.
+/// off if this future is dropped (see [`crate::pool`]); or, where every
+/// analysis is a closed form (Nim), in place — it takes microseconds, and a
+/// pool kept busy by analyses of other games must not hold up such a game.
 async fn compute<T: Send + 'static>(
     state: &AppState,
-    set: &RuleSet,
+    rules: &AnyRules,
     work: impl FnOnce(&Budget) -> T + Send + 'static,
 ) -> Result<T, ApiError> {
-    if *set == RuleSet::Nim {
+    if rules.instant() {
         return Ok(work(state.pool.budget()));
     }
     state.pool.compute(work).await
@@ -385,8 +385,8 @@ async fn join(State(state): State<AppState>, Path(id): Path<String>) -> Result<J
 async fn hint(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<coach::HintView>, ApiError> {
     let record = record_of(&state, id).await?;
     record.require_help()?;
-    let set = record.game.rules().rule_set().clone();
-    Ok(Json(compute(&state, &set, move |budget| coach::hint(&record, budget)).await?))
+    let rules = record.game.rules().clone();
+    Ok(Json(compute(&state, &rules, move |budget| coach::hint(&record, budget)).await?))
 }
 
 /// `GET /api/games/{id}/review`: a finished game's review, computed once
@@ -407,8 +407,8 @@ async fn review(State(state): State<AppState>, Path(id): Path<String>) -> Result
     let json = pending
         .cell
         .get_or_try_init(|| async {
-            let set = record.game.rules().rule_set().clone();
-            let view = compute(&state, &set, move |budget| coach::review(&record, budget)).await?;
+            let rules = record.game.rules().clone();
+            let view = compute(&state, &rules, move |budget| coach::review(&record, budget)).await?;
             let json = serde_json::to_string(&view).map_err(|e| ApiError::Internal(e.to_string()))?;
             let (target, kept) = (id.clone(), json.clone());
             state.store.run(None, move |conn| games::store_review(conn, &target, &kept)).await?;
@@ -429,8 +429,8 @@ fn json_response(json: String) -> Response {
 async fn analysis(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<RulesAnalysisView>, ApiError> {
     let record = record_of(&state, id).await?;
     record.require_help()?;
-    let set = record.game.rules().rule_set().clone();
-    compute(&state, &set, move |budget| RulesAnalysisView::new(record.game.rules(), record.game.position(), budget))
+    let rules = record.game.rules().clone();
+    compute(&state, &rules, move |budget| RulesAnalysisView::new(record.game.rules(), record.game.position(), budget))
         .await?
         .map(Json)
 }
@@ -453,19 +453,17 @@ async fn analyze(
     query: Result<Query<AnalyzeQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let AnalyzeRequest { rules, numbers, misere } = body::analyze_request(query, MAX_ANALYZE_HEAPS)?;
-    let set: RuleSet = match rules.as_deref() {
-        None => RuleSet::Nim,
-        Some(text) => text.parse().map_err(|e: bouton_grundy::RuleSetError| ApiError::Unprocessable(e.to_string()))?,
-    };
+    let set = service::rule_set(rules.as_deref())?;
     let convention = if misere { Convention::Misere } else { Convention::Normal };
-    if set == RuleSet::Nim {
+    // Nim's own view, with the binary table the page explains it by.
+    if set.to_string() == "nim" {
         return Ok(Json(AnalysisView::new(numbers.as_slice(), convention)).into_response());
     }
     service::check_limits(&set, numbers.as_slice())?;
     let rules = crate::record::server_rules(set, convention);
     let position = rules.position(numbers.as_slice()).map_err(|e| ApiError::Unprocessable(e.to_string()))?;
-    let set = rules.rule_set().clone();
-    Ok(Json(compute(&state, &set, move |budget| RulesAnalysisView::new(&rules, &position, budget)).await??)
+    let shared = rules.clone();
+    Ok(Json(compute(&state, &shared, move |budget| RulesAnalysisView::new(&rules, &position, budget)).await??)
         .into_response())
 }
 

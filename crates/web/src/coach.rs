@@ -2,10 +2,9 @@
 //! game's first mistakes. Pure functions of a game and a budget, run on the
 //! compute pool (an analysis may search).
 
-use bouton_analysis::{Analysis, Winner};
-use bouton_grundy::{AnalysisError, AnyMove, AnyPosition, Budget, GrundyPlayer, RuleSet};
-use bouton_players::{Level, Player};
-use bouton_rules::{Convention, Heaps, NimMove, Rules, Side};
+use bouton_analysis::Winner;
+use bouton_grundy::{AnalysisError, AnyMove, AnyPosition, Budget};
+use bouton_rules::{Convention, Rules, Side};
 use serde::Serialize;
 
 use crate::record::Record;
@@ -34,22 +33,6 @@ pub fn hint(record: &Record, budget: &Budget) -> HintView {
     let budget = &budget.started();
     let rules = record.game.rules();
     let position = record.game.position();
-    if let (RuleSet::Nim, AnyPosition::Heaps(heaps)) = (rules.rule_set(), position) {
-        let heaps = heaps.as_slice();
-        let convention = rules.convention();
-        let analysis = Analysis::new(heaps, convention);
-        let suggestion = match analysis.winner() {
-            Winner::Mover => analysis.first_winning_move(heaps),
-            Winner::Opponent => bouton_players::toughest_moves(heaps, convention).first().copied(),
-        };
-        return HintView {
-            winner: Some(analysis.winner()),
-            nim_sum: Some(analysis.nim_sum()),
-            winning_moves: Some(analysis.count_winning_moves(heaps)),
-            suggestion: suggestion.map(MoveView::from),
-            unavailable: None,
-        };
-    }
     let analysis = match rules.analyze_within(position, budget) {
         Ok(analysis) => analysis,
         Err(e) => {
@@ -64,11 +47,9 @@ pub fn hint(record: &Record, budget: &Budget) -> HintView {
     };
     let suggestion = match analysis.winner {
         Winner::Mover => rules.progressive(position, &analysis.winning_moves).first().copied(),
-        // The perfect player's choice in a lost position: among a sample of
-        // moves, one leaving the fewest winning replies.
-        Winner::Opponent => GrundyPlayer::new(Level::Perfect)
-            .with_budget(budget.clone())
-            .choose(&record.game, &mut crate::computer::rng(record)),
+        // The one policy for a lost position, as the computer's and the
+        // terminal's: the first of the moves leaving the fewest winning replies.
+        Winner::Opponent => rules.toughest(position, budget).and_then(|t| t.moves.first().copied()),
     };
     HintView {
         winner: Some(analysis.winner),
@@ -131,11 +112,6 @@ pub fn review(record: &Record, budget: &Budget) -> ReviewView {
     // was not; unjudged moves have none.
     let mut verdicts: Vec<Option<Option<AnyMove>>> = vec![None; history.len()];
     for (ply, &(position, mv)) in history.iter().enumerate().rev() {
-        if let (AnyPosition::Heaps(heaps), AnyMove::Nim(nim)) = (position, mv) {
-            verdicts[ply] = Some(nim_mistake(heaps, nim, rules.convention()));
-            after = Some(Analysis::new(heaps.as_slice(), rules.convention()).winner());
-            continue;
-        }
         match rules.analyze_within(position, budget) {
             Ok(a) => {
                 verdicts[ply] = if a.winner != Winner::Mover || a.winning_moves.contains(&mv) {
@@ -172,12 +148,4 @@ pub fn review(record: &Record, budget: &Budget) -> ReviewView {
     }
     let [first, second] = found;
     ReviewView { first, second, unjudged }
-}
-
-/// A winning Nim move, if `mv` gave a won position away.
-fn nim_mistake(heaps: &Heaps, mv: NimMove, convention: Convention) -> Option<AnyMove> {
-    let heaps = heaps.as_slice();
-    let analysis = Analysis::new(heaps, convention);
-    let blunder = analysis.winner() == Winner::Mover && analysis.winning_move_in(mv.heap, heaps[mv.heap]) != Some(mv);
-    blunder.then(|| analysis.first_winning_move(heaps)).flatten().map(AnyMove::Nim)
 }

@@ -5,9 +5,9 @@
 //! budget ([`choose`]), and stored only if the game has not changed
 //! meanwhile ([`commit`]).
 
-use bouton_grundy::{AnyMove, AnyPosition, Budget, GrundyPlayer, RuleSet};
+use bouton_grundy::{AnyMove, Budget, GrundyPlayer};
 use bouton_players::{Level, Player};
-use bouton_rules::{Game, Nim, Rules};
+
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rusqlite::Connection;
@@ -37,22 +37,15 @@ pub fn rng(record: &Record) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(record.seed ^ ply.wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
 
-/// The computer's move at its level: in Nim the players of
-/// `bouton-players` (closed forms, no search), in every other rule set the
-/// Grundy-value player thinking within `budget`. When the budget runs out
+/// The computer's move at its level: the library's player for every rule
+/// set, thinking within `budget` (theory first: Nim's and the other closed
+/// forms need no search). When the budget runs out
 /// (or its cancel flag is raised) the move is a random legal one, drawn
 /// without listing the legal moves.
 pub fn choose(record: &Record, budget: &Budget) -> Option<AnyMove> {
     let mut rng = rng(record);
     let level = record.level.unwrap_or(Level::Perfect);
-    let rules = record.game.rules();
-    match (rules.rule_set(), record.game.position()) {
-        (RuleSet::Nim, AnyPosition::Heaps(heaps)) => Game::new(Nim::new(rules.convention()), heaps.clone())
-            .ok()
-            .and_then(|nim| level.player().choose(&nim, &mut rng))
-            .map(AnyMove::Nim),
-        _ => GrundyPlayer::new(level).with_budget(budget.clone()).choose(&record.game, &mut rng),
-    }
+    GrundyPlayer::new(level).with_budget(budget.clone()).choose(&record.game, &mut rng)
 }
 
 /// Stores the computer's move `mv`, chosen in the game at `version`; does

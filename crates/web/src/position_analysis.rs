@@ -104,7 +104,7 @@ impl RulesAnalysisView {
             rules: rules.rule_set().to_string(),
             title: rules.title(),
             misere: rules.convention() == Convention::Misere,
-            position: position.numbers(),
+            position: rules.numbers(position),
             winner: analysis.winner,
             components: analysis.components,
             total: analysis.total,

@@ -39,7 +39,7 @@ pub struct Record {
 /// use bouton_grundy::RuleSet;
 /// use bouton_rules::Convention;
 ///
-/// let rules = bouton_web::server_rules(RuleSet::Kayles, Convention::Misere);
+/// let rules = bouton_web::server_rules("kayles".parse::<RuleSet>()?, Convention::Misere);
 /// assert!(rules.analyze(&rules.position(&[30, 40])?).is_err());
 /// assert!(rules.analyze(&rules.position(&[7, 11])?).is_ok());
 /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -5,7 +5,7 @@
 
 use bouton_grundy::{AnyMove, AnyRules, RuleSet};
 use bouton_players::Level;
-use bouton_rules::{Convention, Game, NimMove, PlayError, Side};
+use bouton_rules::{Convention, Game, PlayError, Side};
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
@@ -143,10 +143,7 @@ pub struct Secrets {
 
 /// Checks a create request and turns it into a game.
 pub fn new_game(request: &CreateRequest) -> Result<(Game<AnyRules>, Option<Level>), ApiError> {
-    let set: RuleSet = match &request.rules {
-        None => RuleSet::Nim,
-        Some(text) => text.parse().map_err(|e: bouton_grundy::RuleSetError| ApiError::Unprocessable(e.to_string()))?,
-    };
+    let set = rule_set(request.rules.as_deref())?;
     let numbers = request.start()?.map_or_else(|| set.default_start(), <[u64]>::to_vec);
     check_limits(&set, &numbers)?;
     let convention = if request.misere { Convention::Misere } else { Convention::Normal };
@@ -161,11 +158,16 @@ pub fn new_game(request: &CreateRequest) -> Result<(Game<AnyRules>, Option<Level
     Ok((game, level))
 }
 
+/// The rule set named `text`, Nim when none is named.
+pub(crate) fn rule_set(text: Option<&str>) -> Result<RuleSet, ApiError> {
+    text.unwrap_or("nim").parse().map_err(|e: bouton_grundy::RuleSetError| ApiError::Unprocessable(e.to_string()))
+}
+
 /// The browser game's limits: at most [`MAX_HEAPS`] heaps (pairs, steps,
 /// rows), each number at most [`MAX_HEAP_SIZE`], Northcott rows at most
 /// [`MAX_ROW_WIDTH`] wide.
 pub(crate) fn check_limits(set: &RuleSet, numbers: &[u64]) -> Result<(), ApiError> {
-    let kind = Kind::of(set);
+    let kind = set.board_kind();
     let per_part = match kind {
         Kind::Pairs => 2,
         Kind::Rows => 3,
@@ -238,31 +240,31 @@ pub fn play(conn: &Connection, id: &str, token: Option<&str>, request: &MoveRequ
     Ok(Seen { record, access })
 }
 
-/// The move a request asks for: its text, or in Nim a heap and an amount.
+/// The move a request asks for: its text, or a heap and an amount (the
+/// text `HEAP AMOUNT`, which means that on every board of heaps).
 fn read_move(rules: &AnyRules, request: &MoveRequest) -> Result<AnyMove, ApiError> {
-    let nim = *rules.rule_set() == RuleSet::Nim;
-    match (&request.text, request.heap, request.take) {
-        (Some(text), None, None) => {
-            rules.parse_move(text).map_err(|e| ApiError::IllegalMove(format!("{e} ({})", rules.move_help())))
+    let heaps = rules.board_kind() == Kind::Heaps;
+    let text = match (&request.text, request.heap, request.take) {
+        (Some(text), None, None) => text.clone(),
+        (None, Some(heap), Some(take)) if heaps => format!("{heap} {take}"),
+        (None, Some(_), Some(_)) => {
+            return Err(ApiError::IllegalMove(format!(
+                "this game is {}: send the move as text in `move` ({})",
+                rules.rule_set().name(),
+                rules.move_help()
+            )));
         }
-        (None, Some(heap), Some(take)) if nim => {
-            let heap = usize::try_from(heap).unwrap_or(usize::MAX);
-            if heap == 0 {
-                return Err(ApiError::IllegalMove("there is no heap 0: heaps are numbered from 1".into()));
-            }
-            Ok(AnyMove::Nim(NimMove::new(heap - 1, take)))
+        (Some(_), _, _) => {
+            return Err(ApiError::BadRequest("send either `move` or `heap` and `take`, not both".into()));
         }
-        (None, Some(_), Some(_)) => Err(ApiError::IllegalMove(format!(
-            "this game is {}: send the move as text in `move` ({})",
-            rules.rule_set().name(),
-            rules.move_help()
-        ))),
-        (Some(_), _, _) => Err(ApiError::BadRequest("send either `move` or `heap` and `take`, not both".into())),
-        _ if nim => Err(ApiError::BadRequest(
-            "give the move as `move` (like \"3 2\") or as `heap` and `take` (heaps from 1)".into(),
-        )),
-        _ => Err(ApiError::BadRequest(format!("give the move as `move` ({})", rules.move_help()))),
-    }
+        _ if heaps => {
+            return Err(ApiError::BadRequest(
+                "give the move as `move` (like \"3 2\") or as `heap` and `take` (heaps from 1)".into(),
+            ));
+        }
+        _ => return Err(ApiError::BadRequest(format!("give the move as `move` ({})", rules.move_help()))),
+    };
+    rules.parse_move(&text).map_err(|e| ApiError::IllegalMove(format!("{e} ({})", rules.move_help())))
 }
 
 /// Checks a request to step a demo game: the owner's, at the current ply.

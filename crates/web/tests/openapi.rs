@@ -683,6 +683,9 @@ mod schemathesis_findings {
         let (id, token, _) = api.create(json!({"rules": "kayles", "mode": "local"})).await;
         let moves = format!("/api/games/{id}/moves");
         api.post(&moves, Some(&token), json!({"move": " ", "ply": 0})).await.expect_error(422, "");
+        api.post(&moves, Some(&token), json!({"heap": 1, "take": 3, "ply": 0})).await.expect_error(422, "not allowed");
+        let (id, token, _) = api.create(json!({"rules": "wythoff", "mode": "local"})).await;
+        let moves = format!("/api/games/{id}/moves");
         api.post(&moves, Some(&token), json!({"heap": 1, "take": 1, "ply": 0})).await.expect_error(422, "as text");
     }
 

@@ -177,10 +177,11 @@ impl Chomp {
     }
 
     /// The bite in words.
-    pub fn describe(&self, bar: &Bar, mv: &ChompMove) -> String {
+    pub fn describe(&self, bar: &Bar, mv: &ChompMove) -> crate::Phrase {
         let eaten: u128 = bar.0.iter().skip(mv.column).map(|&h| u128::from(h.saturating_sub(mv.row))).sum();
         let squares = if eaten == 1 { "1 square".to_owned() } else { format!("{eaten} squares") };
-        format!("bite column {}, row {} ({squares})", mv.column as u128 + 1, u128::from(mv.row) + 1)
+        let rest = format!("column {}, row {} ({squares})", mv.column as u128 + 1, u128::from(mv.row) + 1);
+        crate::Phrase::new(crate::Verb::Bite, rest)
     }
 }
 

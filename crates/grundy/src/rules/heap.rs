@@ -4,7 +4,7 @@ use std::str::FromStr;
 use bouton_rules::{Convention, Heaps, Rules};
 
 use crate::rules::parse::{MoveParseError, numbers};
-use crate::{HeapGame, HeapOption};
+use crate::{HeapFamily, HeapGame, HeapOption, Phrase, Verb};
 
 /// A heap game played by its take-and-break code: subtraction games, Nim
 /// with a take limit, Kayles, Dawson's Kayles, any octal game, Grundy's
@@ -24,13 +24,14 @@ use crate::{HeapGame, HeapOption};
 /// let mv: HeapMove = "1 1 2".parse()?;
 /// kayles.play(&mut heaps, mv)?;
 /// assert_eq!(heaps.as_slice(), &[2, 4]);
-/// assert_eq!(kayles.describe(&mv, &Heaps::new(vec![7])?), "take 1 from heap 1, leaving 2 and 4");
+/// assert_eq!(kayles.describe(&mv, &Heaps::new(vec![7])?).to_string(), "take 1 from heap 1, leaving 2 and 4");
 /// assert!(kayles.play(&mut heaps, "1 3".parse()?).is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct HeapRules {
     game: HeapGame,
+    family: HeapFamily,
     convention: Convention,
 }
 
@@ -149,7 +150,45 @@ pub enum IllegalHeapMove {
 impl HeapRules {
     /// The heap game `game` under `convention`.
     pub fn new(game: HeapGame, convention: Convention) -> HeapRules {
-        HeapRules { game, convention }
+        HeapRules { family: HeapFamily::of(&game), game, convention }
+    }
+
+    /// The heap game of a named family under `convention`.
+    ///
+    /// # Errors
+    /// A family whose parameters make no valid code.
+    ///
+    /// ```
+    /// use bouton_grundy::{HeapFamily, HeapRules};
+    /// use bouton_rules::Convention;
+    ///
+    /// let rules = HeapRules::named(HeapFamily::Subtraction(vec![2, 3, 7]), Convention::Normal)?;
+    /// assert_eq!(rules.game().to_string(), "0.0330003");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn named(family: HeapFamily, convention: Convention) -> Result<HeapRules, crate::CodeError> {
+        let game = match &family {
+            HeapFamily::Subtraction(set) => HeapGame::subtraction(set)?,
+            HeapFamily::AllBut(set) => HeapGame::all_but(set)?,
+            HeapFamily::TakeLimit(k) => HeapGame::take_limit(*k)?,
+            HeapFamily::Kayles => HeapGame::kayles(),
+            HeapFamily::DawsonsKayles => HeapGame::dawsons_kayles(),
+            HeapFamily::Grundy => HeapGame::grundys_game(),
+            HeapFamily::Lasker => HeapGame::laskers_nim(),
+            HeapFamily::Octal(game) => game.clone(),
+        };
+        Ok(HeapRules { game, family, convention })
+    }
+
+    /// The family the rules were named by.
+    pub fn family(&self) -> &HeapFamily {
+        &self.family
+    }
+
+    /// The same rules under `convention`.
+    pub fn with_convention(mut self, convention: Convention) -> HeapRules {
+        self.convention = convention;
+        self
     }
 
     /// The game's code.
@@ -158,14 +197,16 @@ impl HeapRules {
     }
 
     /// The move in words, e.g. "take 2 from heap 3, leaving 1 and 4".
-    pub fn describe(&self, mv: &HeapMove, before: &Heaps) -> String {
+    pub fn describe(&self, mv: &HeapMove, before: &Heaps) -> Phrase {
         let number = mv.heap as u128 + 1;
         let size = before.get(mv.heap).unwrap_or(0);
         let option = mv.option(size);
         match (option.take, option.right) {
-            (0, _) => format!("split heap {number} into {} and {}", option.left, option.right),
-            (take, 0) => format!("take {take} from heap {number}"),
-            (take, right) => format!("take {take} from heap {number}, leaving {} and {right}", option.left),
+            (0, _) => Phrase::new(Verb::Split, format!("heap {number} into {} and {}", option.left, option.right)),
+            (take, 0) => Phrase::new(Verb::Take, format!("{take} from heap {number}")),
+            (take, right) => {
+                Phrase::new(Verb::Take, format!("{take} from heap {number}, leaving {} and {right}", option.left))
+            }
         }
     }
 
@@ -237,7 +278,10 @@ impl Rules for HeapRules {
             return Err(IllegalHeapMove::PartTooLarge { heap: number, take: mv.take, part: mv.part, rest });
         }
         if !self.game.allows(size, mv.option(size)) {
-            return Err(IllegalHeapMove::NotAllowed { what: self.describe(&mv, heaps), allowed: self.allowed() });
+            return Err(IllegalHeapMove::NotAllowed {
+                what: self.describe(&mv, heaps).to_string(),
+                allowed: self.allowed(),
+            });
         }
         Ok(())
     }

@@ -237,7 +237,7 @@ impl Northcott {
     }
 
     /// The move in words.
-    pub fn describe(&self, board: &Board, mv: &NorthcottMove) -> String {
+    pub fn describe(&self, board: &Board, mv: &NorthcottMove) -> crate::Phrase {
         let piece = if board.white_to_move { "White" } else { "Black" };
         // No gap for a move onto the other piece (an illegal move can be
         // described too).
@@ -246,7 +246,8 @@ impl Northcott {
             mv.to.abs_diff(other).checked_sub(1)
         });
         let gap = gap.map(|g| format!(", leaving a gap of {g}")).unwrap_or_default();
-        format!("move {piece} in row {} to column {}{gap}", mv.row as u128 + 1, u128::from(mv.to) + 1)
+        let rest = format!("{piece} in row {} to column {}{gap}", mv.row as u128 + 1, u128::from(mv.to) + 1);
+        crate::Phrase::new(crate::Verb::Move, rest)
     }
 }
 

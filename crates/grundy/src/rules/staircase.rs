@@ -161,12 +161,13 @@ impl Staircase {
     }
 
     /// The move in words.
-    pub fn describe(&self, mv: &StairMove) -> String {
+    pub fn describe(&self, mv: &StairMove) -> crate::Phrase {
         let coins = if mv.coins == 1 { "1 coin".to_owned() } else { format!("{} coins", mv.coins) };
-        match mv.step {
-            0 => format!("move {coins} from step 1 off the staircase"),
-            s => format!("move {coins} from step {} to step {s}", s + 1),
-        }
+        let rest = match mv.step {
+            0 => format!("{coins} from step 1 off the staircase"),
+            s => format!("{coins} from step {} to step {s}", s + 1),
+        };
+        crate::Phrase::new(crate::Verb::Move, rest)
     }
 }
 

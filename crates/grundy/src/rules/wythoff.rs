@@ -212,13 +212,14 @@ impl Wythoff {
     }
 
     /// The move in words.
-    pub fn describe(&self, mv: &WythoffMove, pairs: usize) -> String {
+    pub fn describe(&self, mv: &WythoffMove, pairs: usize) -> crate::Phrase {
         let of = if pairs > 1 { format!(" of pair {}", mv.pair as u128 + 1) } else { String::new() };
-        match (mv.first, mv.second) {
-            (x, 0) => format!("take {x} from the first pile{of}"),
-            (0, y) => format!("take {y} from the second pile{of}"),
-            (x, _) => format!("take {x} from both piles{of}"),
-        }
+        let rest = match (mv.first, mv.second) {
+            (x, 0) => format!("{x} from the first pile{of}"),
+            (0, y) => format!("{y} from the second pile{of}"),
+            (x, _) => format!("{x} from both piles{of}"),
+        };
+        crate::Phrase::new(crate::Verb::Take, rest)
     }
 }
 

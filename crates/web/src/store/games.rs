@@ -18,7 +18,8 @@ pub fn now() -> i64 {
 /// Stores a new game with the moves already played (the computer may move
 /// first).
 pub fn insert(conn: &Connection, record: &Record) -> Result<(), ApiError> {
-    let start = serde_json::to_string(&record.game.start().numbers()).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let start = serde_json::to_string(&record.game.rules().numbers(record.game.start()))
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
     let time = now();
     conn.prepare_cached(
         "INSERT INTO games (id, created_at, updated_at, version, mode, misere, level, start, seed, owner_token, guest_token, rules, help)

@@ -1,0 +1,106 @@
+//! Fibonacci Nim: the Zeckendorf representation in normal play, a search in
+//! misère play.
+
+use bouton_rules::{Convention, Rules};
+use rand::{Rng, RngCore};
+
+use crate::game::{Game, RuleName, winner};
+use crate::games::search::{replies_by_search, searched};
+use crate::{Analysis, AnalysisError, BoardView, Budget, Component, FibMove, FibPosition, FibonacciNim, Method};
+use crate::{MoveParseError, Phrase, PositionError, RuleSetError, Verb};
+
+impl Game for FibonacciNim {
+    fn from_name(name: &RuleName) -> Option<Result<FibonacciNim, RuleSetError>> {
+        matches!((name.name.as_str(), &name.parameter), ("fibonacci" | "fibonacci-nim", None))
+            .then(|| Ok(FibonacciNim::new(Convention::Normal)))
+    }
+
+    fn examples() -> Vec<FibonacciNim> {
+        vec![FibonacciNim::new(Convention::Normal)]
+    }
+
+    fn id(&self) -> String {
+        "fibonacci".to_owned()
+    }
+
+    fn name(&self) -> String {
+        "Fibonacci Nim".to_owned()
+    }
+
+    fn summary(&self) -> String {
+        "take from the heap: not all of it at the first move, then at most twice the previous move".to_owned()
+    }
+
+    fn in_convention(self, convention: Convention) -> FibonacciNim {
+        FibonacciNim::new(convention)
+    }
+
+    fn position_format(&self) -> &'static str {
+        "the heap size"
+    }
+
+    fn default_start(&self) -> Vec<u64> {
+        vec![20]
+    }
+
+    /// One heap, whatever `parts` says.
+    fn random_start(&self, _parts: usize, max: u64, rng: &mut dyn RngCore) -> Vec<u64> {
+        vec![rng.random_range(2..=max.max(2))]
+    }
+
+    fn position(&self, numbers: &[u64]) -> Result<FibPosition, PositionError> {
+        Ok(FibPosition::from_numbers(numbers)?)
+    }
+
+    /// A start is written as its heap alone (a start has at least 2).
+    fn numbers(&self, f: &FibPosition) -> Vec<u64> {
+        if f.heap() >= 2 && f.limit() == f.heap() - 1 { vec![f.heap()] } else { vec![f.heap(), f.limit()] }
+    }
+
+    fn board(&self, f: &FibPosition) -> BoardView {
+        BoardView::Fibonacci { heap: f.heap(), max_take: f.max_take() }
+    }
+
+    fn describe_position(&self, f: &FibPosition) -> String {
+        format!("A heap of {}; the next move may take 1 to {}.", f.heap(), f.max_take())
+    }
+
+    fn parse_move(&self, text: &str) -> Result<FibMove, MoveParseError> {
+        text.parse()
+    }
+
+    fn move_help(&self) -> &'static str {
+        "`3` takes 3 tokens"
+    }
+
+    fn describe_move(&self, _before: &FibPosition, mv: &FibMove) -> Phrase {
+        Phrase::new(Verb::Take, mv.take.to_string())
+    }
+
+    /// The Zeckendorf representation decides who wins and gives the winning
+    /// moves; a Grundy value other than 0 would need a search, and is only
+    /// displayed: it is not computed.
+    fn analyze(&self, pos: &FibPosition, budget: &Budget) -> Result<Analysis<FibMove>, AnalysisError> {
+        if self.convention() == Convention::Misere {
+            return searched(self, pos, budget, vec![Component::new("the heap", None)]);
+        }
+        let mover_wins = FibonacciNim::mover_wins(pos);
+        let value = (!mover_wins).then_some(0);
+        Ok(Analysis {
+            convention: Convention::Normal,
+            winner: winner(mover_wins),
+            components: vec![Component::new("the heap", value)],
+            total: value,
+            winning_moves: FibonacciNim::winning_moves(pos),
+            complete: true,
+            method: Method::Zeckendorf,
+        })
+    }
+
+    fn winning_replies(&self, pos: &FibPosition, moves: &[FibMove], budget: &Budget) -> Vec<Option<usize>> {
+        match self.convention() {
+            Convention::Misere => replies_by_search(self, pos, moves, budget),
+            Convention::Normal => crate::game::replies_by_analysis(self, pos, moves, budget),
+        }
+    }
+}
