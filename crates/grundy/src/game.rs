@@ -10,6 +10,7 @@ use bouton_rules::{Convention, Rules};
 use rand::{Rng, RngCore};
 use serde::Serialize;
 
+use crate::games::written::Written;
 use crate::{Analysis, AnalysisError, BoardView, Budget, HeapGame, MoveParseError, OverBudget, Phrase, PositionError};
 use crate::{RandomMove, RuleSetError, Unavailable};
 
@@ -93,7 +94,7 @@ impl Default for MoveShape {
 /// and an exhaustive search only where no theory applies, always within
 /// the [`Budget`] given.
 pub trait Game:
-    Rules<Position: Hash + fmt::Display + Serialize + Send + Sync, Move: Hash + fmt::Display + Send + Sync>
+    Rules<Position: Written + Hash + fmt::Display + Serialize + Send + Sync, Move: Hash + fmt::Display + Send + Sync>
     + RandomMove
     + PartialEq
     + Eq
@@ -143,16 +144,24 @@ pub trait Game:
     ///
     /// # Errors
     /// Numbers that do not make a position of this game.
-    fn position(&self, numbers: &[u64]) -> Result<Self::Position, PositionError>;
+    fn position(&self, numbers: &[u64]) -> Result<Self::Position, PositionError> {
+        Self::Position::from_numbers(numbers)
+    }
 
     /// The position as numbers, the form [`Game::position`] reads.
-    fn numbers(&self, position: &Self::Position) -> Vec<u64>;
+    fn numbers(&self, position: &Self::Position) -> Vec<u64> {
+        position.to_numbers()
+    }
 
     /// The position as it is drawn.
-    fn board(&self, position: &Self::Position) -> BoardView;
+    fn board(&self, position: &Self::Position) -> BoardView {
+        position.view()
+    }
 
     /// The position in one sentence: "Heaps: 3 5 7."
-    fn describe_position(&self, position: &Self::Position) -> String;
+    fn describe_position(&self, position: &Self::Position) -> String {
+        position.sentence()
+    }
 
     /// Reads a move typed by a person or stored in a file.
     ///

@@ -5,10 +5,10 @@
 use bouton_rules::Convention;
 use rand::{Rng, RngCore};
 
-use crate::game::{Game, RuleName, plural};
+use crate::RuleSetError;
+use crate::game::{Game, RuleName};
 use crate::games::search::{replies_by_search, searched};
-use crate::{Analysis, AnalysisError, Bar, BoardView, Budget, Chomp, ChompMove, Component, MoveParseError, Phrase};
-use crate::{PositionError, RuleSetError};
+use crate::{Analysis, AnalysisError, Bar, Budget, Chomp, ChompMove, Component, MoveParseError, Phrase};
 
 impl Game for Chomp {
     fn from_name(name: &RuleName) -> Option<Result<Chomp, RuleSetError>> {
@@ -51,26 +51,6 @@ impl Game for Chomp {
         let mut heights: Vec<u64> = (0..parts.max(1)).map(|_| rng.random_range(1..=max.max(1))).collect();
         heights.sort_unstable_by(|a, b| b.cmp(a));
         heights
-    }
-
-    fn position(&self, numbers: &[u64]) -> Result<Bar, PositionError> {
-        Ok(Bar::new(numbers.to_vec())?)
-    }
-
-    fn numbers(&self, bar: &Bar) -> Vec<u64> {
-        bar.heights().to_vec()
-    }
-
-    fn board(&self, bar: &Bar) -> BoardView {
-        BoardView::Grid { columns: bar.heights().to_vec() }
-    }
-
-    fn describe_position(&self, bar: &Bar) -> String {
-        format!(
-            "A bar of {} in {}; the poisoned square is column 1, row 1.",
-            plural(bar.squares(), "square", "squares"),
-            plural(bar.trimmed().len() as u128, "column", "columns")
-        )
     }
 
     fn parse_move(&self, text: &str) -> Result<ChompMove, MoveParseError> {

@@ -6,8 +6,8 @@ use rand::{Rng, RngCore};
 
 use crate::game::{Game, RuleName, winner};
 use crate::games::search::{replies_by_search, searched};
-use crate::{Analysis, AnalysisError, BoardView, Budget, Component, FibMove, FibPosition, FibonacciNim, Method};
-use crate::{MoveParseError, Phrase, PositionError, RuleSetError, Verb};
+use crate::{Analysis, AnalysisError, Budget, Component, FibMove, FibPosition, FibonacciNim, Method};
+use crate::{MoveParseError, Phrase, RuleSetError, Verb};
 
 impl Game for FibonacciNim {
     fn from_name(name: &RuleName) -> Option<Result<FibonacciNim, RuleSetError>> {
@@ -46,23 +46,6 @@ impl Game for FibonacciNim {
     /// One heap, whatever `parts` says.
     fn random_start(&self, _parts: usize, max: u64, rng: &mut dyn RngCore) -> Vec<u64> {
         vec![rng.random_range(2..=max.max(2))]
-    }
-
-    fn position(&self, numbers: &[u64]) -> Result<FibPosition, PositionError> {
-        Ok(FibPosition::from_numbers(numbers)?)
-    }
-
-    /// A start is written as its heap alone (a start has at least 2).
-    fn numbers(&self, f: &FibPosition) -> Vec<u64> {
-        if f.heap() >= 2 && f.limit() == f.heap() - 1 { vec![f.heap()] } else { vec![f.heap(), f.limit()] }
-    }
-
-    fn board(&self, f: &FibPosition) -> BoardView {
-        BoardView::Fibonacci { heap: f.heap(), max_take: f.max_take() }
-    }
-
-    fn describe_position(&self, f: &FibPosition) -> String {
-        format!("A heap of {}; the next move may take 1 to {}.", f.heap(), f.max_take())
     }
 
     fn parse_move(&self, text: &str) -> Result<FibMove, MoveParseError> {

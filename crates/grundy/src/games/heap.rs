@@ -7,8 +7,8 @@ use bouton_rules::{Convention, Heaps, Rules};
 use crate::game::{Game, MoveShape, RuleName, winner};
 use crate::games::search::{replies_by_search, searched};
 use crate::values::ValuesFailure;
-use crate::{Analysis, AnalysisError, BoardView, Budget, Component, HeapGame, HeapMove, HeapRules, HeapValues};
-use crate::{MOVE_BUDGET, Method, MoveParseError, Phrase, PositionError, RuleSetError, Unavailable};
+use crate::{Analysis, AnalysisError, Budget, Component, HeapGame, HeapMove, HeapRules, HeapValues};
+use crate::{MOVE_BUDGET, Method, MoveParseError, Phrase, RuleSetError, Unavailable};
 
 /// The family a heap game was named by: what `--rules` shows for it and
 /// what it is called.
@@ -191,22 +191,6 @@ impl Game for HeapRules {
             HeapFamily::Grundy => vec![10, 13],
             HeapFamily::Lasker => vec![3, 5, 7],
         }
-    }
-
-    fn position(&self, numbers: &[u64]) -> Result<Heaps, PositionError> {
-        Ok(Heaps::new(numbers.to_vec())?)
-    }
-
-    fn numbers(&self, heaps: &Heaps) -> Vec<u64> {
-        heaps.as_slice().to_vec()
-    }
-
-    fn board(&self, heaps: &Heaps) -> BoardView {
-        BoardView::Heaps { heaps: heaps.as_slice().to_vec() }
-    }
-
-    fn describe_position(&self, heaps: &Heaps) -> String {
-        format!("Heaps: {heaps}.")
     }
 
     fn parse_move(&self, text: &str) -> Result<HeapMove, MoveParseError> {

@@ -10,4 +10,5 @@ pub(crate) mod nim;
 pub(crate) mod northcott;
 pub(crate) mod search;
 pub(crate) mod staircase;
+pub(crate) mod written;
 pub(crate) mod wythoff;

@@ -3,8 +3,8 @@
 use bouton_rules::{Convention, Heaps, Rules};
 
 use crate::game::{Game, MoveShape, RuleName, winner};
-use crate::{Analysis, AnalysisError, BoardView, Budget, Component, MOORE_MAX_K, MOVE_BUDGET, Method, MooreMove};
-use crate::{MooreNim, MoveParseError, Phrase, PositionError, RuleSetError, Verb};
+use crate::{Analysis, AnalysisError, Budget, Component, MOORE_MAX_K, MOVE_BUDGET, Method, MooreMove};
+use crate::{MooreNim, MoveParseError, Phrase, RuleSetError, Verb};
 
 fn join_and(parts: &[String]) -> String {
     match parts {
@@ -44,22 +44,6 @@ impl Game for MooreNim {
 
     fn default_start(&self) -> Vec<u64> {
         vec![3, 5, 7]
-    }
-
-    fn position(&self, numbers: &[u64]) -> Result<Heaps, PositionError> {
-        Ok(Heaps::new(numbers.to_vec())?)
-    }
-
-    fn numbers(&self, heaps: &Heaps) -> Vec<u64> {
-        heaps.as_slice().to_vec()
-    }
-
-    fn board(&self, heaps: &Heaps) -> BoardView {
-        BoardView::Heaps { heaps: heaps.as_slice().to_vec() }
-    }
-
-    fn describe_position(&self, heaps: &Heaps) -> String {
-        format!("Heaps: {heaps}.")
     }
 
     fn parse_move(&self, text: &str) -> Result<MooreMove, MoveParseError> {

@@ -4,7 +4,7 @@ use bouton_rules::{Convention, Heaps, Nim, NimMove};
 
 use crate::game::{Game, RuleName};
 use crate::games::heap::heap_components;
-use crate::{Analysis, AnalysisError, BoardView, Budget, HeapGame, Method, MoveParseError, Phrase, PositionError};
+use crate::{Analysis, AnalysisError, Budget, HeapGame, Method, MoveParseError, Phrase};
 use crate::{RuleSetError, Verb};
 
 impl Game for Nim {
@@ -46,18 +46,6 @@ impl Game for Nim {
 
     fn default_start(&self) -> Vec<u64> {
         vec![3, 5, 7]
-    }
-
-    fn position(&self, numbers: &[u64]) -> Result<Heaps, PositionError> {
-        Ok(Heaps::new(numbers.to_vec())?)
-    }
-
-    fn numbers(&self, heaps: &Heaps) -> Vec<u64> {
-        heaps.as_slice().to_vec()
-    }
-
-    fn board(&self, heaps: &Heaps) -> BoardView {
-        BoardView::Heaps { heaps: heaps.as_slice().to_vec() }
     }
 
     fn describe_position(&self, heaps: &Heaps) -> String {

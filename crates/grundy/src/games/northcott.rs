@@ -4,10 +4,9 @@
 use bouton_rules::{Convention, Rules};
 use rand::{Rng, RngCore};
 
-use crate::board_view::RowView;
-use crate::game::{Game, RuleName, plural, winner};
-use crate::{Analysis, AnalysisError, Board, BoardView, Budget, Component, Method, MoveParseError, Northcott};
-use crate::{NorthcottMove, Phrase, PositionError, RuleSetError, Unavailable};
+use crate::game::{Game, RuleName, winner};
+use crate::{Analysis, AnalysisError, Board, Budget, Component, Method, MoveParseError, Northcott};
+use crate::{NorthcottMove, Phrase, RuleSetError, Unavailable};
 
 impl Game for Northcott {
     fn from_name(name: &RuleName) -> Option<Result<Northcott, RuleSetError>> {
@@ -59,30 +58,6 @@ impl Game for Northcott {
                 [width, white, black]
             })
             .collect()
-    }
-
-    fn position(&self, numbers: &[u64]) -> Result<Board, PositionError> {
-        Ok(Board::from_numbers(numbers)?)
-    }
-
-    fn numbers(&self, board: &Board) -> Vec<u64> {
-        board.numbers()
-    }
-
-    fn board(&self, board: &Board) -> BoardView {
-        BoardView::Rows {
-            white_to_move: board.white_to_move(),
-            rows: board
-                .rows()
-                .iter()
-                .map(|r| RowView { width: r.width, white: r.white + 1, black: r.black + 1 })
-                .collect(),
-        }
-    }
-
-    fn describe_position(&self, board: &Board) -> String {
-        let mover = if board.white_to_move() { "White" } else { "Black" };
-        format!("{} on the board; {mover} moves next.", plural(board.rows().len() as u128, "row", "rows"))
     }
 
     fn parse_move(&self, text: &str) -> Result<NorthcottMove, MoveParseError> {

@@ -4,7 +4,7 @@ use bouton_rules::{Convention, Rules};
 
 use crate::game::{Game, RuleName, winner};
 use crate::games::search::{replies_by_search, searched};
-use crate::{Analysis, AnalysisError, BoardView, Budget, Component, Method, MoveParseError, Phrase, PositionError};
+use crate::{Analysis, AnalysisError, Budget, Component, Method, MoveParseError, Phrase};
 use crate::{RuleSetError, StairMove, Staircase, Stairs};
 
 impl Game for Staircase {
@@ -39,22 +39,6 @@ impl Game for Staircase {
 
     fn default_start(&self) -> Vec<u64> {
         vec![3, 0, 5, 2]
-    }
-
-    fn position(&self, numbers: &[u64]) -> Result<Stairs, PositionError> {
-        Ok(Stairs::new(numbers.to_vec())?)
-    }
-
-    fn numbers(&self, stairs: &Stairs) -> Vec<u64> {
-        stairs.as_slice().to_vec()
-    }
-
-    fn board(&self, stairs: &Stairs) -> BoardView {
-        BoardView::Stairs { steps: stairs.as_slice().to_vec() }
-    }
-
-    fn describe_position(&self, stairs: &Stairs) -> String {
-        format!("Coins on steps 1 to {}: {stairs}.", stairs.as_slice().len())
     }
 
     fn parse_move(&self, text: &str) -> Result<StairMove, MoveParseError> {

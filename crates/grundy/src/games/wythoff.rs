@@ -6,8 +6,8 @@ use rand::{Rng, RngCore};
 
 use crate::game::{Game, RuleName, winner};
 use crate::games::search::{replies_by_search, searched};
-use crate::{Analysis, AnalysisError, BoardView, Budget, Component, Method, MoveParseError, Pairs, Phrase};
-use crate::{PositionError, RuleSetError, Unavailable, WYTHOFF_TABLE, Wythoff, WythoffMove};
+use crate::{Analysis, AnalysisError, Budget, Component, Method, MoveParseError, Pairs, Phrase};
+use crate::{RuleSetError, Unavailable, WYTHOFF_TABLE, Wythoff, WythoffMove};
 use crate::{wythoff_grundy, wythoff_losing};
 
 fn pair_components(pairs: &Pairs, value: impl Fn(u64, u64) -> Option<u64>) -> Vec<Component> {
@@ -56,22 +56,6 @@ impl Game for Wythoff {
     /// `parts` pairs.
     fn random_start(&self, parts: usize, max: u64, rng: &mut dyn RngCore) -> Vec<u64> {
         (0..2 * parts).map(|_| rng.random_range(1..=max.max(1))).collect()
-    }
-
-    fn position(&self, numbers: &[u64]) -> Result<Pairs, PositionError> {
-        Ok(Pairs::from_sizes(numbers)?)
-    }
-
-    fn numbers(&self, pairs: &Pairs) -> Vec<u64> {
-        pairs.sizes()
-    }
-
-    fn board(&self, pairs: &Pairs) -> BoardView {
-        BoardView::Pairs { pairs: pairs.as_slice().iter().map(|&(a, b)| [a, b]).collect() }
-    }
-
-    fn describe_position(&self, pairs: &Pairs) -> String {
-        format!("Pairs of piles: {pairs}.")
     }
 
     fn parse_move(&self, text: &str) -> Result<WythoffMove, MoveParseError> {
