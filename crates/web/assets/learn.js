@@ -95,7 +95,6 @@ function binaryTable(analysis, total) {
   const foot = [
     h('tr', { class: 'ones' }, h('th', { scope: 'row' }, 'Ones'), h('td', {}, ''), ones.map((n, i) => h('td', { class: odd[i] ? 'odd' : null }, String(n)))),
     h('tr', { class: 'parity' }, h('th', { scope: 'row' }, 'Column'), h('td', {}, ''), odd.map((o) => h('td', { class: o ? 'odd' : 'even' }, o ? 'odd ✱' : 'even'))),
-    h('tr', { class: 'total' }, h('th', { scope: 'row' }, 'Total (XOR)'), h('td', { class: 'value' }, String(total)), columns.map(() => h('td', {}, ''))),
   ];
   const table = h(
     'div',
@@ -162,7 +161,7 @@ function renderExplain(view, seat, analysis) {
     h('p', {}, h('strong', {}, 'Method: '), `${analysis.method_text || analysis.method}.`),
     explanation,
     table,
-    h('p', { class: 'nim-sum' }, sum ? ['Total: ', h('code', {}, sum), '. '] : null, whoText(view, seat, analysis)),
+    h('p', { class: 'nim-sum' }, sum ? ['Total (XOR): ', h('code', {}, sum), '. '] : null, whoText(view, seat, analysis)),
     h('p', { class: 'advice' }, h('strong', {}, 'The move: '), advice),
     analysis.method === 'misere-nim' ? h('p', { class: 'field-help' }, MISERE_TABLE_NOTE) : null,
   );

@@ -48,7 +48,7 @@ export function createSetupView(on) {
   check('mode', saved.mode);
 
   const chosenEntry = () => (offer ? offer.rules.find((e) => e.family === $('rules').value) || offer.rules[0] : null);
-  const startChoice = () => (form.elements.heaps ? form.elements.heaps.value : '');
+  const startChoice = () => form.querySelector('input[name=heaps]:checked')?.value || '';
 
   /** Keeps the fields of the rule set shown, before another is shown. */
   function remember() {
