@@ -569,4 +569,5 @@ export async function start() {
   // completed with it.
   await loadOffer();
   route(false);
+  if ($('setup').hidden) loadStats();
 }

@@ -66,7 +66,7 @@ function whoText(view, seat, analysis) {
 }
 
 /** The binary table of the parts' values, with the advice read off it. */
-function binaryTable(analysis, total) {
+function binaryTable(analysis, total, advise) {
   const values = analysis.components.map((c) => c.value);
   const top = Math.max(0, ...values.map((v) => Math.floor(Math.log2(Math.max(1, v)))));
   const columns = Array.from({ length: top + 1 }, (_, i) => top - i);
@@ -75,7 +75,7 @@ function binaryTable(analysis, total) {
   const odd = ones.map((n) => n % 2 === 1);
   // The leftmost odd column, and the first part with a 1 there.
   const column = columns.find((c, i) => odd[i]);
-  const advised = column === undefined ? -1 : values.findIndex((v) => bit(v, column) === 1);
+  const advised = column === undefined || !advise ? -1 : values.findIndex((v) => bit(v, column) === 1);
   const head = h(
     'tr',
     {},
@@ -102,7 +102,8 @@ function binaryTable(analysis, total) {
     h('table', { class: 'bits grundy-values' }, h('caption', { class: 'visually-hidden' }, 'The Grundy value of each part, in binary'), h('thead', {}, head), h('tbody', {}, body), h('tfoot', {}, foot)),
   );
   let reading;
-  if (advised < 0) reading = 'Every column has an even number of 1s (the total is 0), so whoever moves now loses against perfect play.';
+  if (!advise) reading = null;
+  else if (advised < 0) reading = 'Every column has an even number of 1s (the total is 0), so whoever moves now loses against perfect play.';
   else {
     const v = values[advised];
     reading = `The leftmost odd column is the ${2 ** column}s column. ${capital(analysis.components[advised].label)} has a 1 there: a move there that leaves a value of ${v ^ total} (${v} ⊕ ${total}) makes every column even.`;
@@ -128,11 +129,11 @@ function renderExplain(view, seat, analysis) {
   let explanation = null;
   let table = null;
   if (tabled) {
-    const binary = binaryTable(analysis, total);
+    const binary = binaryTable(analysis, total, xor);
     table = binary.table;
     explanation = [
       h('p', {}, 'Every part of the position is worth a Nim heap of its Grundy value (a Nim heap is worth its size). Write each value in binary and count the 1s in each column. A column with an odd number of 1s is marked ', h('strong', {}, 'odd ✱'), '.'),
-      view.over ? null : h('p', { class: 'reading' }, binary.reading),
+      view.over || !binary.reading ? null : h('p', { class: 'reading' }, binary.reading),
     ];
   } else if (components.length) {
     if (xor) {
