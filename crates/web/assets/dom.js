@@ -39,7 +39,6 @@ export function replace(node, ...children) {
 }
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-export const plural = (n, one, many) => `${n} ${n === 1 ? one : many || one + 's'}`;
 
 let announceTimer = null;
 export function announce(text) {

@@ -1,31 +1,34 @@
 // The statistics of finished games.
 
 import { $, h } from './dom.js';
-import { api } from './api.js';
-import { MODE_LABELS } from './names.js';
-import { rulesLabel } from './rules.js';
+import { MODE_LABELS } from './text.js';
+import { levelOrder, rulesName } from './catalogue.js';
 
-export async function loadStats() {
-  let data;
-  try {
-    data = await api('GET', '/api/stats');
-  } catch (e) {
-    $('stats-body').replaceChildren(h('p', {}, e.message));
-    return;
-  }
-  const rows = data.rows || [];
+/** The statistics could not be had: why. */
+export function renderStatsError(message) {
+  $('stats-body').replaceChildren(h('p', {}, message));
+}
+
+/** The statistics `data` (GET /api/stats), named with the server's `offer`. */
+export function renderStats(data, offer) {
+  const rows = (data.rows || []).slice();
   if (rows.length === 0) {
     $('stats-body').replaceChildren(h('p', {}, 'No finished games yet.'));
     return;
   }
-  const order = Object.keys(MODE_LABELS);
-  const levels = ['random', 'beginner', 'easy', 'medium', 'hard', 'perfect'];
+  const modes = Object.keys(MODE_LABELS);
+  const levels = levelOrder(offer);
+  const families = offer ? offer.rules.map((e) => e.family) : [];
   const withRules = rows.some((r) => r.rules !== undefined && r.rules !== null);
-  const rulesOf = (r) => (r.rules === undefined || r.rules === null ? 'nim' : String(r.rules));
+  const rulesOf = (r) => (r.rules === undefined || r.rules === null ? families[0] || '' : String(r.rules));
+  const familyRank = (r) => {
+    const i = families.indexOf(rulesOf(r).split(':')[0]);
+    return i < 0 ? families.length : i;
+  };
   rows.sort(
     (a, b) =>
-      (rulesOf(a) === rulesOf(b) ? 0 : rulesOf(a) === 'nim' ? -1 : rulesOf(b) === 'nim' ? 1 : rulesOf(a) < rulesOf(b) ? -1 : 1) ||
-      order.indexOf(a.mode) - order.indexOf(b.mode) || levels.indexOf(a.level) - levels.indexOf(b.level),
+      familyRank(a) - familyRank(b) || (rulesOf(a) < rulesOf(b) ? -1 : rulesOf(a) > rulesOf(b) ? 1 : 0) ||
+      modes.indexOf(a.mode) - modes.indexOf(b.mode) || levels.indexOf(a.level) - levels.indexOf(b.level),
   );
   $('stats-body').replaceChildren(
     h(
@@ -47,7 +50,7 @@ export async function loadStats() {
             h(
               'tr',
               {},
-              withRules ? h('td', { class: 'stats-rules' }, rulesLabel(rulesOf(r))) : null,
+              withRules ? h('td', { class: 'stats-rules' }, rulesName(offer, rulesOf(r))) : null,
               h('th', { scope: 'row' }, MODE_LABELS[r.mode] || r.mode),
               h('td', {}, r.level || '—'),
               h('td', {}, String(r.games)),

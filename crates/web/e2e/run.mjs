@@ -31,7 +31,7 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 /** The whole run may not take longer than this. */
-const TOTAL_TIMEOUT_MS = 100_000;
+const TOTAL_TIMEOUT_MS = 130_000;
 /** Waiting for one thing on a page. */
 const WAIT_MS = 15_000;
 const DESKTOP = { width: 1280, height: 800 };
@@ -162,9 +162,11 @@ async function previewMove(page) {
   await waitForText(page, '#selection-text', /^Take \d+ from heap \d+\?$/);
 }
 
-async function startGame(page, { heaps, custom, misere = false, mode, level }) {
+async function startGame(page, { rules = 'nim', heaps, custom, misere = false, mode, level }) {
   await page.goto(`${base}/`);
   await page.locator('#setup-form').waitFor();
+  await waitIn(page, 'the rule sets from the server', () => document.querySelectorAll('#rules option').length >= 14);
+  await page.getByLabel('Rule set').selectOption(rules);
   if (custom) await page.locator('#custom-heaps').fill(custom);
   else await page.getByRole('radio', { name: heaps, exact: true }).check();
   await page.getByRole('radio', { name: misere ? /^Misère/ : /^Normal/ }).check();
@@ -205,7 +207,7 @@ async function checkTargets(page, where) {
 async function mouseGame(browser) {
   const context = await browser.newContext({ viewport: DESKTOP });
   const page = await newPage(context, 'mouse game');
-  await startGame(page, { heaps: '3 5 7', mode: /^Against the computer/, level: 'random' });
+  await startGame(page, { heaps: 'Standard: 3 5 7', mode: /^Against the computer/, level: 'random' });
   await waitForText(page, '#game-title', /3 5 7/);
   await waitForText(page, '#status', /^Your turn\.$/);
   check((await heapsOn(page)).join() === '3,5,7', 'the board shows heaps of 3, 5 and 7 tokens');
@@ -262,7 +264,7 @@ async function mouseGame(browser) {
   const headline = await text(page, '#result-title');
   check(/^(You win!|The computer wins!)$/.test(headline), `the result names the winner, got ${JSON.stringify(headline)}`);
   const detail = await text(page, '#result-detail');
-  check(/took the last token\. Normal: whoever takes the last token wins\.$/.test(detail), `the result gives the rule, got ${JSON.stringify(detail)}`);
+  check(/made the last move\. Normal: whoever takes the last token wins\.$/.test(detail), `the result gives the rule, got ${JSON.stringify(detail)}`);
   await waitIn(page, 'the review', () => document.querySelectorAll('#review li').length === 2);
   const review = await text(page, '#review');
   check(/first mistake|never gave away/.test(review), `the review speaks of mistakes, got ${JSON.stringify(review)}`);
@@ -359,7 +361,7 @@ async function onlineGame(browser) {
   const friend = await open('online friend', PHONE);
   const watcher = await open('online watcher', DESKTOP);
 
-  const id = await startGame(creator, { heaps: '3 5 7', mode: /^Online with a friend/ });
+  const id = await startGame(creator, { heaps: 'Standard: 3 5 7', mode: /^Online with a friend/ });
   const link = await creator.locator('#share-link').inputValue();
   check(link === `${base}/g/${id}`, `the creator sees the game's link, got ${JSON.stringify(link)}`);
   check(await creator.getByRole('button', { name: 'Copy link' }).isVisible(), 'the link has a copy button');
@@ -432,7 +434,7 @@ async function layoutAndScreenshots(browser) {
     await checkTargets(page, 'a game on a phone');
     // Taking 1 from heap 1 of 3 5 7 leaves every column even: whatever the
     // computer answers, the explanation then has odd columns to show.
-    await startGame(page, { heaps: '3 5 7', mode: /^Against the computer/, level: 'medium' });
+    await startGame(page, { heaps: 'Standard: 3 5 7', mode: /^Against the computer/, level: 'medium' });
     await waitForText(page, '#status', /^Your turn\.$/);
     await token(page, 1, 3).click();
     await clickAgain(page, token(page, 1, 3));
@@ -461,7 +463,7 @@ async function layoutAndScreenshots(browser) {
     await page.goto(`${base}/`);
     await page.locator('#setup-form').waitFor();
     if (scheme === 'light') await screenshot(page, 'desktop-setup.png');
-    await startGame(page, { heaps: '3 5 7', mode: /^Against the computer/, level: 'random' });
+    await startGame(page, { heaps: 'Standard: 3 5 7', mode: /^Against the computer/, level: 'random' });
     await waitForText(page, '#status', /^Your turn\.$/);
     await page.getByLabel('Or type a move').fill('1 1');
     await page.getByLabel('Or type a move').press('Enter');
@@ -725,6 +727,11 @@ async function setupOtherRules(browser) {
   await page.goto(`${base}/`);
   await page.locator('#setup-form').waitFor();
   await waitIn(page, 'the rule sets from the server', () => document.querySelectorAll('#rules option').length >= 14);
+  check(await page.getByRole('radio', { name: 'Standard: 3 5 7' }).isChecked(), 'a first visit starts from the standard start of the first rule set');
+  const levels = await page.locator('#level option').evaluateAll((list) => list.map((o) => o.value));
+  check(levels.join() === 'random,beginner,easy,medium,hard,perfect', `the levels come from the server, got ${levels}`);
+  check((await page.locator('#level').inputValue()) === 'hard', 'the level is the server\'s default');
+  await waitForText(page, '#custom-help', /1 to 12 heaps of up to 50 tokens/, 'the limits of a start from the server');
   await page.getByLabel('Rule set').selectOption('subtraction');
   await waitForText(page, '#setup-title', /^Play the subtraction game/);
   const param = page.locator('#rules-param');
@@ -767,6 +774,195 @@ async function setupOtherRules(browser) {
   await context.close();
 }
 
+// ------------------------------------------------------------------- Chomp
+
+/** Column heights as drawn: the squares left in each column of the grid. */
+async function columnsOn(page) {
+  return page.evaluate(() => {
+    const squares = [...document.querySelectorAll('#board .grid button.bite')];
+    const width = document.querySelectorAll('#board .grid-columns .grid-number').length - 1;
+    const heights = Array(width).fill(0);
+    for (const b of squares) heights[Number(b.dataset.col) - 1] += 1;
+    return heights;
+  });
+}
+
+function square(page, column, row) {
+  return page.locator(`#board button.bite[data-col="${column}"][data-row="${row}"]`);
+}
+
+/** The bar after biting (column, row): that square and all above and right of it eaten. */
+const afterBite = (columns, column, row) => columns.map((height, i) => (i + 1 >= column ? Math.min(height, row - 1) : height));
+
+/** (8) Chomp: set up in the form, played to the end by clicking squares. */
+async function chompGame(browser) {
+  const context = await browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
+  const page = await newPage(context, 'chomp game');
+  const id = await startGame(page, { rules: 'chomp', custom: '5 5 4 3', mode: /^Against the computer/, level: 'random' });
+  await waitForText(page, '#game-title', /^Chomp: 5 5 4 3$/, 'the title to name Chomp and the bar');
+  await waitForText(page, '#status', /^Your turn\.$/);
+  check(sameJson(await columnsOn(page), [5, 5, 4, 3]), `the grid shows columns of 5 5 4 3 squares, got ${JSON.stringify(await columnsOn(page))}`);
+  check((await page.locator('#board .grid-row.line').count()) === 5, 'the grid has a line per row');
+  check(/`?3 2`?|\d/.test(await page.locator('#move-input').getAttribute('placeholder')), 'the typed move has an example');
+
+  // The poisoned square: marked, reachable, never chosen.
+  const poison = square(page, 1, 1);
+  check((await poison.getAttribute('aria-label')) === 'Column 1, row 1: the poisoned square, which is never eaten', 'the poisoned square says what it is');
+  check((await poison.getAttribute('aria-disabled')) === 'true', 'the poisoned square cannot be chosen');
+  await poison.click({ force: true });
+  check((await text(page, '#selection-text')) === '', 'clicking the poisoned square chooses nothing');
+  await waitForText(page, '#live', /poisoned square/, 'the poisoned square announced');
+
+  // A square chooses itself and every square above and right of it.
+  await square(page, 2, 3).click();
+  await waitForText(page, '#selection-text', /^Bite column 2, row 3, eating 6 squares\?$/);
+  const pressed = await page.locator('#board button.bite[aria-pressed="true"]').evaluateAll((list) => list.map((b) => `${b.dataset.col}:${b.dataset.row}`).sort());
+  check(sameJson(pressed, ['2:3', '2:4', '2:5', '3:3', '3:4', '4:3']), `the bite chooses the squares above and right of it, got ${pressed}`);
+
+  // The keyboard: arrows move over the grid, Enter chooses, Escape cancels.
+  await square(page, 2, 3).focus();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowRight');
+  let label = await page.evaluate(() => document.activeElement.getAttribute('aria-label'));
+  check(label === 'Column 3, row 4: eat 1 square', `arrow keys move over the grid, got ${JSON.stringify(label)}`);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Home');
+  label = await page.evaluate(() => document.activeElement.getAttribute('aria-label'));
+  check(/^Column 1, row 1: the poisoned square/.test(label), `Home on the bottom row reaches the poisoned square, got ${JSON.stringify(label)}`);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  await waitForText(page, '#selection-text', /^Bite column 2, row 1, eating 12 squares\?$/, 'Enter to choose a square');
+  await page.keyboard.press('Escape');
+  await waitIn(page, 'Escape to cancel the choice', () => !document.querySelector('#board button.bite[aria-pressed="true"]'));
+
+  // Bite column 2, row 3; the move and the bar as the rules say.
+  let view = await apiView(page, id);
+  let expected = afterBite(view.board.columns, 2, 3);
+  await square(page, 2, 3).click();
+  await page.getByRole('button', { name: 'Confirm: eat 6' }).click();
+  await waitForLog(page, 1);
+  view = await settled(page, id);
+  check(numbers(view.moves[0].after) === expected.join(), `biting column 2, row 3 leaves ${expected}, got ${JSON.stringify(view.moves[0])}`);
+  await waitForText(page, '#log li:nth-child(1)', /^You bit column 2, row 3 \(6 squares\)/, 'the log to describe the bite');
+  check(sameJson(await columnsOn(page), view.board.columns), `the grid shows the API's columns ${view.board.columns}, got ${await columnsOn(page)}`);
+
+  // Then bites by clicking, each checked against the rules, to the end.
+  for (let turn = 0; ; turn += 1) {
+    check(turn < 20, 'the Chomp game ends within 20 turns');
+    if (await waitForTurnOrEndOf(page, 'button.bite')) break;
+    view = await settled(page, id);
+    const columns = view.board.columns;
+    check(sameJson(await columnsOn(page), columns), `the grid shows the API's columns ${columns}, got ${await columnsOn(page)}`);
+    // The top square of the rightmost column that has more than the poison.
+    const column = columns.findLastIndex((height, i) => height > (i === 0 ? 1 : 0)) + 1;
+    const row = columns[column - 1];
+    expected = afterBite(columns, column, row);
+    const before = await logCount(page);
+    await square(page, column, row).click();
+    await waitForText(page, '#selection-text', new RegExp(`^Bite column ${column}, row ${row}, eating 1 square\\?$`));
+    await clickAgain(page, square(page, column, row));
+    await waitForLog(page, before + 1);
+    view = await settled(page, id);
+    check(numbers(view.moves[before].after) === expected.join(), `biting column ${column}, row ${row} leaves ${expected}, got ${view.moves[before].after}`);
+  }
+  view = await settled(page, id);
+  check(view.over && sameJson(view.board.columns.filter((n) => n > 0), [1]), `the game ends with the poisoned square alone, got ${JSON.stringify(view.board)}`);
+  check(sameJson(await columnsOn(page), view.board.columns), 'the grid shows the poisoned square alone');
+  const headline = await text(page, '#result-title');
+  check(headline === (view.winner === 'first' ? 'You win!' : 'The computer wins!'), `the result names the API's winner, got ${JSON.stringify(headline)}`);
+  await waitForText(page, '#result-detail', /made the last move\. Normal: whoever makes the last move wins\./);
+  await waitIn(page, 'the review', () => document.querySelectorAll('#review li').length === 2);
+  checkNoProblems(page);
+  await context.close();
+
+  // The bar on a phone and on a desktop, with a bite chosen.
+  for (const [viewport, name] of [[PHONE, 'phone-chomp.png'], [DESKTOP, 'desktop-chomp.png']]) {
+    const screen = await browser.newContext({ viewport, isMobile: viewport === PHONE, hasTouch: viewport === PHONE, deviceScaleFactor: viewport === PHONE ? 2 : 1 });
+    const shot = await newPage(screen, `chomp on ${name.split('-')[0]}`);
+    await openApiGame(shot, { rules: 'chomp', position: [6, 6, 5, 5, 3, 2, 2], mode: 'computer', level: 'hard' });
+    await waitForText(shot, '#status', /^Your turn\.$/);
+    await checkNoHorizontalScroll(shot, `a Chomp bar on a ${name.split('-')[0]}`);
+    await square(shot, 3, 3).click();
+    await waitForText(shot, '#selection-text', /^Bite column 3, row 3/);
+    await shot.mouse.move(0, 0);
+    await shot.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(shot, name);
+    checkNoProblems(shot);
+    await screen.close();
+  }
+}
+
+/** Waits until this page may press a `selector` button of the board or the game is over; true when over. */
+async function waitForTurnOrEndOf(page, selector) {
+  return waitIn(
+    page,
+    'its turn or the end of the game',
+    (sel) => {
+      if (!document.getElementById('result').hidden) return 'over';
+      return document.querySelector(`#board ${sel}:not([aria-disabled]):not(:disabled)`) ? 'turn' : null;
+    },
+    selector,
+  ).then((state) => state === 'over');
+}
+
+// ------------------------------------------------------ the page's modules
+
+/** The modules under crates/web/assets and what each imports (resolved). */
+function moduleGraph() {
+  const assets = path.join(ROOT, 'crates', 'web', 'assets');
+  const graph = new Map();
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (entry.name.endsWith('.js')) {
+        const source = fs.readFileSync(file, 'utf8');
+        const imports = [...source.matchAll(/^\s*(?:import|export)\s[^;]*?\sfrom\s+'([^']+)'/gm)].map((m) => path.relative(assets, path.resolve(dir, m[1])));
+        graph.set(path.relative(assets, file), { imports, source });
+      }
+    }
+  };
+  walk(assets);
+  return graph;
+}
+
+/** (0) The page's modules: no import cycle, no exported variable, one owner of the state. */
+async function moduleStructure() {
+  const graph = moduleGraph();
+  check(graph.has('app.js') && graph.has('controller.js'), 'the page has its entry point and its controller');
+  for (const [name, { imports }] of graph) {
+    for (const target of imports) check(graph.has(target), `${name} imports ${target}, which is not there`);
+  }
+  const done = new Set();
+  const visit = (name, trail) => {
+    const at = trail.indexOf(name);
+    check(at < 0, `the page's modules import one another in a cycle: ${[...trail.slice(at), name].join(' → ')}`);
+    if (done.has(name)) return;
+    for (const next of graph.get(name).imports) visit(next, [...trail, name]);
+    done.add(name);
+  };
+  for (const name of graph.keys()) visit(name, []);
+  for (const [name, { source, imports }] of graph) {
+    check(!/^export\s+(let|var)\s/m.test(source), `${name} exports a variable: shared mutable state`);
+    if (name !== 'app.js') check(!imports.includes('controller.js'), `${name} imports the controller: views get data and callbacks instead`);
+  }
+  const boards = [...graph.keys()].filter((n) => n.startsWith(`boards${path.sep}`) && !/(index|common)\.js$/.test(n));
+  check(boards.length >= 6, `one renderer module per board kind, got ${boards}`);
+  const kinds = ['heaps', 'pairs', 'stairs', 'rows', 'fibonacci', 'grid'];
+  for (const kind of kinds) check(graph.has(path.join('boards', `${kind}.js`)), `a renderer for board kind ${kind}`);
+  // No rule set is named in the page's code: it knows them through the API.
+  // (Fibonacci Nim's board kind is called `fibonacci` too: not looked for.)
+  const ruleIds = /['"`](nim|kayles|dawsons-kayles|grundy|lasker|octal|subtraction|all-but|take-limit|moore|wythoff|staircase|northcott|chomp)['"`:]/;
+  for (const [name, { source }] of graph) {
+    const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+    check(!/isNim/.test(code), `${name} asks whether a game is Nim`);
+    const hit = ruleIds.exec(code);
+    check(!hit, `${name} names the rule set ${hit && hit[1]}`);
+  }
+}
+
 // --------------------------------------------------------------------- main
 
 async function main() {
@@ -782,6 +978,7 @@ async function main() {
     env: { ...process.env, HOME: profile, XDG_CONFIG_HOME: path.join(profile, 'config'), XDG_CACHE_HOME: path.join(profile, 'cache') },
   });
   const tests = [
+    ['the page\'s modules: no import cycle, no shared mutable state, no rule set named', moduleStructure],
     ['plays a whole game against the computer with the mouse', mouseGame],
     ['plays a whole game with the keyboard only', keyboardGame],
     ['plays online between two browsers, with a watcher', onlineGame],
@@ -789,6 +986,7 @@ async function main() {
     ['plays Kayles against the computer: a run inside a row, a typed illegal move, a hint', kaylesGame],
     ['plays Northcott’s game and Wythoff’s game with the mouse', boardGames],
     ['sets up a subtraction game with its own parameter', setupOtherRules],
+    [`plays Chomp to the end by clicking squares${TAKE_SCREENSHOTS ? ' and takes screenshots' : ''}`, chompGame],
   ];
   let failed = 0;
   try {

@@ -119,7 +119,7 @@ pub fn app(state: AppState) -> Router {
     let router = Router::new()
         .route("/", get(page))
         .route("/g/{id}", get(page))
-        .route("/assets/{file}", get(asset))
+        .route("/assets/{*file}", get(asset))
         .nest("/api", api)
         .fallback(|| async { ApiError::NotFound("no such page".into()) })
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
@@ -136,23 +136,30 @@ const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";
 
 /// The files under `/assets/`: name, content type and content, embedded in
-/// the binary. The page's scripts are ES modules that import one another.
+/// the binary. The page's scripts are ES modules that import one another;
+/// the board renderers are under `boards/`.
 const ASSETS: &[(&str, &str, &str)] = &[
     ("style.css", CSS, include_str!("../assets/style.css")),
     ("app.js", JAVASCRIPT, include_str!("../assets/app.js")),
     ("api.js", JAVASCRIPT, include_str!("../assets/api.js")),
-    ("boards.js", JAVASCRIPT, include_str!("../assets/boards.js")),
+    ("board.js", JAVASCRIPT, include_str!("../assets/board.js")),
+    ("boards/common.js", JAVASCRIPT, include_str!("../assets/boards/common.js")),
+    ("boards/fibonacci.js", JAVASCRIPT, include_str!("../assets/boards/fibonacci.js")),
+    ("boards/grid.js", JAVASCRIPT, include_str!("../assets/boards/grid.js")),
+    ("boards/heaps.js", JAVASCRIPT, include_str!("../assets/boards/heaps.js")),
+    ("boards/index.js", JAVASCRIPT, include_str!("../assets/boards/index.js")),
+    ("boards/pairs.js", JAVASCRIPT, include_str!("../assets/boards/pairs.js")),
+    ("boards/rows.js", JAVASCRIPT, include_str!("../assets/boards/rows.js")),
+    ("boards/stairs.js", JAVASCRIPT, include_str!("../assets/boards/stairs.js")),
+    ("catalogue.js", JAVASCRIPT, include_str!("../assets/catalogue.js")),
+    ("controller.js", JAVASCRIPT, include_str!("../assets/controller.js")),
     ("dom.js", JAVASCRIPT, include_str!("../assets/dom.js")),
-    ("game.js", JAVASCRIPT, include_str!("../assets/game.js")),
+    ("history.js", JAVASCRIPT, include_str!("../assets/history.js")),
     ("learn.js", JAVASCRIPT, include_str!("../assets/learn.js")),
-    ("names.js", JAVASCRIPT, include_str!("../assets/names.js")),
-    ("nim-board.js", JAVASCRIPT, include_str!("../assets/nim-board.js")),
-    ("picks.js", JAVASCRIPT, include_str!("../assets/picks.js")),
-    ("rules.js", JAVASCRIPT, include_str!("../assets/rules.js")),
     ("screen.js", JAVASCRIPT, include_str!("../assets/screen.js")),
     ("setup.js", JAVASCRIPT, include_str!("../assets/setup.js")),
-    ("state.js", JAVASCRIPT, include_str!("../assets/state.js")),
     ("stats.js", JAVASCRIPT, include_str!("../assets/stats.js")),
+    ("text.js", JAVASCRIPT, include_str!("../assets/text.js")),
 ];
 
 async fn asset(Path(file): Path<String>) -> Result<impl IntoResponse, ApiError> {
@@ -435,8 +442,8 @@ async fn analysis(State(state): State<AppState>, Path(id): Path<String>) -> Resu
         .map(Json)
 }
 
-async fn rules() -> Json<serde_json::Value> {
-    Json(serde_json::json!({ "rules": crate::board::catalog() }))
+async fn rules() -> Json<crate::offer::Offer> {
+    Json(crate::offer::Offer::new())
 }
 
 async fn stats(State(state): State<AppState>) -> Result<Json<serde_json::Value>, ApiError> {

@@ -24,6 +24,7 @@ pub mod connections;
 mod error;
 pub mod limits;
 mod mode;
+pub mod offer;
 mod openapi;
 pub mod pool;
 pub mod position_analysis;

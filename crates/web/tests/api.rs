@@ -350,21 +350,67 @@ async fn asset(api: &Api, name: &str) -> (u16, String, String) {
     (status, content_type, String::from_utf8(body.to_vec()).unwrap())
 }
 
-/// The modules a script imports: the `'./x.js'` of its `import … from` lines.
-fn imported_modules(script: &str) -> Vec<String> {
+/// The modules a script at `name` imports: the `'./x.js'` and `'../x.js'`
+/// of its `import … from` lines, as paths under `/assets/`.
+fn imported_modules(name: &str, script: &str) -> Vec<String> {
+    let dir: Vec<&str> = name.split('/').collect::<Vec<_>>().split_last().map(|(_, d)| d.to_vec()).unwrap_or_default();
     script
         .lines()
         .filter(|line| line.starts_with("import "))
-        .filter_map(|line| line.split(" from './").nth(1)?.split('\'').next().map(str::to_owned))
+        .filter_map(|line| line.split(" from '").nth(1)?.split('\'').next().map(str::to_owned))
+        .map(|spec| {
+            let mut path: Vec<&str> = dir.clone();
+            for part in spec.split('/') {
+                match part {
+                    "." => {}
+                    ".." => {
+                        path.pop();
+                    }
+                    other => path.push(other),
+                }
+            }
+            path.join("/")
+        })
         .collect()
 }
 
+/// An import cycle among `graph`'s modules, if there is one.
+fn import_cycle(graph: &std::collections::BTreeMap<String, Vec<String>>) -> Option<Vec<String>> {
+    fn visit(
+        module: &str,
+        graph: &std::collections::BTreeMap<String, Vec<String>>,
+        path: &mut Vec<String>,
+        done: &mut std::collections::BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(start) = path.iter().position(|m| m == module) {
+            let mut cycle = path[start..].to_vec();
+            cycle.push(module.to_owned());
+            return Some(cycle);
+        }
+        if done.contains(module) {
+            return None;
+        }
+        path.push(module.to_owned());
+        for next in graph.get(module).into_iter().flatten() {
+            if let Some(cycle) = visit(next, graph, path, done) {
+                return Some(cycle);
+            }
+        }
+        path.pop();
+        done.insert(module.to_owned());
+        None
+    }
+    let mut done = std::collections::BTreeSet::new();
+    graph.keys().find_map(|module| visit(module, graph, &mut Vec::new(), &mut done))
+}
+
 #[tokio::test]
-async fn every_module_the_page_imports_is_served_as_javascript() {
+async fn every_module_the_page_imports_is_served_as_javascript_without_an_import_cycle() {
     let api = Api::new();
     let (status, content_type, _) = asset(&api, "style.css").await;
     assert_eq!((status, content_type.as_str()), (200, "text/css; charset=utf-8"));
     let mut seen = vec!["app.js".to_owned()];
+    let mut graph = std::collections::BTreeMap::new();
     let mut next = 0;
     while next < seen.len() {
         let name = seen[next].clone();
@@ -372,12 +418,16 @@ async fn every_module_the_page_imports_is_served_as_javascript() {
         let (status, content_type, script) = asset(&api, &name).await;
         assert_eq!(status, 200, "/assets/{name}");
         assert_eq!(content_type, "text/javascript; charset=utf-8", "/assets/{name}");
-        for module in imported_modules(&script) {
-            if !seen.contains(&module) {
-                seen.push(module);
+        assert!(!script.contains("export let ") && !script.contains("export var "), "{name} exports a variable");
+        let imports = imported_modules(&name, &script);
+        for module in &imports {
+            if !seen.contains(module) {
+                seen.push(module.clone());
             }
         }
+        graph.insert(name, imports);
     }
+    assert_eq!(import_cycle(&graph), None, "the page's modules import one another in a cycle");
     assert!(seen.len() > 5, "the page imports its modules: {seen:?}");
     let missing = api.get("/assets/nope.js").await;
     missing.expect_error(404, "no such asset");

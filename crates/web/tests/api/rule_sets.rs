@@ -47,6 +47,35 @@ async fn the_catalogue_lists_every_rule_set_and_each_starts_a_game() {
     }
 }
 
+/// The page writes no limit or level itself: it takes them from the catalogue,
+/// which must say what the server enforces.
+#[tokio::test]
+async fn the_catalogue_gives_the_limits_and_levels_the_server_enforces() {
+    let api = Api::new();
+    let catalogue = api.get("/api/rules").await.expect(200);
+    let limits = &catalogue["limits"];
+    let (parts, largest) = (limits["most_parts"].as_u64().unwrap(), limits["largest_number"].as_u64().unwrap());
+    let heaps = |count: u64, size: u64| json!({"rules": "kayles", "position": vec![size; count as usize], "mode": "local"});
+    api.post("/api/games", None, heaps(parts, largest)).await.expect(201);
+    api.post("/api/games", None, heaps(parts + 1, 1)).await.expect_error(422, "heaps");
+    api.post("/api/games", None, heaps(1, largest + 1)).await.expect_error(400, "50");
+    let wide = limits["widest_row"].as_u64().unwrap();
+    let row = |width: u64| json!({"rules": "northcott", "position": [width, 1, width], "mode": "local"});
+    api.post("/api/games", None, row(wide)).await.expect(201);
+    api.post("/api/games", None, row(wide + 1)).await.expect_error(422, "wide");
+
+    let levels: Vec<&str> = catalogue["levels"].as_array().unwrap().iter().map(|l| l["id"].as_str().unwrap()).collect();
+    assert_eq!(levels, ["random", "beginner", "easy", "medium", "hard", "perfect"]);
+    for level in &levels {
+        api.create(json!({"mode": "computer", "level": level})).await;
+    }
+    let (_, _, game) = api.create(json!({"mode": "computer"})).await;
+    assert_eq!(game["level"], catalogue["default_level"], "a game without a level gets the catalogue's default");
+    let takes: Vec<&str> =
+        catalogue["rules"].as_array().unwrap().iter().filter(|r| r["takes"] == false).map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(takes, ["grundy"], "only Grundy's game never takes tokens");
+}
+
 #[tokio::test]
 async fn kayles_is_played_by_text_and_the_perfect_computer_leaves_lost_positions() {
     let api = Api::new();
