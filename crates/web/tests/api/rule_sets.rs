@@ -55,7 +55,8 @@ async fn the_catalogue_gives_the_limits_and_levels_the_server_enforces() {
     let catalogue = api.get("/api/rules").await.expect(200);
     let limits = &catalogue["limits"];
     let (parts, largest) = (limits["most_parts"].as_u64().unwrap(), limits["largest_number"].as_u64().unwrap());
-    let heaps = |count: u64, size: u64| json!({"rules": "kayles", "position": vec![size; count as usize], "mode": "local"});
+    let heaps =
+        |count: u64, size: u64| json!({"rules": "kayles", "position": vec![size; count as usize], "mode": "local"});
     api.post("/api/games", None, heaps(parts, largest)).await.expect(201);
     api.post("/api/games", None, heaps(parts + 1, 1)).await.expect_error(422, "heaps");
     api.post("/api/games", None, heaps(1, largest + 1)).await.expect_error(400, "50");
@@ -71,8 +72,13 @@ async fn the_catalogue_gives_the_limits_and_levels_the_server_enforces() {
     }
     let (_, _, game) = api.create(json!({"mode": "computer"})).await;
     assert_eq!(game["level"], catalogue["default_level"], "a game without a level gets the catalogue's default");
-    let takes: Vec<&str> =
-        catalogue["rules"].as_array().unwrap().iter().filter(|r| r["takes"] == false).map(|r| r["id"].as_str().unwrap()).collect();
+    let takes: Vec<&str> = catalogue["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["takes"] == false)
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
     assert_eq!(takes, ["grundy"], "only Grundy's game never takes tokens");
 }
 
