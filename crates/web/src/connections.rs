@@ -32,6 +32,16 @@
 //!   counts live in a table of the clients with a connection open, each
 //!   removed when its last one closes: at most one entry per open connection.
 //!
+//! - **Hyper's own answers:** a request whose head cannot be parsed (not
+//!   HTTP, a malformed header, a head over 64 KiB) never reaches the router:
+//!   hyper answers it itself (400, 431 or 414) and closes the connection,
+//!   with no hook to add headers. The socket is wrapped so that such an
+//!   answer is written as the server's own instead: the same status, the
+//!   security headers and a JSON error, like every other answer. It is told
+//!   apart exactly: it is written while the router has no answer under way
+//!   on the connection, and it is a whole head without the security headers,
+//!   which every answer of the router carries.
+//!
 //! An answer being streamed (a game's events) is neither idle nor a body
 //! being read, so neither timeout cuts it, but it counts against both caps
 //! like any connection.
@@ -42,18 +52,18 @@ use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::body::{Body, HttpBody};
 use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{HeaderValue, header};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use http_body_util::BodyExt;
-use hyper::body::Incoming;
+use hyper::body::{Frame, Incoming, SizeHint};
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
@@ -157,11 +167,17 @@ pub async fn run(listener: TcpListener, state: AppState, shutdown: impl Future<O
             continue;
         };
         let _ = stream.set_nodelay(true);
-        let stream = WriteDeadline::new(stream, config.body_timeout);
+        let underway = Underway::default();
+        let stream = OwnAnswers::new(WriteDeadline::new(stream, config.body_timeout), underway.clone());
         let router = router.clone();
         let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
             request.extensions_mut().insert(ConnectInfo(peer));
-            router.clone().call(request)
+            let answer = underway.start();
+            let response = router.clone().call(request);
+            async move {
+                let response = response.await?;
+                Ok::<_, std::convert::Infallible>(response.map(|body| Body::new(Tracked { body, _answer: answer })))
+            }
         });
         let connection = graceful.watch(http.serve_connection(TokioIo::new(stream), service));
         tokio::spawn(async move {
@@ -238,10 +254,18 @@ fn refusal(max: usize, idle_timeout: Duration) -> Vec<u8> {
     let message = format!(
         "too many connections open from your address: at most {max} at once; close one, or try again in {retry_after} s"
     );
+    whole_answer(StatusCode::TOO_MANY_REQUESTS, &format!("retry-after: {retry_after}\r\n"), &message)
+}
+
+/// A whole answer that closes its connection: `status`, the `extra` header
+/// lines (each ending in CRLF), the security headers and `message` as a
+/// one-line JSON error.
+fn whole_answer(status: StatusCode, extra: &str, message: &str) -> Vec<u8> {
     let body = serde_json::json!({ "error": message }).to_string();
     let mut head = format!(
-        "HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
-         retry-after: {retry_after}\r\nconnection: close\r\n",
+        "HTTP/1.1 {} {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n{extra}connection: close\r\n",
+        status.as_u16(),
+        status.canonical_reason().unwrap_or("Error"),
         body.len()
     );
     for (name, value) in crate::security::HEADERS {
@@ -336,6 +360,193 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for WriteDeadline<S> {
     }
 }
 
+/// How many answers the router has under way on one connection: from the
+/// moment hyper hands it a request until hyper drops the answer's body
+/// (having written it, or given up). Shared by the connection's service and
+/// its socket, both polled by the connection's task.
+#[derive(Clone, Default)]
+struct Underway(Arc<AtomicUsize>);
+
+/// One answer under way, until dropped.
+struct Answer(Arc<AtomicUsize>);
+
+impl Underway {
+    fn start(&self) -> Answer {
+        self.0.fetch_add(1, Ordering::Relaxed);
+        Answer(self.0.clone())
+    }
+
+    fn none(&self) -> bool {
+        self.0.load(Ordering::Relaxed) == 0
+    }
+}
+
+impl Drop for Answer {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// An answer's body, holding its [`Answer`] until hyper drops it.
+struct Tracked {
+    body: Body,
+    _answer: Answer,
+}
+
+impl HttpBody for Tracked {
+    type Data = <Body as HttpBody>::Data;
+    type Error = <Body as HttpBody>::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
+        Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}
+
+/// The longest head hyper writes as its own answer (a status line,
+/// `connection`, `content-length` and `date`): longer writes are never one.
+const HYPER_ANSWER_MAX: usize = 256;
+
+/// A connection on which hyper's own answers (to requests it could not
+/// parse) are written as the server's: see [`hyper_answer`] and
+/// [`own_answer`]. Everything else passes through untouched.
+struct OwnAnswers<S> {
+    inner: S,
+    underway: Underway,
+    /// The server's answer being written in place of hyper's: its bytes,
+    /// how many are written, and the length of hyper's, reported as written
+    /// once the server's is.
+    replacing: Option<(Vec<u8>, usize, usize)>,
+}
+
+impl<S> OwnAnswers<S> {
+    fn new(inner: S, underway: Underway) -> OwnAnswers<S> {
+        OwnAnswers { inner, underway, replacing: None }
+    }
+}
+
+impl<S: AsyncWrite + Unpin> OwnAnswers<S> {
+    /// Writes what is left of the answer being replaced, then reports
+    /// hyper's as written.
+    fn replace(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<usize>> {
+        let Some((ours, written, theirs)) = &mut self.replacing else { unreachable!("only while replacing") };
+        while *written < ours.len() {
+            match std::task::ready!(Pin::new(&mut self.inner).poll_write(cx, &ours[*written..])) {
+                Ok(0) => return Poll::Ready(Err(io::ErrorKind::WriteZero.into())),
+                Ok(n) => *written += n,
+                Err(e) => return Poll::Ready(Err(e)),
+            }
+        }
+        let theirs = *theirs;
+        self.replacing = None;
+        Poll::Ready(Ok(theirs))
+    }
+
+    /// Starts replacing `data` (what hyper writes) when it is hyper's own
+    /// answer; answers whether it is.
+    fn intercept(&mut self, data: &[u8]) -> bool {
+        if !self.underway.none() {
+            return false;
+        }
+        match hyper_answer(data) {
+            Some(status) => {
+                tracing::debug!("answering {status} to a request that is not valid HTTP/1.1");
+                self.replacing = Some((own_answer(status), 0, data.len()));
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// The status of `data` when it is one of hyper's own answers: exactly one
+/// whole head with an error status and without the security headers
+/// (which every answer of the router has).
+fn hyper_answer(data: &[u8]) -> Option<StatusCode> {
+    if data.len() > HYPER_ANSWER_MAX || !(data.starts_with(b"HTTP/1.1 ") || data.starts_with(b"HTTP/1.0 ")) {
+        return None;
+    }
+    let head = std::str::from_utf8(data).ok()?.strip_suffix("\r\n\r\n")?;
+    if head.contains("\r\n\r\n") {
+        return None;
+    }
+    let mut lines = head.split("\r\n");
+    let status = StatusCode::from_bytes(lines.next()?.get(9..12)?.as_bytes()).ok()?;
+    let guarded = lines.any(|line| {
+        line.split_once(':').is_some_and(|(name, _)| name.eq_ignore_ascii_case(crate::security::HEADERS[0].0))
+    });
+    (!guarded && (status.is_client_error() || status.is_server_error())).then_some(status)
+}
+
+/// The server's answer in place of hyper's answer `status`.
+fn own_answer(status: StatusCode) -> Vec<u8> {
+    let message = match status {
+        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => {
+            format!("the request's head is too large: at most {} KiB", MAX_HEAD_BYTES / 1024)
+        }
+        StatusCode::URI_TOO_LONG => "the request's target (its path and query) is too long".to_owned(),
+        StatusCode::BAD_REQUEST => {
+            "the request is not valid HTTP/1.1: its request line or a header is malformed".to_owned()
+        }
+        _ => "the request could not be read".to_owned(),
+    };
+    whole_answer(status, "", &message)
+}
+
+impl<S: AsyncRead + Unpin> AsyncRead for OwnAnswers<S> {
+    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_read(cx, buf)
+    }
+}
+
+impl<S: AsyncWrite + Unpin> AsyncWrite for OwnAnswers<S> {
+    fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        if self.replacing.is_some() || self.intercept(buf) {
+            return self.replace(cx);
+        }
+        Pin::new(&mut self.inner).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        if self.replacing.is_some() {
+            return self.replace(cx);
+        }
+        if self.underway.none() && bufs.iter().map(|b| b.len()).sum::<usize>() <= HYPER_ANSWER_MAX {
+            let data: Vec<u8> = bufs.iter().flat_map(|b| b.iter().copied()).collect();
+            if self.intercept(&data) {
+                return self.replace(cx);
+            }
+        }
+        Pin::new(&mut self.inner).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
+
 /// Whether an error accepting a connection concerns that connection alone.
 fn is_the_clients(e: &io::Error) -> bool {
     matches!(
@@ -412,5 +623,26 @@ mod tests {
             json["error"],
             "too many connections open from your address: at most 3 at once; close one, or try again in 2 s"
         );
+    }
+
+    #[test]
+    fn only_hyper_s_own_answers_are_replaced() {
+        let hyper = b"HTTP/1.1 431 Request Header Fields Too Large\r\nconnection: close\r\ncontent-length: 0\r\n\
+                      date: Sun, 06 Nov 1994 08:49:37 GMT\r\n\r\n";
+        assert_eq!(hyper_answer(hyper), Some(StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE));
+        let ours = String::from_utf8(own_answer(StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE)).unwrap();
+        assert!(ours.starts_with("HTTP/1.1 431 Request Header Fields Too Large\r\n"), "{ours}");
+        assert!(ours.contains("at most 64 KiB"), "{ours}");
+        assert_eq!(hyper_answer(ours.as_bytes()), None, "the server's own answers carry the headers");
+        let (head, _) = ours.split_once("\r\n\r\n").unwrap();
+        assert_eq!(hyper_answer(format!("{head}\r\n\r\n").as_bytes()), None);
+        for other in [
+            &b"HTTP/1.1 100 Continue\r\n\r\n"[..],
+            b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\nHTTP/1.1 400 Bad Request\r\n\r\n",
+            b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n",
+            b"{\"error\": \"HTTP/1.1 400 Bad Request\"}\r\n\r\n",
+        ] {
+            assert_eq!(hyper_answer(other), None, "{:?}", String::from_utf8_lossy(other));
+        }
     }
 }

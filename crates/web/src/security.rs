@@ -1,5 +1,6 @@
 //! Security headers on every answer: the page, its assets, the API, errors
-//! and 404s alike.
+//! and 404s alike. The answers hyper gives itself, to a request it could not
+//! parse, get them too: [`crate::connections`] writes those as the server's.
 //!
 //! The Content-Security-Policy lets the page run only its own scripts and
 //! styles (no inline script, no inline `style` attribute, no event-handler

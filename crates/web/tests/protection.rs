@@ -550,3 +550,41 @@ async fn a_client_that_never_reads_its_answers_is_closed() {
     asking.abort();
     server.stop().await;
 }
+
+/// Asserts that a whole answer (head and body, up to the close) has
+/// `status`, every security header and a JSON error.
+fn assert_guarded(answer: &str, status: u16) {
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or_else(|| panic!("no whole answer: {answer:?}"));
+    assert!(head.starts_with(&format!("HTTP/1.1 {status} ")), "{head}");
+    let lower = format!("{}\r\n", head.to_ascii_lowercase());
+    for (name, value) in bouton_web::security::HEADERS {
+        assert!(lower.contains(&format!("\r\n{name}: {}\r\n", value.to_ascii_lowercase())), "no {name}: {head}");
+    }
+    assert!(lower.contains("frame-ancestors 'none'") && lower.contains("\r\nx-content-type-options: nosniff\r\n"));
+    assert!(lower.contains("\r\nconnection: close\r\n"), "{head}");
+    let json: Value = serde_json::from_str(body).unwrap_or_else(|_| panic!("not JSON: {body:?}"));
+    assert!(json["error"].is_string(), "{body}");
+}
+
+#[tokio::test]
+async fn a_request_that_is_not_http_is_answered_400_with_the_security_headers() {
+    let server = Server::start(ServerConfig::default()).await;
+    let malformed: [&[u8]; 4] = [
+        b"GARBAGE\r\n\r\n",
+        b"GET /api/rules HTTP/1.1\r\nHost: bouton\r\nNo colon here\r\n\r\n",
+        b"GET /api/rules HTTP/1.1\r\nHost: bouton\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nxy",
+        b"G\x00T / HTTP/1.1\r\n\r\n",
+    ];
+    for request in malformed {
+        let mut stream = TcpStream::connect(server.addr).await.unwrap();
+        stream.write_all(request).await.unwrap();
+        assert_guarded(&until_closed(&mut stream).await, 400);
+    }
+    // The same after an answer on a kept-alive connection.
+    let mut kept = TcpStream::connect(server.addr).await.unwrap();
+    kept.write_all(b"GET /api/rules HTTP/1.1\r\nHost: bouton\r\n\r\n").await.unwrap();
+    assert_eq!(read_answer(&mut kept).await.0, 200);
+    kept.write_all(b"\x16\x03\x01 not http at all\r\n\r\n").await.unwrap();
+    assert_guarded(&until_closed(&mut kept).await, 400);
+    server.stop().await;
+}
