@@ -166,7 +166,16 @@ impl Variant for AnyRules {
         let started = self.budget().started();
 
         let mut lines = vec![format!("Each legal move and the {value} it leaves; * marks a winning move:")];
-        for mv in self.legal_moves(position).take(LISTED_MOVES) {
+        // The winning moves first, so that a long list never hides them.
+        let mut winning = self.analyze_within(position, &started.share(2)).map(|a| a.winning_moves).unwrap_or_default();
+        winning.truncate(LISTED_MOVES);
+        let listed: Vec<AnyMove> = winning
+            .iter()
+            .copied()
+            .chain(self.legal_moves(position).filter(|mv| !winning.contains(mv)))
+            .take(LISTED_MOVES)
+            .collect();
+        for &mv in &listed {
             let mut after = position.clone();
             self.apply(&mut after, mv);
             let (text, winning) = if self.is_over(&after) {
