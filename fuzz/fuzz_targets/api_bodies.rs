@@ -7,7 +7,7 @@
 //! Input: one byte choosing the request type, then the body.
 #![no_main]
 
-use bouton_grundy::{AnyRules, RuleSet};
+use bouton_grundy::{AnyRules, BoardKind, RuleSet};
 use bouton_rules::{Convention, Rules};
 use bouton_web::limits::{MAX_HEAP_SIZE, MAX_HEAPS, MAX_ROW_WIDTH};
 use bouton_web::service::{self, CreateRequest, MoveRequest, PlyRequest};
@@ -29,19 +29,19 @@ fn create(bytes: &[u8]) {
     }
     assert_eq!(rules.convention() == Convention::Misere, request.misere);
     // Within the documented limits.
-    let numbers = game.start().numbers();
-    let set = rules.rule_set();
-    let per_part = match set {
-        RuleSet::Wythoff => 2,
-        RuleSet::Northcott => 3,
+    let numbers = rules.numbers(game.start());
+    let kind = rules.board_kind();
+    let per_part = match kind {
+        BoardKind::Pairs => 2,
+        BoardKind::Rows => 3,
         _ => 1,
     };
-    if *set == RuleSet::Northcott {
+    if kind == BoardKind::Rows {
         assert!(numbers.iter().step_by(3).all(|&w| w <= MAX_ROW_WIDTH), "{numbers:?}");
     } else {
         assert!(numbers.iter().all(|&n| n <= MAX_HEAP_SIZE), "{numbers:?}");
     }
-    if *set != RuleSet::Fibonacci {
+    if kind != BoardKind::Fibonacci {
         assert!(numbers.len().div_ceil(per_part) <= MAX_HEAPS, "{numbers:?}");
     }
     if let Some(position) = &request.position {
