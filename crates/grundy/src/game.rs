@@ -76,11 +76,14 @@ pub struct MoveShape {
     pub runs: bool,
     /// Whether a heap may be split in two without taking anything.
     pub splits: bool,
+    /// Whether a move may take tokens (false where moves only split, as in
+    /// Grundy's game).
+    pub takes: bool,
 }
 
 impl Default for MoveShape {
     fn default() -> MoveShape {
-        MoveShape { heaps_at_once: 1, runs: false, splits: false }
+        MoveShape { heaps_at_once: 1, runs: false, splits: false, takes: true }
     }
 }
 

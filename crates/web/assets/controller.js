@@ -7,7 +7,6 @@ import { $, announce, reducedMotion, showError, sleep } from './dom.js';
 import { api, seatKey, store } from './api.js';
 import { rendererFor } from './boards/index.js';
 import { createBoardView } from './board.js';
-import { entryOf } from './catalogue.js';
 import { boardBefore, complete, extendsMoves, stepOf } from './history.js';
 import { hintText, renderAnalysis, renderAnalysisError, renderHint, renderReview } from './learn.js';
 import { canUndo, renderControls, renderLoading, renderNotFound, renderScreen, renderSelection } from './screen.js';
@@ -58,11 +57,9 @@ async function loadOffer() {
   }
 }
 
-/** The game's state as the views use it: moves complete, rules with what the offer adds. */
+/** The game's state as the views use it: its moves complete. */
 function prepare(view) {
-  const entry = entryOf(state.offer, view.rules.id);
-  const rules = entry && view.rules.takes === undefined ? { ...view.rules, takes: entry.takes } : view.rules;
-  return complete({ ...view, rules });
+  return complete(view);
 }
 
 async function loadStats() {

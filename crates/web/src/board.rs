@@ -40,6 +40,8 @@ pub struct RulesView {
     pub runs: bool,
     /// Whether a heap may be split in two without taking anything.
     pub splits: bool,
+    /// Whether a move may take tokens (false in Grundy's game).
+    pub takes: bool,
 }
 
 impl RulesView {
@@ -57,6 +59,7 @@ impl RulesView {
             heaps_at_once: shape.heaps_at_once,
             runs: shape.runs,
             splits: shape.splits,
+            takes: shape.takes,
         }
     }
 }

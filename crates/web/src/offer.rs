@@ -86,11 +86,6 @@ impl LevelView {
     }
 }
 
-/// Whether a move of `set` may take tokens.
-fn takes(set: &RuleSet) -> bool {
-    set.heap_game().is_none_or(|game| game.tail() != 0 || game.digits().iter().skip(1).any(|&d| d != 0))
-}
-
 impl Offer {
     /// The offer of this server.
     pub fn new() -> Offer {
@@ -98,7 +93,7 @@ impl Offer {
             rules: RuleSet::examples()
                 .iter()
                 .zip(catalog())
-                .map(|(set, choice)| OfferedRules { takes: takes(set), choice })
+                .map(|(set, choice)| OfferedRules { takes: set.move_shape().takes, choice })
                 .collect(),
             limits: StartLimits { most_parts: MAX_HEAPS, largest_number: MAX_HEAP_SIZE, widest_row: MAX_ROW_WIDTH },
             levels: Level::ALL.into_iter().map(LevelView::new).collect(),

@@ -214,6 +214,7 @@ impl Game for HeapRules {
             heaps_at_once: 1,
             runs: digits.iter().skip(1).any(|d| d & 4 != 0),
             splits: digits.first().is_some_and(|d| d & 4 != 0),
+            takes: self.game().tail() != 0 || digits.iter().skip(1).any(|&d| d != 0),
         }
     }
 
