@@ -15,11 +15,11 @@ fn load(path: &Path, input: &str) -> Output {
 fn valid_save() -> Value {
     json!({
         "format": "bouton-save",
-        "version": 1,
+        "version": 2,
         "convention": "normal",
         "start": [3, 5, 7],
         "moves": ["3:1", "3:1"],
-        "seats": [{"human": "You"}, {"computer": "hard"}]
+        "seats": ["you", {"computer": "hard"}]
     })
 }
 
@@ -38,7 +38,7 @@ fn save_then_load_resumes_the_same_position() {
     // The file is the documented JSON document.
     let saved: Value = serde_json::from_str(&std::fs::read_to_string(&file).expect("the save file")).expect("JSON");
     assert_eq!(saved["format"], "bouton-save");
-    assert_eq!(saved["version"], 1);
+    assert_eq!(saved["version"], 2);
     assert_eq!(saved["convention"], "normal");
     assert_eq!(saved["start"], json!([3, 5, 7]));
     assert_eq!(
@@ -46,7 +46,7 @@ fn save_then_load_resumes_the_same_position() {
         json!(["3:1", format!("{}:{}", computer_reply.heap, computer_reply.take)]),
         "both moves are saved"
     );
-    assert_eq!(saved["seats"], json!([{"human": "You"}, {"computer": "hard"}]));
+    assert_eq!(saved["seats"], json!(["you", {"computer": "hard"}]));
 
     let resumed = load(&file, "hint\nquit\n");
     resumed.assert_clean_success();
@@ -138,8 +138,8 @@ fn foreign_json_is_refused() {
 #[test]
 fn wrong_version_is_refused() {
     let mut save = valid_save();
-    save["version"] = json!(2);
-    refused(&save.to_string(), 1, &["version 2"]);
+    save["version"] = json!(3);
+    refused(&save.to_string(), 1, &["version 3", "versions 1 to 2"]);
     save["version"] = json!("one");
     refused(&save.to_string(), 1, &["version"]);
     save.as_object_mut().expect("object").remove("version");
@@ -162,8 +162,10 @@ fn illegal_move_is_refused() {
 #[test]
 fn other_damage_is_refused() {
     let mut save = valid_save();
-    save["seats"] = json!([{"human": "You"}, {"computer": "grandmaster"}]);
+    save["seats"] = json!(["you", {"computer": "grandmaster"}]);
     refused(&save.to_string(), 1, &["grandmaster"]);
+    save["seats"] = json!([{"player": 3}, {"player": 1}]);
+    refused(&save.to_string(), 1, &["player 3"]);
     let mut save = valid_save();
     save["convention"] = json!("sideways");
     refused(&save.to_string(), 1, &[]);
@@ -204,4 +206,29 @@ fn load_conflicts_with_a_new_start() {
     let out = load(&file, "quit\n");
     out.assert_clean_success();
     assert_eq!(sizes_on(&boards_in(&out.stdout)[0]), [3, 5, 5]);
+}
+
+/// A version 1 file, which named people as the game showed them, is read,
+/// plays on, and is saved again as version 2 with the seats as types.
+#[test]
+fn a_version_1_file_is_read_and_saved_as_version_2() {
+    let dir = TempDir::new();
+    let old = dir.join("old.json");
+    let mut v1 = valid_save();
+    v1["version"] = json!(1);
+    v1["seats"] = json!([{"human": "Player 1"}, {"human": "Player 2"}]);
+    std::fs::write(&old, v1.to_string()).expect("written");
+    let new = dir.join("new.json");
+    let resumed = load(&old, &format!("save {}\nquit\n", new.display()));
+    resumed.assert_clean_success();
+    assert!(resumed.stdout.contains("Moving first: Player 1; second: Player 2."), "{resumed}");
+    assert!(resumed.stdout.contains("Player 1, your move: "), "{resumed}");
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&new).expect("the new file")).expect("JSON");
+    assert_eq!(saved["version"], 2);
+    assert_eq!(saved["seats"], json!([{"player": 1}, {"player": 2}]));
+    assert_eq!(saved["moves"], v1["moves"]);
+    v1["seats"] = json!([{"human": "Bob"}, {"computer": "hard"}]);
+    std::fs::write(&old, v1.to_string()).expect("written");
+    let refused = load(&old, "quit\n");
+    assert!(refused.stderr.contains("\"Bob\" is not a seat"), "{refused}");
 }

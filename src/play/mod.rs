@@ -25,7 +25,7 @@ use crate::UsageError;
 use crate::cli::{First, Mode, PlayArgs};
 use crate::start::{choose_seed, make_rng, starting_heaps};
 use crate::theme::Theme;
-use seat::Seat;
+use seat::{Person, Seat};
 use session::{Ending, Session};
 use terminal::Terminal;
 use variant::Variant;
@@ -186,8 +186,8 @@ fn ask_first(term: &mut Terminal<'_>) -> Result<Option<First>> {
 
 fn seats_for<V: Variant>(args: &PlayArgs, rules: &V, first: Option<First>, rng: &mut ChaCha8Rng) -> [Seat<V>; 2] {
     let level = args.level;
-    let you = || Seat::human("You");
-    let computer = || Seat::computer(rules, level, "");
+    let you = || Seat::human(Person::You);
+    let computer = || Seat::computer(rules, level);
     let seats = match (args.mode, first) {
         (Some(Mode::HumanComputer), _) | (None, Some(First::Human) | None) => [you(), computer()],
         (Some(Mode::ComputerHuman), _) | (None, Some(First::Computer)) => [computer(), you()],
@@ -196,10 +196,8 @@ fn seats_for<V: Variant>(args: &PlayArgs, rules: &V, first: Option<First>, rng: 
             toss(&mut seats, rng);
             seats
         }
-        (Some(Mode::HumanHuman), _) => [Seat::human("Player 1"), Seat::human("Player 2")],
-        (Some(Mode::ComputerComputer), _) => {
-            [computer(), Seat::computer(rules, args.second_level.unwrap_or(level), "")]
-        }
+        (Some(Mode::HumanHuman), _) => [Seat::human(Person::Player(1)), Seat::human(Person::Player(2))],
+        (Some(Mode::ComputerComputer), _) => [computer(), Seat::computer(rules, args.second_level.unwrap_or(level))],
     };
     save::name_computers(seats)
 }
@@ -226,13 +224,7 @@ fn introduce_seats<V: Variant>(
     start: &V::Position,
     seats: &[Seat<V>; 2],
 ) -> io::Result<()> {
-    let describe_seat = |seat: &Seat<V>| match seat {
-        Seat::Human { name } if name == "You" => "you".to_owned(),
-        Seat::Human { name } => name.clone(),
-        Seat::Computer { level, name, .. } if name == "I" => format!("the computer ({level})"),
-        Seat::Computer { level, name, .. } => format!("{name} ({level})"),
-    };
-    term.say(&format!("Moving first: {}; second: {}.", describe_seat(&seats[0]), describe_seat(&seats[1])))?;
+    term.say(&format!("Moving first: {}; second: {}.", seats[0].introduce(), seats[1].introduce()))?;
     if !seats.iter().all(Seat::is_human)
         && let Some(problem) = rules.computer_unavailable(start)
     {

@@ -1,9 +1,14 @@
 //! The save file: a small, versioned JSON document.
 //!
 //! ```json
-//! {"format":"bouton-save","version":1,"convention":"normal","start":[3,5,7],
-//!  "moves":["3:1","1:2"],"seats":[{"human":"You"},{"computer":"hard"}]}
+//! {"format":"bouton-save","version":2,"convention":"normal","start":[3,5,7],
+//!  "moves":["3:1","1:2"],"seats":["you",{"computer":"hard"}]}
 //! ```
+//!
+//! A seat is `"you"` (one person against the computer), `{"player": 1}` (two
+//! people at one keyboard) or `{"computer": LEVEL}`. Version 1 files, which
+//! named people as the game showed them (`{"human": "You"}`,
+//! `{"human": "Player 1"}`), are read too and written back as version 2.
 //!
 //! Games of other rule sets add `"rules"` (as `--rules` takes it, e.g.
 //! `"kayles"`); their start is the position's numbers and their moves are
@@ -15,20 +20,45 @@ use bouton_players::Level;
 use bouton_rules::{Convention, Game};
 use serde::{Deserialize, Serialize};
 
-use crate::play::seat::Seat;
+use crate::play::seat::{Computer, Person, Seat};
 use crate::play::variant::Variant;
 
 const FORMAT: &str = "bouton-save";
-const VERSION: u32 = 1;
+/// The version written.
+const VERSION: u32 = 2;
+/// The versions read.
+const READ: std::ops::RangeInclusive<u64> = 1..=2;
 
 /// A seat as saved.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase", deny_unknown_fields)]
 pub enum SavedSeat {
-    /// A person, by the name the game used.
+    /// The one person playing the computer.
+    You,
+    /// One of two people at one keyboard, 1 or 2.
+    Player(u8),
+    /// Version 1: a person, by the name the game showed ("You",
+    /// "Player 1").
     Human(String),
     /// The computer, by level name.
     Computer(String),
+}
+
+impl SavedSeat {
+    /// The person a saved human seat stands for.
+    fn person(&self) -> Result<Person, String> {
+        match self {
+            SavedSeat::You => Ok(Person::You),
+            SavedSeat::Player(n @ 1..=2) => Ok(Person::Player(*n)),
+            SavedSeat::Human(name) if name == "You" => Ok(Person::You),
+            SavedSeat::Human(name) => match name.strip_prefix("Player ").and_then(|n| n.parse::<u8>().ok()) {
+                Some(n @ 1..=2) => Ok(Person::Player(n)),
+                _ => Err(format!("{name:?} is not a seat: a person is \"You\", \"Player 1\" or \"Player 2\"")),
+            },
+            SavedSeat::Player(n) => Err(format!("player {n} is not a seat: players are 1 and 2")),
+            SavedSeat::Computer(_) => Err("a computer is not a person".to_owned()),
+        }
+    }
 }
 
 /// The whole file.
@@ -95,7 +125,8 @@ pub fn save<V: Variant>(path: &Path, game: &Game<V>, seats: &[Seat<V>; 2]) -> st
 /// The save file of the game and its seats.
 pub fn to_text<V: Variant>(game: &Game<V>, seats: &[Seat<V>; 2]) -> std::io::Result<String> {
     let saved = seats.each_ref().map(|seat| match seat {
-        Seat::Human { name } => SavedSeat::Human(name.clone()),
+        Seat::Human { person: Person::You } => SavedSeat::You,
+        Seat::Human { person: Person::Player(n) } => SavedSeat::Player(*n),
         Seat::Computer { level, .. } => SavedSeat::Computer(level.name().to_owned()),
     });
     let rules = game.rules();
@@ -129,8 +160,14 @@ pub fn open_bytes(bytes: &[u8], shown: String) -> Result<Opened, LoadError> {
         return Err(invalid(format!("it has no \"format\": \"{FORMAT}\" field")));
     }
     match value.get("version").and_then(|v| v.as_u64()) {
-        Some(v) if v == u64::from(VERSION) => {}
-        Some(v) => return Err(invalid(format!("version {v} is not supported (this bouton reads version {VERSION})"))),
+        Some(v) if READ.contains(&v) => {}
+        Some(v) => {
+            return Err(invalid(format!(
+                "version {v} is not supported (this bouton reads versions {} to {})",
+                READ.start(),
+                READ.end()
+            )));
+        }
         None => return Err(invalid("it has no version number".to_owned())),
     }
     let file: SaveFile = serde_json::from_value(value).map_err(|e| invalid(e.to_string()))?;
@@ -154,12 +191,12 @@ pub fn load<V: Variant>(opened: Opened, max_rows: usize) -> Result<Loaded<V>, Lo
     let mut seats = Vec::with_capacity(2);
     for seat in file.seats {
         seats.push(match seat {
-            SavedSeat::Human(name) => Seat::human(&name),
             SavedSeat::Computer(level) => {
                 let level: Level =
                     level.parse().map_err(|e: bouton_players::ParseLevelError| invalid(e.to_string()))?;
-                Seat::computer(game.rules(), level, "")
+                Seat::computer(game.rules(), level)
             }
+            person => Seat::human(person.person().map_err(invalid)?),
         });
     }
     let [first, second]: [Seat<V>; 2] = seats.try_into().map_err(|_| invalid("it needs two seats".to_owned()))?;
@@ -175,8 +212,8 @@ pub fn name_computers<V: Variant>(seats: [Seat<V>; 2]) -> [Seat<V>; 2] {
         index += 1;
         match seat {
             Seat::Computer { level, player, .. } => {
-                let name = if both { format!("Computer {index}") } else { "I".to_owned() };
-                Seat::Computer { level, player, name }
+                let who = if both { Computer::Numbered(index) } else { Computer::Me };
+                Seat::Computer { level, player, who }
             }
             human => human,
         }

@@ -79,11 +79,7 @@ impl<V: Variant> Session<'_, '_, V> {
         self.term.say_all(&board)?;
         let mut status = Vec::new();
         if !self.game.is_over() {
-            status.push(match self.seat(self.game.to_move()).name() {
-                "You" => "Your turn.".to_owned(),
-                "I" => "My turn.".to_owned(),
-                name => format!("{name}'s turn."),
-            });
+            status.push(self.seat(self.game.to_move()).turn());
         }
         if let Some(phrase) = self.describe_last() {
             let mover = self.seat(self.game.to_move().other());
@@ -95,10 +91,7 @@ impl<V: Variant> Session<'_, '_, V> {
     /// Reads and carries out commands until the person moves or quits.
     fn human_turn(&mut self) -> io::Result<Option<Ending>> {
         let side = self.game.to_move();
-        let prompt = match self.seat(side).name() {
-            "You" => "Your move: ".to_owned(),
-            name => format!("{name}, your move: "),
-        };
+        let prompt = self.seat(side).prompt();
         loop {
             let Some(line) = self.term.ask(&self.term.theme.strong(&prompt))? else {
                 self.term.say("End of input: leaving the game.")?;
@@ -219,14 +212,9 @@ impl<V: Variant> Session<'_, '_, V> {
 
     fn announce_result(&mut self) -> io::Result<()> {
         let outcome = self.game.outcome().expect("the game is over");
-        let last = self.seat(self.game.to_move().other()).name().to_owned();
-        let winner = self.seat(outcome.winner).name().to_owned();
+        let last = self.seat(self.game.to_move().other()).name();
+        let wins = self.seat(outcome.winner).wins();
         let took = format!("{last} {}", self.game.rules().last_move_words());
-        let wins = match winner.as_str() {
-            "You" => "You win!".to_owned(),
-            "I" => "I win.".to_owned(),
-            name => format!("{name} wins!"),
-        };
         let line = match self.convention() {
             Convention::Normal => format!("{took}. {wins}"),
             Convention::Misere => format!("{took}, and in misère play that loses. {wins}"),
