@@ -196,11 +196,9 @@ async fn create(State(state): State<AppState>, body: Result<Bytes, BytesRejectio
             seed: rng.random(),
         }
     };
-    let (changed, id, token) = (Some(secrets.id.clone()), secrets.id.clone(), secrets.token.clone());
+    let (changed, token) = (Some(secrets.id.clone()), secrets.token.clone());
     let mut seen = state.store.run(changed, move |conn| service::create(conn, &request, secrets)).await?;
-    if computer::should_move(&seen.record) && computer_turns(&state, &id).await? {
-        seen = look(&state, id, Some(token.clone())).await?;
-    }
+    seen.record = computer_turns(&state, seen.record).await?;
     Ok((StatusCode::CREATED, Json(seen.grant(token))).into_response())
 }
 
@@ -209,38 +207,40 @@ async fn look(state: &AppState, id: String, token: Option<String>) -> Result<See
     state.store.run(None, move |conn| service::view(conn, &id, token.as_deref())).await
 }
 
-/// Lets the computer take its turns in game `id` (see [`crate::computer`]):
-/// read the game on the storage thread, choose off it, store the move if the
-/// game has not changed meanwhile. Answers whether the computer moved.
+/// Lets the computer take its turns in `record` (see [`crate::computer`]):
+/// choose off the storage thread, store each move if the game has not
+/// changed meanwhile. The game is read once, before: the record in memory
+/// follows the moves stored, and is what this answers.
 ///
 /// When the compute pool is full, the computer moves soon instead of now
 /// ([`defer_computer_turns`]): the person's move or the new game is kept and
 /// answered, and the reply reaches the page through the game's events.
-async fn computer_turns(state: &AppState, id: &str) -> Result<bool, ApiError> {
-    let mut moved = false;
-    match computer_turns_now(state, id, &mut moved).await {
+async fn computer_turns(state: &AppState, mut record: Record) -> Result<Record, ApiError> {
+    match computer_turns_now(state, &mut record).await {
         Err(ApiError::Busy(_)) => {
-            defer_computer_turns(state, id);
-            Ok(moved)
+            defer_computer_turns(state, &record.id);
+            Ok(record)
         }
-        other => other.map(|()| moved),
+        other => other.map(|()| record),
     }
 }
 
-/// [`computer_turns`], failing with [`ApiError::Busy`] when the pool is full.
-async fn computer_turns_now(state: &AppState, id: &str, moved: &mut bool) -> Result<(), ApiError> {
-    loop {
-        let lookup = id.to_owned();
-        let Some(record) = state.store.run(None, move |conn| computer::to_move(conn, &lookup)).await? else {
-            return Ok(());
-        };
-        // A move not stored means the game has no move left, or someone
-        // else changed it meanwhile (and let the computer move if it had to).
-        if computer_move(state, id, record).await? != Stored::Yes {
-            return Ok(());
+/// [`computer_turns`] on `record`, kept up to date with every move stored;
+/// failing with [`ApiError::Busy`] when the pool is full.
+async fn computer_turns_now(state: &AppState, record: &mut Record) -> Result<(), ApiError> {
+    while computer::should_move(record) {
+        match computer_move(state, record.clone()).await? {
+            Stored::Yes(next) => *record = next,
+            Stored::NoMove(_) => return Ok(()),
+            // Someone else changed the game (and let the computer move if
+            // it had to): read it as it is now.
+            Stored::Stale => {
+                *record = record_of(state, record.id.clone()).await?;
+                return Ok(());
+            }
         }
-        *moved = true;
     }
+    Ok(())
 }
 
 /// How many times a deferred computer move is tried, [`Pool::RETRY_AFTER`]
@@ -258,7 +258,8 @@ fn defer_computer_turns(state: &AppState, id: &str) {
     tokio::spawn(async move {
         for _ in 0..DEFERRED_ATTEMPTS {
             tokio::time::sleep(std::time::Duration::from_secs(Pool::RETRY_AFTER)).await;
-            if !matches!(computer_turns_now(&state, &id, &mut false).await, Err(ApiError::Busy(_))) {
+            let Ok(mut record) = record_of(&state, id.clone()).await else { break };
+            if !matches!(computer_turns_now(&state, &mut record).await, Err(ApiError::Busy(_))) {
                 break;
             }
         }
@@ -267,12 +268,12 @@ fn defer_computer_turns(state: &AppState, id: &str) {
 }
 
 /// Whether [`computer_move`] stored a move.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 enum Stored {
-    /// It did.
-    Yes,
-    /// The computer had no move.
-    NoMove,
+    /// It did: the game after it.
+    Yes(Record),
+    /// The computer had no move: the game as it was.
+    NoMove(Record),
     /// The game changed while the computer was choosing.
     Stale,
 }
@@ -280,15 +281,17 @@ enum Stored {
 /// One computer move in `record` (game `id`): chosen off the storage
 /// thread within the server's budget, stored only if the game is still at
 /// the record's version.
-async fn computer_move(state: &AppState, id: &str, record: Record) -> Result<Stored, ApiError> {
-    let version = record.version;
+async fn computer_move(state: &AppState, record: Record) -> Result<Stored, ApiError> {
     let rules = record.game.rules().clone();
-    let Some(mv) = compute(state, &rules, move |budget| computer::choose(&record, budget)).await? else {
-        return Ok(Stored::NoMove);
-    };
-    let target = id.to_owned();
-    let stored = state.store.run(Some(id.to_owned()), move |conn| computer::commit(conn, &target, version, mv)).await?;
-    Ok(if stored { Stored::Yes } else { Stored::Stale })
+    let (record, mv) = compute(state, &rules, move |budget| {
+        let mv = computer::choose(&record, budget);
+        (record, mv)
+    })
+    .await?;
+    let Some(mv) = mv else { return Ok(Stored::NoMove(record)) };
+    let changed = Some(record.id.clone());
+    let stored = state.store.run(changed, move |conn| computer::commit(conn, record, mv)).await?;
+    Ok(stored.map_or(Stored::Stale, Stored::Yes))
 }
 
 /// Runs a computation (an analysis, the computer's choice) for a game of
@@ -309,7 +312,7 @@ async fn compute<T: Send + 'static>(
 
 /// A game as stored, read on the storage thread.
 async fn record_of(state: &AppState, id: String) -> Result<Record, ApiError> {
-    state.store.run(None, move |conn| games::load(conn, &id)).await
+    Ok(state.store.run(None, move |conn| games::load(conn, &id)).await?)
 }
 
 async fn state_of(
@@ -318,12 +321,10 @@ async fn state_of(
     headers: HeaderMap,
 ) -> Result<Json<GameView>, ApiError> {
     let token = bearer(&headers);
-    let seen = look(&state, id.clone(), token.clone()).await?;
+    let mut seen = look(&state, id, token).await?;
     // A server stopped between a person's move and the computer's reply
     // left the computer to move: it moves now.
-    if computer::should_move(&seen.record) && computer_turns(&state, &id).await? {
-        return Ok(Json(look(&state, id, token).await?.view()));
-    }
+    seen.record = computer_turns(&state, seen.record).await?;
     Ok(Json(seen.view()))
 }
 
@@ -340,10 +341,8 @@ async fn act<R: DeserializeOwned + Send + 'static>(
     let request: R = parse_body(body)?;
     let token = bearer(headers);
     let (changed, target, seat) = (Some(id.clone()), id.clone(), token.clone());
-    let seen = state.store.run(changed, move |conn| work(conn, &target, seat.as_deref(), &request)).await?;
-    if computer::should_move(&seen.record) && computer_turns(&state, &id).await? {
-        return Ok(Json(look(&state, id, token).await?.view()));
-    }
+    let mut seen = state.store.run(changed, move |conn| work(conn, &target, seat.as_deref(), &request)).await?;
+    seen.record = computer_turns(&state, seen.record).await?;
     Ok(Json(seen.view()))
 }
 
@@ -375,10 +374,12 @@ async fn step(
     let token = bearer(&headers);
     let (target, seat) = (id.clone(), token.clone());
     let record = state.store.run(None, move |conn| service::step(conn, &target, seat.as_deref(), &request)).await?;
-    if computer_move(&state, &id, record).await? == Stored::Stale {
-        return Err(ApiError::Conflict("the game has moved on meanwhile; reload the game".into()));
-    }
-    Ok(Json(look(&state, id, token).await?.view()))
+    let access = record.access(token.as_deref());
+    let record = match computer_move(&state, record).await? {
+        Stored::Stale => return Err(ApiError::Conflict("the game has moved on meanwhile; reload the game".into())),
+        Stored::Yes(record) | Stored::NoMove(record) => record,
+    };
+    Ok(Json(Seen { record, access }.view()))
 }
 
 async fn join(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<service::SeatGrant>, ApiError> {

@@ -24,12 +24,6 @@ pub fn should_move(record: &Record) -> bool {
     record.mode != Mode::Demo && !record.game.is_over() && record.seat(record.game.to_move()) == SeatKind::Computer
 }
 
-/// The game, if the computer is to move in it now.
-pub fn to_move(conn: &Connection, id: &str) -> Result<Option<Record>, ApiError> {
-    let record = games::load(conn, id)?;
-    Ok(should_move(&record).then_some(record))
-}
-
 /// The generator for the computer's choice at the current ply: seeded by the
 /// game's seed and the ply, so any server instance makes the same choice.
 pub fn rng(record: &Record) -> ChaCha8Rng {
@@ -48,17 +42,17 @@ pub fn choose(record: &Record, budget: &Budget) -> Option<AnyMove> {
     GrundyPlayer::new(level).with_budget(budget.clone()).choose(&record.game, &mut rng)
 }
 
-/// Stores the computer's move `mv`, chosen in the game at `version`; does
-/// nothing and answers false if the game has changed since.
-pub fn commit(conn: &Connection, id: &str, version: i64, mv: AnyMove) -> Result<bool, ApiError> {
-    let mut record = games::load(conn, id)?;
-    if record.version != version {
-        return Ok(false);
+/// Stores the computer's move `mv`, chosen in `record`, and answers the
+/// game after it; does nothing and answers `None` if the stored game has
+/// changed since `record` was read (only its version is read back).
+pub fn commit(conn: &Connection, mut record: Record, mv: AnyMove) -> Result<Option<Record>, ApiError> {
+    if games::version(conn, &record.id)? != Some(record.version) {
+        return Ok(None);
     }
     let before = record.game.moves().len();
     record.game.play(mv).map_err(|e| ApiError::Internal(format!("the computer chose an illegal move: {e}")))?;
     save_progress(conn, &mut record, before)?;
-    Ok(true)
+    Ok(Some(record))
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use axum::Json;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use crate::store::StorageError;
+use crate::store::{StorageError, StoreError};
 
 /// An error answered to an API client.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -91,6 +91,20 @@ impl From<StorageError> for ApiError {
     fn from(e: StorageError) -> ApiError {
         tracing::error!("{e}");
         ApiError::Storage(e.to_string())
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> ApiError {
+        match e {
+            StoreError::NoGame { id } => ApiError::no_game(&id),
+            StoreError::Stale => ApiError::Conflict(e.to_string()),
+            StoreError::Damaged { .. } => {
+                tracing::error!("{e}");
+                ApiError::Storage(e.to_string())
+            }
+            StoreError::Failed(e) => e.into(),
+        }
     }
 }
 

@@ -6,9 +6,9 @@ use bouton_players::Level;
 use bouton_rules::{Convention, Game, Rules, Side};
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::error::ApiError;
 use crate::mode::Mode;
 use crate::record::{Record, server_rules};
+use crate::store::{StorageError, StoreError};
 
 /// Seconds since the Unix epoch.
 pub fn now() -> i64 {
@@ -17,9 +17,9 @@ pub fn now() -> i64 {
 
 /// Stores a new game with the moves already played (the computer may move
 /// first).
-pub fn insert(conn: &Connection, record: &Record) -> Result<(), ApiError> {
+pub fn insert(conn: &Connection, record: &Record) -> Result<(), StoreError> {
     let start = serde_json::to_string(&record.game.rules().numbers(record.game.start()))
-        .map_err(|e| ApiError::Internal(e.to_string()))?;
+        .map_err(|e| StorageError(e.to_string()))?;
     let time = now();
     conn.prepare_cached(
         "INSERT INTO games (id, created_at, updated_at, version, mode, misere, level, start, seed, owner_token, guest_token, rules, help)
@@ -42,7 +42,7 @@ pub fn insert(conn: &Connection, record: &Record) -> Result<(), ApiError> {
 }
 
 /// Reads a game and replays its moves.
-pub fn load(conn: &Connection, id: &str) -> Result<Record, ApiError> {
+pub fn load(conn: &Connection, id: &str) -> Result<Record, StoreError> {
     let row = conn
         .prepare_cached(
             "SELECT mode, misere, level, start, seed, owner_token, guest_token, version, rules, help FROM games WHERE id = ?1",
@@ -63,9 +63,9 @@ pub fn load(conn: &Connection, id: &str) -> Result<Record, ApiError> {
         })
         .optional()?;
     let Some((mode, misere, level, start, seed, owner_token, guest_token, version, rules, help)) = row else {
-        return Err(ApiError::no_game(id));
+        return Err(StoreError::NoGame { id: id.to_owned() });
     };
-    let corrupt = |what: String| ApiError::Storage(format!("game {id} is damaged in the database: {what}"));
+    let corrupt = |what: String| StoreError::Damaged { id: id.to_owned(), what };
     let mode = Mode::from_name(&mode).ok_or_else(|| corrupt(format!("unknown mode {mode:?}")))?;
     let level = level.map(|l| l.parse::<Level>()).transpose().map_err(|e| corrupt(e.to_string()))?;
     let convention = if misere { Convention::Misere } else { Convention::Normal };
@@ -87,13 +87,13 @@ pub fn load(conn: &Connection, id: &str) -> Result<Record, ApiError> {
 /// Appends `moves`, the first of which is ply `first_ply`. The primary key
 /// (game, ply) refuses a second move at the same ply, even from another
 /// server instance.
-pub fn append_moves(conn: &Connection, id: &str, moves: &[AnyMove], first_ply: usize) -> Result<(), ApiError> {
+pub fn append_moves(conn: &Connection, id: &str, moves: &[AnyMove], first_ply: usize) -> Result<(), StoreError> {
     let mut insert = conn.prepare_cached("INSERT INTO moves (game_id, ply, move) VALUES (?1, ?2, ?3)")?;
     for (offset, mv) in moves.iter().enumerate() {
         let ply = (first_ply + offset) as i64;
         insert.execute(params![id, ply, mv.to_string()]).map_err(|e| match e {
             rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation => {
-                ApiError::Conflict("another move was stored at the same moment; reload the game".into())
+                StoreError::Stale
             }
             other => other.into(),
         })?;
@@ -102,26 +102,26 @@ pub fn append_moves(conn: &Connection, id: &str, moves: &[AnyMove], first_ply: u
 }
 
 /// Removes every move from ply `from` on.
-pub fn truncate_moves(conn: &Connection, id: &str, from: usize) -> Result<(), ApiError> {
+pub fn truncate_moves(conn: &Connection, id: &str, from: usize) -> Result<(), StoreError> {
     conn.prepare_cached("DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2")?.execute(params![id, from as i64])?;
     Ok(())
 }
 
 /// Marks a game changed: a new version and a fresh expiry clock.
-pub fn touch(conn: &Connection, id: &str) -> Result<(), ApiError> {
+pub fn touch(conn: &Connection, id: &str) -> Result<(), StoreError> {
     conn.prepare_cached("UPDATE games SET version = version + 1, updated_at = ?2 WHERE id = ?1")?
         .execute(params![id, now()])?;
     Ok(())
 }
 
 /// Gives the online guest seat its token.
-pub fn set_guest(conn: &Connection, id: &str, token: &str) -> Result<(), ApiError> {
+pub fn set_guest(conn: &Connection, id: &str, token: &str) -> Result<(), StoreError> {
     conn.prepare_cached("UPDATE games SET guest_token = ?2 WHERE id = ?1")?.execute(params![id, token])?;
     Ok(())
 }
 
 /// Records a finished game for the statistics.
-pub fn record_result(conn: &Connection, record: &Record, winner: Side) -> Result<(), ApiError> {
+pub fn record_result(conn: &Connection, record: &Record, winner: Side) -> Result<(), StoreError> {
     let winner = match winner {
         Side::First => "first",
         Side::Second => "second",
@@ -156,7 +156,7 @@ pub struct ResultCount {
 }
 
 /// Finished games per rule set, mode, level and winning seat (Nim first).
-pub fn result_counts(conn: &Connection) -> Result<Vec<ResultCount>, ApiError> {
+pub fn result_counts(conn: &Connection) -> Result<Vec<ResultCount>, StoreError> {
     let rows = conn
         .prepare_cached(
             "SELECT rules, mode, level, winner, COUNT(*) FROM results
@@ -177,18 +177,18 @@ pub fn result_counts(conn: &Connection) -> Result<Vec<ResultCount>, ApiError> {
 
 /// Deletes games not touched since `before` (seconds since the epoch), and
 /// their moves and reviews; returns how many.
-pub fn expire(conn: &Connection, before: i64) -> Result<usize, ApiError> {
+pub fn expire(conn: &Connection, before: i64) -> Result<usize, StoreError> {
     Ok(conn.prepare_cached("DELETE FROM games WHERE updated_at < ?1")?.execute([before])?)
 }
 
 /// The version of a game, to see whether it changed.
-pub fn version(conn: &Connection, id: &str) -> Result<Option<i64>, ApiError> {
+pub fn version(conn: &Connection, id: &str) -> Result<Option<i64>, StoreError> {
     Ok(conn.prepare_cached("SELECT version FROM games WHERE id = ?1")?.query_row([id], |row| row.get(0)).optional()?)
 }
 
 /// A finished game's review as stored (the JSON answered), if it was
 /// computed already.
-pub fn review(conn: &Connection, id: &str) -> Result<Option<String>, ApiError> {
+pub fn review(conn: &Connection, id: &str) -> Result<Option<String>, StoreError> {
     Ok(conn
         .prepare_cached("SELECT review FROM reviews WHERE game_id = ?1")?
         .query_row([id], |row| row.get(0))
@@ -198,7 +198,7 @@ pub fn review(conn: &Connection, id: &str) -> Result<Option<String>, ApiError> {
 /// Keeps a finished game's review; the first one stored stays (two pages
 /// asking at once compute the same review), and a game deleted meanwhile
 /// gets none.
-pub fn store_review(conn: &Connection, id: &str, review: &str) -> Result<(), ApiError> {
+pub fn store_review(conn: &Connection, id: &str, review: &str) -> Result<(), StoreError> {
     conn.prepare_cached(
         "INSERT OR IGNORE INTO reviews (game_id, review) SELECT ?1, ?2 WHERE EXISTS (SELECT 1 FROM games WHERE id = ?1)",
     )?
@@ -207,7 +207,7 @@ pub fn store_review(conn: &Connection, id: &str, review: &str) -> Result<(), Api
 }
 
 /// How many moves a game has.
-pub fn moves(conn: &Connection, id: &str) -> Result<usize, ApiError> {
+pub fn moves(conn: &Connection, id: &str) -> Result<usize, StoreError> {
     let count: i64 =
         conn.prepare_cached("SELECT COUNT(*) FROM moves WHERE game_id = ?1")?.query_row([id], |row| row.get(0))?;
     Ok(count as usize)

@@ -43,6 +43,38 @@ impl From<rusqlite::Error> for StorageError {
     }
 }
 
+/// Why the storage could not do what was asked: kinds the callers can
+/// match, turned into HTTP statuses only at the API's edge (`error.rs`).
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum StoreError {
+    /// No game with this id (never created, or expired).
+    #[error("no game with id {id:?}")]
+    NoGame {
+        /// The id asked for.
+        id: String,
+    },
+    /// A stored game cannot be read back.
+    #[error("game {id} is damaged in the database: {what}")]
+    Damaged {
+        /// The game.
+        id: String,
+        /// What is wrong.
+        what: String,
+    },
+    /// Another write to the same game came first.
+    #[error("another move was stored at the same moment; reload the game")]
+    Stale,
+    /// The storage itself failed.
+    #[error(transparent)]
+    Failed(#[from] StorageError),
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> StoreError {
+        StoreError::Failed(e.into())
+    }
+}
+
 /// A handle to the storage thread; cheap to clone.
 #[derive(Clone)]
 pub struct Store {
@@ -130,7 +162,7 @@ async fn poll(store: Store) {
             .run(None, move |conn| {
                 ids.into_iter()
                     .map(|id| games::version(conn, &id).map(|version| (id, version)))
-                    .collect::<Result<Vec<_>, crate::error::ApiError>>()
+                    .collect::<Result<Vec<_>, StoreError>>()
             })
             .await;
         for (id, version) in versions.unwrap_or_default() {
