@@ -41,8 +41,8 @@ pub use play::save::LoadError;
 /// assert!(saved.contains(r#""3:1""#), "moves are written in their usual form");
 /// assert_eq!(bouton::reload_save("game.json", saved.as_bytes())?, saved);
 /// assert_eq!(
-///     bouton::reload_save("game.json", br#"{"format": "bouton-save", "version": 2}"#).unwrap_err().to_string(),
-///     "game.json is not a valid bouton save file: version 2 is not supported (this bouton reads version 1)"
+///     bouton::reload_save("game.json", br#"{"format": "bouton-save", "version": 3}"#).unwrap_err().to_string(),
+///     "game.json is not a valid bouton save file: version 3 is not supported (this bouton reads versions 1 to 2)"
 /// );
 /// # Ok::<(), bouton::LoadError>(())
 /// ```

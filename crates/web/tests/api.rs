@@ -433,3 +433,25 @@ async fn every_module_the_page_imports_is_served_as_javascript_without_an_import
     missing.expect_error(404, "no such asset");
     api.get("/assets/index.html").await.expect_error(404, "no such asset");
 }
+
+/// A move against the computer reads its game from storage once: the
+/// computer's reply is chosen and stored from the record in memory (only
+/// the game's version is read back before it is stored).
+#[tokio::test]
+async fn a_move_against_the_computer_reads_the_game_once() {
+    let api = Api::new();
+    for rules in ["nim", "kayles", "chomp"] {
+        let (id, token, game) = api.create(json!({"rules": rules, "mode": "computer"})).await;
+        let loads = || api.store.run(None, |_| Ok::<_, bouton_web::ApiError>(bouton_web::store::games::loads()));
+        let before = loads().await.unwrap();
+        let mv = api.get(&format!("/api/games/{id}/hint")).await.expect(200)["suggestion"]["text"].clone();
+        let after_hint = loads().await.unwrap();
+        let played = api
+            .post(&format!("/api/games/{id}/moves"), Some(&token), json!({"move": mv, "ply": game["ply"]}))
+            .await
+            .expect(200);
+        assert_eq!(played["ply"], 2, "{rules}: the computer replied: {played}");
+        assert_eq!(loads().await.unwrap() - after_hint, 1, "{rules}: one read for the move and the reply");
+        assert!(after_hint - before <= 1, "{rules}: a hint reads the game once");
+    }
+}

@@ -41,8 +41,21 @@ pub fn insert(conn: &Connection, record: &Record) -> Result<(), StoreError> {
     append_moves(conn, &record.id, record.game.moves(), 0)
 }
 
+thread_local! {
+    /// Games read and replayed on this thread (the storage thread).
+    static LOADS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many games this thread has read and replayed with [`load`]: run on
+/// a store's thread, how often that store read a whole game (tests check
+/// that a move against the computer reads it once).
+pub fn loads() -> u64 {
+    LOADS.with(std::cell::Cell::get)
+}
+
 /// Reads a game and replays its moves.
 pub fn load(conn: &Connection, id: &str) -> Result<Record, StoreError> {
+    LOADS.with(|loads| loads.set(loads.get() + 1));
     let row = conn
         .prepare_cached(
             "SELECT mode, misere, level, start, seed, owner_token, guest_token, version, rules, help FROM games WHERE id = ?1",
