@@ -1,9 +1,9 @@
 //! The computer's turns. Choosing a move can take a while — a misère search,
 //! Moore's Nim_k with many heaps — so it never runs on the storage thread,
-//! where it would hold up every other game: the game is read there
-//! ([`to_move`]), the move chosen on the compute pool within the server's
-//! budget ([`choose`]), and stored only if the game has not changed
-//! meanwhile ([`commit`]).
+//! where it would hold up every other game: the game read for the person's
+//! move is kept in memory, the computer's move chosen from it on the compute
+//! pool within the server's budget ([`choose`]), and stored only if the game
+//! has not changed meanwhile ([`commit`]: only the version is read back).
 
 use bouton_grundy::{AnyMove, Budget, GrundyPlayer};
 use bouton_players::{Level, Player};
