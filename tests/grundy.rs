@@ -317,9 +317,10 @@ fn save_and_load_a_grundys_game() {
     resumed.assert_clean_success();
     assert!(resumed.stdout.contains("Grundy's game (4!.0), normal play"), "{resumed}");
     assert!(resumed.stdout.contains("Your move: "), "{resumed}");
-    // A Nim save still has no "rules" field.
+    // A Nim save names its rules like any other (files without the field,
+    // written before, still load as Nim).
     let nim = dir.join("nim.json");
     play(&["--first", "human"], &format!("3 1\nsave {}\nquit\n", nim.display())).assert_clean_success();
     let saved: Value = serde_json::from_str(&std::fs::read_to_string(&nim).unwrap()).unwrap();
-    assert!(saved.get("rules").is_none());
+    assert_eq!(saved["rules"], "nim");
 }

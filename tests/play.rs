@@ -194,12 +194,17 @@ fn help_lists_the_commands() {
     let out = play(&["--first", "human"], "help\nquit\n");
     out.assert_clean_success();
     let reply = &replies(&out, "Your move: ")[0];
-    assert!(reply.contains("Rules: normal Nim"), "{reply}");
+    assert!(reply.contains("Rules: Nim, normal play: take one or more tokens from a single heap"), "{reply}");
     for command in ["HEAP AMOUNT", "hint", "explain", "moves", "undo", "save FILE", "help", "quit"] {
         assert!(reply.contains(command), "help mentions {command}: {reply}");
     }
     let out = play(&["--first", "human", "--misere"], "?\nquit\n");
-    assert!(out.stdout.contains("Rules: misère Nim, whoever takes the last token loses."), "{out}");
+    assert!(
+        out.stdout.contains(
+            "Rules: Nim, misère play: take one or more tokens from a single heap; whoever takes the last token loses."
+        ),
+        "{out}"
+    );
 }
 
 #[test]
@@ -356,7 +361,8 @@ fn who_moves_first_is_asked() {
     out.assert_clean_success();
     // The rules and the heaps come first, so the question can be answered
     // knowing the position.
-    let intro = "Nim, normal play: whoever takes the last token wins.\nHeaps: 3 5 7 (15 tokens in all).\n";
+    let intro = "Nim, normal play: take one or more tokens from a single heap; whoever takes the last token wins.\n\
+                 Heaps: 3 5 7 (15 tokens in all).\n";
     assert!(out.stdout.starts_with(&format!("{intro}{question}")), "{out}");
     assert!(out.stdout.contains("Moving first: the computer (hard); second: you."), "{out}");
     let moves = moves_in(&out.stdout);
@@ -498,7 +504,12 @@ fn introduction_names_heaps_and_tokens() {
     out.assert_clean_success();
     assert!(out.stdout.contains("\nHeaps: 2 (2 tokens in all).\n"), "{out}");
     let out = play(&["--first", "human", "--misere", "1", "0"], "quit\n");
-    assert!(out.stdout.starts_with("Nim, misère play: whoever takes the last token loses.\n"), "{out}");
+    assert!(
+        out.stdout.starts_with(
+            "Nim, misère play: take one or more tokens from a single heap; whoever takes the last token loses.\n"
+        ),
+        "{out}"
+    );
     assert!(out.stdout.contains("\nHeaps: 1 0 (1 token in all).\n"), "{out}");
 }
 

@@ -71,7 +71,8 @@ fn a_short_session_in_a_terminal() {
 #[test]
 fn no_arguments_shows_3_5_7_and_asks_who_moves_first() {
     let mut s = spawn(&[], &[], true);
-    s.exp_string("Nim, normal play: whoever takes the last token wins.").expect("the rules");
+    s.exp_string("Nim, normal play: take one or more tokens from a single heap; whoever takes the last token wins.")
+        .expect("the rules");
     s.exp_string("Heaps: 3 5 7 (15 tokens in all).").expect("the start");
     s.exp_string("Who moves first?").expect("the question");
     s.send_line("1").expect("answer");

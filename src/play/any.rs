@@ -1,20 +1,28 @@
-//! Every rule set beyond Nim at the terminal, through
-//! `bouton_grundy::AnyRules`: hints, explanations and move lists in terms
-//! of Grundy values (or the rule set's own theory, or an exhaustive search).
+//! Every rule set at the terminal, Nim among them, through
+//! `bouton_grundy::AnyRules`: hints, explanations and move lists in terms of
+//! the analysis's method — the binary table where the nim-sum decides
+//! (`nim.rs`), Grundy values, the rule set's own theory, or an exhaustive
+//! search.
 
 use bouton_analysis::Winner;
-use bouton_grundy::{AnyMove, AnyPosition, AnyRules, GrundyPlayer, Method, Phrase, Toughest};
+use bouton_grundy::{Analysis, AnyMove, AnyPosition, AnyRules, GrundyPlayer, Method, Phrase, Toughest};
 use bouton_players::{Level, Player};
 use bouton_rules::{Convention, Game, Rules};
 
-use crate::play::any_board;
 use crate::play::variant::{Variant, parse_saved_moves};
+use crate::play::{any_board, nim};
 use crate::theme::Theme;
 
 /// Moves listed by `moves` before the list is shortened.
 const LISTED_MOVES: usize = 40;
 /// Moves counted beyond the listed ones before the count says "at least".
 const COUNTED: usize = 100_000;
+
+/// Whether `analysis` came from Bouton's theorem (the nim-sum, or its
+/// misère rule): then the terminal teaches it with the binary table.
+fn by_nim_sum(analysis: &Analysis<AnyMove>) -> bool {
+    matches!(analysis.method, Method::NimSum | Method::MisereNim)
+}
 
 /// What the analysis calls a position's worth.
 fn value_words(rules: &AnyRules) -> &'static str {
@@ -39,7 +47,7 @@ impl Variant for AnyRules {
     }
 
     fn move_command(&self) -> (&'static str, String) {
-        ("MOVE", self.move_help().to_owned())
+        (self.move_syntax(), self.move_help().to_owned())
     }
 
     fn explain_meaning(&self) -> &'static str {
@@ -71,6 +79,9 @@ impl Variant for AnyRules {
             Ok(analysis) => analysis,
             Err(e) => return format!("No hint: {e}."),
         };
+        if by_nim_sum(&analysis) {
+            return nim::hint(&self.numbers(position), self.convention(), theme);
+        }
         let value = value_words(self);
         match analysis.winner {
             Winner::Mover => {
@@ -107,6 +118,9 @@ impl Variant for AnyRules {
             Ok(analysis) => analysis,
             Err(e) => return vec![format!("No explanation: {e}.")],
         };
+        if by_nim_sum(&analysis) {
+            return nim::explain(&self.numbers(position), self.convention(), theme);
+        }
         let mut lines = Vec::new();
         let how = analysis.method.describe();
         lines.push(format!("{} {how}.", theme.strong("How the winner is found:")));
@@ -165,9 +179,13 @@ impl Variant for AnyRules {
         // One budget for the whole list, its operations shared by the moves.
         let started = self.budget().started();
 
+        let analysis = self.analyze_within(position, &started.share(2));
+        if analysis.as_ref().is_ok_and(by_nim_sum) {
+            return nim::list_moves(&self.numbers(position), self.convention(), theme);
+        }
         let mut lines = vec![format!("Each legal move and the {value} it leaves; * marks a winning move:")];
         // The winning moves first, so that a long list never hides them.
-        let mut winning = self.analyze_within(position, &started.share(2)).map(|a| a.winning_moves).unwrap_or_default();
+        let mut winning = analysis.map(|a| a.winning_moves).unwrap_or_default();
         winning.truncate(LISTED_MOVES);
         let listed: Vec<AnyMove> = winning
             .iter()
@@ -212,7 +230,7 @@ impl Variant for AnyRules {
     }
 
     fn last_move_words(&self) -> &'static str {
-        "made the last move"
+        AnyRules::last_move_words(self)
     }
 
     fn player(&self, level: Level) -> Box<dyn Player<AnyRules> + Send> {

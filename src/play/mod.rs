@@ -17,13 +17,13 @@ use std::time::Duration;
 
 use anyhow::Result;
 use bouton_grundy::{AnyRules, RuleSet};
-use bouton_rules::{Convention, Game, Nim};
+use bouton_rules::{Convention, Game};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::UsageError;
 use crate::cli::{First, Mode, PlayArgs};
-use crate::start::{choose_seed, make_rng, starting_heaps};
+use crate::start::{choose_seed, make_rng};
 use crate::theme::Theme;
 use seat::{Person, Seat};
 use session::{Ending, Session};
@@ -49,48 +49,29 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
     let mut term = Terminal::new(input, out, theme);
     if let Some(path) = &args.load {
         let opened = save::open(path)?;
-        return if opened.rules().is_none() {
-            let loaded = save::load::<Nim>(opened, MAX_INTERACTIVE_HEAPS)?;
-            resume(args, &mut term, rng, path, loaded)
-        } else {
-            let loaded = save::load::<AnyRules>(opened, MAX_INTERACTIVE_HEAPS)?;
-            resume(args, &mut term, rng, path, loaded)
-        };
+        let loaded = save::load::<AnyRules>(opened, MAX_INTERACTIVE_HEAPS)?;
+        return resume(args, &mut term, rng, path, loaded);
     }
     let convention = if args.start.misere { Convention::Misere } else { Convention::Normal };
-    let set = match &args.rules {
-        Some(text) => Some(text.parse::<RuleSet>().map_err(|e| UsageError(e.to_string()))?),
-        None => None,
-    };
-    // Nim keeps its own terminal variant (the binary-table explanations).
-    match set.filter(|set| set.to_string() != "nim") {
-        None => {
-            let heaps = starting_heaps(&args.start, &mut rng)?;
-            check_rows(heaps.len(), "heaps")?;
-            let game = Game::new(Nim::new(convention), heaps).map_err(|e| UsageError(e.to_string()))?;
-            start(args, &mut term, rng, game)
-        }
-        Some(set) => {
-            let numbers = crate::start::start_numbers(&set, &args.start, &mut rng)?;
-            let rules = AnyRules::new(set, convention);
-            let position = rules.position(&numbers).map_err(|e| UsageError(e.to_string()))?;
-            check_rows(rules.rows(&position), "rows")?;
-            let game = Game::new(rules, position).map_err(|e| UsageError(e.to_string()))?;
-            start(args, &mut term, rng, game)
-        }
-    }
+    let set: RuleSet = args
+        .rules
+        .as_deref()
+        .unwrap_or("nim")
+        .parse()
+        .map_err(|e: bouton_grundy::RuleSetError| UsageError(e.to_string()))?;
+    let numbers = crate::start::start_numbers(&set, &args.start, &mut rng)?;
+    let rules = AnyRules::new(set, convention);
+    let position = rules.position(&numbers).map_err(|e| UsageError(e.to_string()))?;
+    check_rows(rules.rows(&position), rules.board_kind().parts())?;
+    let game = Game::new(rules, position).map_err(|e| UsageError(e.to_string()))?;
+    start(args, &mut term, rng, game)
 }
 
 /// Reads a save file's contents as `--load` does and writes the game back.
 pub fn reload(name: &str, bytes: &[u8]) -> Result<String, save::LoadError> {
     let opened = save::open_bytes(bytes, name.to_owned())?;
-    let text = if opened.rules().is_none() {
-        let loaded = save::load::<Nim>(opened, MAX_INTERACTIVE_HEAPS)?;
-        save::to_text(&loaded.game, &loaded.seats)
-    } else {
-        let loaded = save::load::<AnyRules>(opened, MAX_INTERACTIVE_HEAPS)?;
-        save::to_text(&loaded.game, &loaded.seats)
-    };
+    let loaded = save::load::<AnyRules>(opened, MAX_INTERACTIVE_HEAPS)?;
+    let text = save::to_text(&loaded.game, &loaded.seats);
     text.map_err(|e| save::LoadError::Invalid { path: name.to_owned(), reason: e.to_string() })
 }
 

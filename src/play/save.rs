@@ -110,13 +110,6 @@ pub struct Opened {
     shown: String,
 }
 
-impl Opened {
-    /// The rule set named in the file (`None`: Nim).
-    pub fn rules(&self) -> Option<&str> {
-        self.file.rules.as_deref()
-    }
-}
-
 /// Writes the game and its seats to `path`.
 pub fn save<V: Variant>(path: &Path, game: &Game<V>, seats: &[Seat<V>; 2]) -> std::io::Result<()> {
     std::fs::write(path, to_text(game, seats)?)

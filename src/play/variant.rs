@@ -1,7 +1,7 @@
 //! What the terminal game needs from a rule set: wording, the board, the
-//! commands' answers, the computer, and the save file. Nim implements it
-//! with the binary-table explanations; every other rule set through
-//! `bouton_grundy::AnyRules`.
+//! commands' answers, the computer, and the save file. `AnyRules`
+//! implements it for every rule set (`any.rs`); the trait keeps the
+//! session independent of the catalogue.
 
 use bouton_grundy::Phrase;
 use bouton_players::{Level, Player};

@@ -207,6 +207,16 @@ impl AnyRules {
         dispatch!(&self.kind, g => g.parse_move(text).map(|m| g.wrap_move(m)))
     }
 
+    /// What a typed move is made of: "HEAP AMOUNT", or "MOVE".
+    pub fn move_syntax(&self) -> &'static str {
+        dispatch!(&self.kind, g => g.move_syntax())
+    }
+
+    /// What the player who ended the game did: "made the last move".
+    pub fn last_move_words(&self) -> &'static str {
+        dispatch!(&self.kind, g => g.last_move_words())
+    }
+
     /// How to type a move, with an example.
     pub fn move_help(&self) -> &'static str {
         dispatch!(&self.kind, g => g.move_help())

@@ -175,6 +175,17 @@ pub trait Game:
     /// How to type a move, with an example.
     fn move_help(&self) -> &'static str;
 
+    /// What a typed move is made of, in capitals for a command list:
+    /// "HEAP AMOUNT", or "MOVE" where it varies.
+    fn move_syntax(&self) -> &'static str {
+        "MOVE"
+    }
+
+    /// What the player who ended the game did: "made the last move".
+    fn last_move_words(&self) -> &'static str {
+        "made the last move"
+    }
+
     /// What one move may do, for pointing at the board.
     fn move_shape(&self) -> MoveShape {
         MoveShape::default()

@@ -61,6 +61,14 @@ impl Game for Nim {
         "`3 2` takes 2 tokens from heap 3"
     }
 
+    fn move_syntax(&self) -> &'static str {
+        "HEAP AMOUNT"
+    }
+
+    fn last_move_words(&self) -> &'static str {
+        "took the last token"
+    }
+
     fn describe_move(&self, _before: &Heaps, mv: &NimMove) -> Phrase {
         Phrase::new(Verb::Take, format!("{} from heap {}", mv.take, mv.heap as u128 + 1))
     }
