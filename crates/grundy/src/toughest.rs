@@ -21,8 +21,10 @@ pub struct Toughest {
 impl AnyRules {
     /// In a lost position, the toughest moves: among the first [`COMPARED`]
     /// legal moves in move order (all of them in most positions), those
-    /// that leave the opponent the fewest winning replies, all within one
-    /// `budget`. `None` when no move's replies could be counted.
+    /// that leave the opponent the fewest winning replies and, among those,
+    /// the most left on the board (the sum of the position's numbers: in
+    /// Nim the fewest tokens taken, so the game lasts longest), all within
+    /// one `budget`. `None` when no move's replies could be counted.
     ///
     /// ```
     /// use bouton_grundy::{AnyRules, Budget};
@@ -40,7 +42,15 @@ impl AnyRules {
         let moves: Vec<AnyMove> = self.legal_moves(position).take(COMPARED).collect();
         let replies = self.winning_replies(position, &moves, budget);
         let fewest = replies.iter().flatten().copied().min()?;
-        let moves = moves.into_iter().zip(replies).filter(|(_, r)| *r == Some(fewest)).map(|(mv, _)| mv).collect();
+        let left = |mv: AnyMove| {
+            let mut after = position.clone();
+            self.apply(&mut after, mv);
+            self.numbers(&after).iter().map(|&n| u128::from(n)).sum::<u128>()
+        };
+        let candidates: Vec<(AnyMove, u128)> =
+            moves.into_iter().zip(replies).filter(|(_, r)| *r == Some(fewest)).map(|(mv, _)| (mv, left(mv))).collect();
+        let most = candidates.iter().map(|&(_, l)| l).max()?;
+        let moves = candidates.into_iter().filter(|&(_, l)| l == most).map(|(mv, _)| mv).collect();
         Some(Toughest { moves, replies: fewest })
     }
 }

@@ -8,7 +8,7 @@ mod oracle;
 use std::collections::BTreeSet;
 
 use bouton_analysis::Winner;
-use bouton_grundy::{AnalysisError, AnyPosition, AnyRules, HeapGame, RuleSet, Unavailable};
+use bouton_grundy::{AnalysisError, AnyPosition, AnyRules, Budget, HeapGame, RuleSet, Unavailable};
 use bouton_rules::{Convention, Rules};
 use oracle::{Code, Fib, Moore, Oracle, Stair, Tree, WythoffSum};
 
@@ -281,4 +281,31 @@ fn illegal_heap_moves_speak_plainly() {
 /// The rule set named `id`.
 fn rule_set(id: &str) -> RuleSet {
     id.parse().unwrap()
+}
+
+/// The one lost-position policy agrees, in Nim, with the exact policy of
+/// bouton-players (fewest winning replies, then fewest tokens taken)
+/// checked there against every legal move: the same moves in every lost
+/// position of up to four heaps of up to 6, in both conventions.
+#[test]
+fn the_toughest_moves_are_nims_exact_ones() {
+    let mut checked = 0;
+    for convention in CONVENTIONS {
+        let rules = AnyRules::new(rule_set("nim"), convention);
+        for count in 1..=4 {
+            for numbers in grid(count, 6) {
+                let position = rules.position(&numbers).unwrap();
+                if rules.is_over(&position) || rules.analyze(&position).unwrap().winner == Winner::Mover {
+                    continue;
+                }
+                let toughest = rules.toughest(&position, &Budget::interactive()).unwrap();
+                let ours: BTreeSet<String> = toughest.moves.iter().map(|mv| mv.to_string()).collect();
+                let exact: BTreeSet<String> =
+                    bouton_players::toughest_moves(&numbers, convention).iter().map(|mv| mv.to_string()).collect();
+                assert_eq!(ours, exact, "{convention:?} {numbers:?}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} lost positions checked");
 }
