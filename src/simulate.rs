@@ -5,10 +5,10 @@ use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use bouton_analysis::{Analysis, Winner};
+use bouton_analysis::Winner;
 use bouton_grundy::{AnyRules, GrundyPlayer, RuleSet};
 use bouton_players::Player;
-use bouton_rules::{Convention, Game, Nim, Rules, Side};
+use bouton_rules::{Convention, Game, Rules, Side};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
@@ -16,7 +16,7 @@ use serde::Serialize;
 use crate::UsageError;
 use crate::cli::SimulateArgs;
 use crate::start::start_numbers;
-use crate::start::{choose_seed, make_rng, starting_heaps};
+use crate::start::{choose_seed, make_rng};
 
 /// The progress bar appears once a run has lasted this long.
 const QUIET_PERIOD: Duration = Duration::from_secs(1);
@@ -97,23 +97,12 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
         .unwrap_or("nim")
         .parse()
         .map_err(|e: bouton_grundy::RuleSetError| UsageError(e.to_string()))?;
-    // Nim's own players (bouton-players) play Nim, as the README's level
-    // figures were measured with them.
-    let nim = set.to_string() == "nim";
     let mut wins = [0u64; 2];
     let (mut winning_starts, mut unanalysed_starts, mut unfinished) = (0, 0, 0);
     let (mut shortest, mut longest, mut total_moves) = (u64::MAX, 0u64, 0u128);
     let rules = AnyRules::new(set.clone(), convention);
     let one_game = |rng: &mut ChaCha8Rng| -> Result<Played, UsageError> {
-        if nim {
-            let heaps = starting_heaps(&args.start, rng)?;
-            let start_won = Analysis::new(heaps.as_slice(), convention).winner() == Winner::Mover;
-            let game = Game::new(Nim::new(convention), heaps).map_err(|e| UsageError(e.to_string()))?;
-            let mut players = [args.first, args.second].map(|level| level.player() as Box<dyn Player<Nim>>);
-            let (winner, length) = play_out(game, &mut players, rng);
-            return Ok(Played { winner, length, start_won: Some(start_won) });
-        }
-        let numbers = start_numbers(&set, &args.start, rng)?;
+        let numbers = start_numbers(&set, &args.start, u64::MAX, rng)?;
         let position = rules.position(&numbers).map_err(|e| UsageError(e.to_string()))?;
         let start_won = rules.analyze(&position).ok().map(|a| a.winner == Winner::Mover);
         let game = Game::new(rules.clone(), position).map_err(|e| UsageError(e.to_string()))?;
@@ -169,18 +158,15 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
         return Ok(());
     }
     let percent = |n: u64| 100.0 * n as f64 / args.games as f64;
-    let start = match (args.start.random, nim) {
-        (Some(n), true) => format!("{n} random heaps of 1 to {} (new each game)", args.start.max),
-        (Some(_), false) => format!("random starts ({}; new each game)", set.position_format()),
-        (None, true) => format!("heaps {}", starting_heaps(&args.start, &mut rng)?),
-        (None, false) => {
-            start_numbers(&set, &args.start, &mut rng)?.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
-        }
+    let start = match args.start.random {
+        Some(n) => format!("{n} random {} of 1 to {} (new each game)", set.board_kind().parts(), args.start.max),
+        None => start_numbers(&set, &args.start, u64::MAX, &mut rng)?
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(" "),
     };
-    match nim {
-        true => writeln!(out, "{} games of {convention} Nim from {start}, seed {seed}", args.games)?,
-        false => writeln!(out, "{} games of {} from {start}, seed {seed}", args.games, rules.title())?,
-    }
+    writeln!(out, "{} games of {} from {start}, seed {seed}", args.games, rules.title())?;
     writeln!(
         out,
         "first player  ({:>8}): {:>8} wins ({:.1}%)",

@@ -107,7 +107,7 @@ fn random_against_random_is_balanced_enough() {
 fn text_summary() {
     let out = bouton(&["simulate", "--games", "20", "--seed", "3", "--misere"]).run();
     out.assert_clean_success();
-    assert!(out.stdout.starts_with("20 games of misère Nim from heaps 3 5 7, seed 3\n"), "{out}");
+    assert!(out.stdout.starts_with("20 games of Nim, misère play from 3 5 7, seed 3\n"), "{out}");
     assert!(out.stdout.contains("20 wins (100.0%)"), "{out}");
     assert!(out.stdout.contains("game length in moves: min "), "{out}");
     let out = bouton(&["simulate", "--games", "5", "--seed", "3", "--random", "4", "--max", "9"]).run();

@@ -59,7 +59,7 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
         .unwrap_or("nim")
         .parse()
         .map_err(|e: bouton_grundy::RuleSetError| UsageError(e.to_string()))?;
-    let numbers = crate::start::start_numbers(&set, &args.start, &mut rng)?;
+    let numbers = crate::start::start_numbers(&set, &args.start, MAX_INTERACTIVE_HEAPS as u64 + 1, &mut rng)?;
     let rules = AnyRules::new(set, convention);
     let position = rules.position(&numbers).map_err(|e| UsageError(e.to_string()))?;
     check_rows(rules.rows(&position), rules.board_kind().parts())?;
