@@ -15,7 +15,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use bouton_grundy::{AnyRules, Budget};
+use bouton_grundy::{AnyRules, Budget, Method};
 use bouton_rules::Convention;
 use futures_util::Stream;
 use rand::Rng;
@@ -463,13 +463,20 @@ async fn analyze(
     let AnalyzeRequest { rules, numbers, misere } = body::analyze_request(query, MAX_ANALYZE_HEAPS)?;
     let set = service::rule_set(rules.as_deref())?;
     let convention = if misere { Convention::Misere } else { Convention::Normal };
-    // Nim's own view, with the binary table the page explains it by.
-    if set.to_string() == "nim" {
-        return Ok(Json(AnalysisView::new(numbers.as_slice(), convention)).into_response());
-    }
-    service::check_limits(&set, numbers.as_slice())?;
     let rules = crate::record::server_rules(set, convention);
+    // Where every analysis is a closed form (Nim), any heaps the query can
+    // carry are analysed; otherwise the games' limits apply.
+    if !rules.instant() {
+        service::check_limits(rules.rule_set(), numbers.as_slice())?;
+    }
     let position = rules.position(numbers.as_slice()).map_err(|e| ApiError::Unprocessable(e.to_string()))?;
+    // An analysis by the nim-sum answers with the binary table it is read from.
+    if rules.instant()
+        && let Ok(analysis) = rules.analyze(&position)
+        && matches!(analysis.method, Method::NimSum | Method::MisereNim)
+    {
+        return Ok(Json(AnalysisView::new(&rules.numbers(&position), convention)).into_response());
+    }
     let shared = rules.clone();
     Ok(Json(compute(&state, &shared, move |budget| RulesAnalysisView::new(&rules, &position, budget)).await??)
         .into_response())
