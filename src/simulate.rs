@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use bouton_analysis::Winner;
-use bouton_grundy::{AnyRules, GrundyPlayer, RuleSet};
+use bouton_grundy::{AnyRules, GrundyPlayer};
 use bouton_players::Player;
 use bouton_rules::{Convention, Game, Rules, Side};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -91,12 +91,7 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
     let seed = choose_seed(args.start.seed);
     let mut rng = make_rng(seed);
     let convention = if args.start.misere { Convention::Misere } else { Convention::Normal };
-    let set: RuleSet = args
-        .rules
-        .as_deref()
-        .unwrap_or("nim")
-        .parse()
-        .map_err(|e: bouton_grundy::RuleSetError| UsageError(e.to_string()))?;
+    let set = crate::start::rule_set(args.rules.as_deref())?;
     let mut wins = [0u64; 2];
     let (mut winning_starts, mut unanalysed_starts, mut unfinished) = (0, 0, 0);
     let (mut shortest, mut longest, mut total_moves) = (u64::MAX, 0u64, 0u128);

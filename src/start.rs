@@ -19,6 +19,11 @@ pub fn make_rng(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed)
 }
 
+/// The rule set `--rules` names, Nim when none is named.
+pub fn rule_set(rules: Option<&str>) -> Result<RuleSet, UsageError> {
+    rules.unwrap_or("nim").parse().map_err(|e: bouton_grundy::RuleSetError| UsageError(e.to_string()))
+}
+
 /// The most parts `--random` draws.
 const RANDOM_LIMIT: u64 = 10_000_000;
 

@@ -16,7 +16,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Result;
-use bouton_grundy::{AnyRules, RuleSet};
+use bouton_grundy::AnyRules;
 use bouton_rules::{Convention, Game};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -53,12 +53,7 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
         return resume(args, &mut term, rng, path, loaded);
     }
     let convention = if args.start.misere { Convention::Misere } else { Convention::Normal };
-    let set: RuleSet = args
-        .rules
-        .as_deref()
-        .unwrap_or("nim")
-        .parse()
-        .map_err(|e: bouton_grundy::RuleSetError| UsageError(e.to_string()))?;
+    let set = crate::start::rule_set(args.rules.as_deref())?;
     let numbers = crate::start::start_numbers(&set, &args.start, MAX_INTERACTIVE_HEAPS as u64 + 1, &mut rng)?;
     let rules = AnyRules::new(set, convention);
     let position = rules.position(&numbers).map_err(|e| UsageError(e.to_string()))?;
