@@ -5,7 +5,7 @@ use bouton_rules::{Convention, Rules};
 use rand::{Rng, RngCore};
 
 use crate::game::{Game, RuleName, winner};
-use crate::games::search::{replies_by_search, searched};
+use crate::games::search::{replies_searching_misere, searched};
 use crate::{Analysis, AnalysisError, Budget, Component, FibMove, FibPosition, FibonacciNim, Method};
 use crate::{MoveParseError, Phrase, RuleSetError, Verb};
 
@@ -81,9 +81,6 @@ impl Game for FibonacciNim {
     }
 
     fn winning_replies(&self, pos: &FibPosition, moves: &[FibMove], budget: &Budget) -> Vec<Option<usize>> {
-        match self.convention() {
-            Convention::Misere => replies_by_search(self, pos, moves, budget),
-            Convention::Normal => crate::game::replies_by_analysis(self, pos, moves, budget),
-        }
+        replies_searching_misere(self, pos, moves, budget)
     }
 }

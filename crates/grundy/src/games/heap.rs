@@ -5,7 +5,7 @@
 use bouton_rules::{Convention, Heaps, Rules};
 
 use crate::game::{Game, MoveShape, RuleName, winner};
-use crate::games::search::{replies_by_search, searched};
+use crate::games::search::{replies_searching_misere, searched};
 use crate::values::ValuesFailure;
 use crate::{Analysis, AnalysisError, Budget, Component, HeapGame, HeapMove, HeapRules, HeapValues};
 use crate::{MOVE_BUDGET, Method, MoveParseError, Phrase, RuleSetError, Unavailable};
@@ -301,9 +301,6 @@ impl Game for HeapRules {
     }
 
     fn winning_replies(&self, heaps: &Heaps, moves: &[HeapMove], budget: &Budget) -> Vec<Option<usize>> {
-        match self.convention() {
-            Convention::Misere => replies_by_search(self, heaps, moves, budget),
-            Convention::Normal => crate::game::replies_by_analysis(self, heaps, moves, budget),
-        }
+        replies_searching_misere(self, heaps, moves, budget)
     }
 }

@@ -49,3 +49,18 @@ pub(crate) fn replies_by_search<G: Game + Canonical>(
         })
         .collect()
 }
+
+/// [`Game::winning_replies`] for the games searched in misère play only:
+/// one shared search in misère play, an analysis after each move in normal
+/// play (where theory answers at once).
+pub(crate) fn replies_searching_misere<G: Game + Canonical>(
+    game: &G,
+    position: &G::Position,
+    moves: &[G::Move],
+    budget: &Budget,
+) -> Vec<Option<usize>> {
+    match game.convention() {
+        bouton_rules::Convention::Misere => replies_by_search(game, position, moves, budget),
+        bouton_rules::Convention::Normal => crate::game::replies_by_analysis(game, position, moves, budget),
+    }
+}

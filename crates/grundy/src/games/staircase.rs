@@ -3,7 +3,7 @@
 use bouton_rules::{Convention, Rules};
 
 use crate::game::{Game, RuleName, winner};
-use crate::games::search::{replies_by_search, searched};
+use crate::games::search::{replies_searching_misere, searched};
 use crate::{Analysis, AnalysisError, Budget, Component, Method, MoveParseError, Phrase};
 use crate::{RuleSetError, StairMove, Staircase, Stairs};
 
@@ -71,9 +71,6 @@ impl Game for Staircase {
     }
 
     fn winning_replies(&self, stairs: &Stairs, moves: &[StairMove], budget: &Budget) -> Vec<Option<usize>> {
-        match self.convention() {
-            Convention::Misere => replies_by_search(self, stairs, moves, budget),
-            Convention::Normal => crate::game::replies_by_analysis(self, stairs, moves, budget),
-        }
+        replies_searching_misere(self, stairs, moves, budget)
     }
 }

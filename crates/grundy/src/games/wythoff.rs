@@ -5,7 +5,7 @@ use bouton_rules::{Convention, Rules};
 use rand::{Rng, RngCore};
 
 use crate::game::{Game, RuleName, winner};
-use crate::games::search::{replies_by_search, searched};
+use crate::games::search::{replies_searching_misere, searched};
 use crate::{Analysis, AnalysisError, Budget, Component, Method, MoveParseError, Pairs, Phrase};
 use crate::{RuleSetError, Unavailable, WYTHOFF_TABLE, Wythoff, WythoffMove};
 use crate::{wythoff_grundy, wythoff_losing};
@@ -123,9 +123,6 @@ impl Game for Wythoff {
     }
 
     fn winning_replies(&self, pairs: &Pairs, moves: &[WythoffMove], budget: &Budget) -> Vec<Option<usize>> {
-        match self.convention() {
-            Convention::Misere => replies_by_search(self, pairs, moves, budget),
-            Convention::Normal => crate::game::replies_by_analysis(self, pairs, moves, budget),
-        }
+        replies_searching_misere(self, pairs, moves, budget)
     }
 }
