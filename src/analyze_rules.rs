@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use bouton_analysis::Winner;
-use bouton_grundy::{AnyMove, AnyRules, Budget, RuleSet};
+use bouton_games::{AnyMove, AnyRules, Budget, RuleSet};
 use bouton_rules::Convention;
 use serde::Serialize;
 
@@ -49,7 +49,7 @@ struct Report<'a> {
     winner: Winner,
     winning_moves: Vec<JsonMove>,
     complete: bool,
-    method: bouton_grundy::Method,
+    method: bouton_games::Method,
 }
 
 fn read_numbers(words: &[String]) -> Result<Vec<u64>> {

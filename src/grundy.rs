@@ -9,9 +9,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
+use bouton_games::RuleSet;
 use bouton_grundy::{
-    ComputeError, ComputeOptions, DEFAULT_MAX_PERIOD, HeapGame, Periodicity, Progress, RareMask, RuleSet, Sequence,
-    compute,
+    ComputeError, ComputeOptions, DEFAULT_MAX_PERIOD, HeapGame, Periodicity, Progress, RareMask, Sequence, compute,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -80,7 +80,7 @@ pub struct Interrupted(pub u64);
 
 /// The heap game a CODE names.
 fn heap_game(code: &str) -> Result<(HeapGame, String), UsageError> {
-    let set: RuleSet = code.parse().map_err(|e: bouton_grundy::RuleSetError| UsageError(e.to_string()))?;
+    let set: RuleSet = code.parse().map_err(|e: bouton_games::RuleSetError| UsageError(e.to_string()))?;
     match set.heap_game() {
         Some(game) => Ok((game, set.name())),
         None => Err(UsageError(format!(

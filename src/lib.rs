@@ -22,6 +22,8 @@ mod wording;
 use std::process::ExitCode;
 
 pub use bouton_analysis as analysis;
+pub use bouton_games as games;
+pub use bouton_grundy as sprague_grundy;
 pub use bouton_players as players;
 pub use bouton_rules as rules;
 use clap::Parser;

@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use bouton_analysis::Winner;
-use bouton_grundy::{AnyRules, GrundyPlayer};
+use bouton_games::AnyRules;
+use bouton_players::GrundyPlayer;
 use bouton_players::Player;
 use bouton_rules::{Convention, Game, Rules, Side};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};

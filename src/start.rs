@@ -1,6 +1,6 @@
 //! The starting position and the random generator, from the command line.
 
-use bouton_grundy::{AnyRules, RuleSet};
+use bouton_games::{AnyRules, RuleSet};
 use bouton_rules::Convention;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -21,7 +21,7 @@ pub fn make_rng(seed: u64) -> ChaCha8Rng {
 
 /// The rule set `--rules` names, Nim when none is named.
 pub fn rule_set(rules: Option<&str>) -> Result<RuleSet, UsageError> {
-    rules.unwrap_or("nim").parse().map_err(|e: bouton_grundy::RuleSetError| UsageError(e.to_string()))
+    rules.unwrap_or("nim").parse().map_err(|e: bouton_games::RuleSetError| UsageError(e.to_string()))
 }
 
 /// The most parts `--random` draws.

@@ -6,8 +6,8 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use bouton_games::{Bar, Budget, Chomp, Exhaustive};
 use bouton_ggp::{Game, Machine, Solver, State, Term};
-use bouton_grundy::{Bar, Budget, Chomp, Exhaustive};
 use bouton_rules::Convention;
 use rand::{Rng, SeedableRng};
 

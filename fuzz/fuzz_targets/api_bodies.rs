@@ -7,7 +7,7 @@
 //! Input: one byte choosing the request type, then the body.
 #![no_main]
 
-use bouton_grundy::{AnyRules, BoardKind, RuleSet};
+use bouton_games::{AnyRules, BoardKind, RuleSet};
 use bouton_rules::{Convention, Rules};
 use bouton_web::limits::{MAX_HEAP_SIZE, MAX_HEAPS, MAX_ROW_WIDTH};
 use bouton_web::service::{self, CreateRequest, MoveRequest, PlyRequest};

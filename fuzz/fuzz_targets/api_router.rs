@@ -18,7 +18,7 @@ use std::cell::RefCell;
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Method, Request, StatusCode, header};
-use bouton_grundy::{AnyRules, RuleSet};
+use bouton_games::{AnyRules, RuleSet};
 use bouton_rules::{Convention, Rules};
 use bouton_web::service::CreateRequest;
 use bouton_web::{AppState, Mode, ServerConfig, Store, app};

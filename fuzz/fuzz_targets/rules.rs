@@ -8,7 +8,7 @@
 //! tiny where moves are listed, so that nothing is ever analysed.
 #![no_main]
 
-use bouton_grundy::{AnyPosition, AnyRules, HeapGame, RuleSet};
+use bouton_games::{AnyPosition, AnyRules, HeapGame, RuleSet};
 use bouton_rules::{Convention, Rules};
 use libfuzzer_sys::fuzz_target;
 

@@ -1,11 +1,12 @@
 //! Every rule set at the terminal, Nim among them, through
-//! `bouton_grundy::AnyRules`: hints, explanations and move lists in terms of
+//! `bouton_games::AnyRules`: hints, explanations and move lists in terms of
 //! the analysis's method — the binary table where the nim-sum decides
 //! (`nim.rs`), Grundy values, the rule set's own theory, or an exhaustive
 //! search.
 
 use bouton_analysis::Winner;
-use bouton_grundy::{Analysis, AnyMove, AnyPosition, AnyRules, GrundyPlayer, Method, Phrase, Toughest};
+use bouton_games::{Analysis, AnyMove, AnyPosition, AnyRules, Method, Phrase, Toughest};
+use bouton_players::GrundyPlayer;
 use bouton_players::{Level, Player};
 use bouton_rules::{Convention, Game, Rules};
 

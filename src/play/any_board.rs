@@ -2,7 +2,7 @@
 //! for heaps, pairs, steps and the Fibonacci heap, rows of squares for
 //! Northcott's game, a grid for Chomp. It knows board kinds, not rule sets.
 
-use bouton_grundy::{BoardView, RowView};
+use bouton_games::{BoardView, RowView};
 
 use crate::play::board::draw_heap;
 use crate::theme::Theme;

@@ -16,7 +16,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Result;
-use bouton_grundy::AnyRules;
+use bouton_games::AnyRules;
 use bouton_rules::{Convention, Game};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;

@@ -1,7 +1,7 @@
 //! Who sits at each side of the board: who they are, as a type, and how
 //! the game names them, from it.
 
-use bouton_grundy::Phrase;
+use bouton_games::Phrase;
 use bouton_players::{Level, Player};
 
 use crate::play::variant::Variant;

@@ -4,7 +4,7 @@ use std::io;
 use std::thread;
 use std::time::Duration;
 
-use bouton_grundy::Phrase;
+use bouton_games::Phrase;
 use bouton_rules::{Convention, Game, Side};
 use rand_chacha::ChaCha8Rng;
 

@@ -3,7 +3,7 @@
 //! implements it for every rule set (`any.rs`); the trait keeps the
 //! session independent of the catalogue.
 
-use bouton_grundy::Phrase;
+use bouton_games::Phrase;
 use bouton_players::{Level, Player};
 use bouton_rules::{Convention, Game, Rules};
 

@@ -10,7 +10,20 @@ use crate::{HeapGame, HeapOption, Meter, OverBudget};
 ///
 /// # Errors
 /// [`OverBudget`] when `meter` runs out first.
-pub(crate) fn option_with_value(
+///
+/// ```
+/// use bouton_grundy::{Budget, HeapGame, HeapValues, option_with_value};
+///
+/// let kayles = HeapGame::kayles();
+/// let n = 1_000_000_000_000;
+/// let values = HeapValues::for_heaps(&kayles, n)?;
+/// // A heap of a trillion has an option worth 0: the winning move alone.
+/// let option = option_with_value(&kayles, &values, n, 0, &mut Budget::interactive().meter())?.unwrap();
+/// let value = |m: u64| if m == 0 { 0 } else { values.get(m).unwrap() };
+/// assert_eq!(value(option.left) ^ value(option.right), 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn option_with_value(
     game: &HeapGame,
     values: &HeapValues,
     n: u64,

@@ -6,12 +6,25 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::{ComputeOptions, HeapGame, Meter, OverBudget, Periodicity, compute};
 
-/// Why single-heap values are not to be had.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum ValuesFailure {
+/// Why single-heap values are not to be had within a budget.
+///
+/// ```
+/// use bouton_grundy::{Budget, HeapGame, HeapValues, ValuesFailure};
+///
+/// // A budget whose cancel flag is already raised stops the computation.
+/// let budget = Budget::interactive();
+/// budget.cancel().cancel();
+/// let failure = HeapValues::for_heaps_within(&"4.07".parse::<HeapGame>()?, 100_000, &budget.meter()).unwrap_err();
+/// assert!(matches!(failure, ValuesFailure::Budget(_)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ValuesFailure {
     /// Not known for a heap that large.
+    #[error(transparent)]
     Values(ValuesError),
     /// The computation ran out of its budget.
+    #[error(transparent)]
     Budget(OverBudget),
 }
 
@@ -88,7 +101,20 @@ impl HeapValues {
 
     /// [`HeapValues::for_heaps`], computing within `meter`'s deadline and
     /// cancel flag.
-    pub(crate) fn for_heaps_within(game: &HeapGame, largest: u64, meter: &Meter) -> Result<HeapValues, ValuesFailure> {
+    ///
+    /// # Errors
+    /// [`ValuesFailure::Values`] as for [`HeapValues::for_heaps`];
+    /// [`ValuesFailure::Budget`] when the deadline passes or the computation
+    /// is cancelled first.
+    ///
+    /// ```
+    /// use bouton_grundy::{Budget, HeapGame, HeapValues};
+    ///
+    /// let dawson = HeapValues::for_heaps_within(&HeapGame::dawsons_kayles(), 50, &Budget::interactive().meter())?;
+    /// assert_eq!(dawson.get(8), Some(1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn for_heaps_within(game: &HeapGame, largest: u64, meter: &Meter) -> Result<HeapValues, ValuesFailure> {
         if let Some(found) = cache().lock().ok().and_then(|c| c.get(game).cloned())
             && found.covers(largest)
         {

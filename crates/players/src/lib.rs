@@ -1,4 +1,5 @@
-//! Computer players for Nim, from perfect to beginner.
+//! Computer players, from perfect to beginner: for Nim, and for every rule
+//! set of the catalogue ([`GrundyPlayer`]).
 //!
 //! Every player implements [`Player`]. Randomness is never global: the caller
 //! passes the random generator in, so a seeded generator makes every game
@@ -20,6 +21,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod grundy_player;
 mod level;
 mod levelled;
 mod perfect;
@@ -27,6 +29,7 @@ mod player;
 mod random;
 mod toughest;
 
+pub use grundy_player::GrundyPlayer;
 pub use level::{Level, ParseLevelError};
 pub use levelled::Levelled;
 pub use perfect::Perfect;

@@ -15,7 +15,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use bouton_grundy::{AnyRules, Budget, Method};
+use bouton_games::{AnyRules, Budget, Method};
 use bouton_rules::Convention;
 use futures_util::Stream;
 use rand::Rng;

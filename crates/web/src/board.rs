@@ -1,17 +1,17 @@
 //! What the page needs to draw a game of any rule set and to build moves:
 //! the rules ([`RulesView`]) and the position ([`BoardView`]).
 
-use bouton_grundy::{AnyRules, CatalogEntry, RuleSet};
+use bouton_games::{AnyRules, CatalogEntry, RuleSet};
 use serde::Serialize;
 
-/// How a rule set's position is drawn (the library's [`bouton_grundy::BoardKind`]).
-pub use bouton_grundy::BoardKind as Kind;
-pub use bouton_grundy::{BoardView, RowView};
+/// How a rule set's position is drawn (the library's [`bouton_games::BoardKind`]).
+pub use bouton_games::BoardKind as Kind;
+pub use bouton_games::{BoardView, RowView};
 
 /// The rules of a game, for the page.
 ///
 /// ```
-/// use bouton_grundy::AnyRules;
+/// use bouton_games::AnyRules;
 /// use bouton_rules::Convention;
 /// use bouton_web::board::RulesView;
 ///

@@ -3,7 +3,7 @@
 //! compute pool (an analysis may search).
 
 use bouton_analysis::Winner;
-use bouton_grundy::{AnalysisError, AnyMove, AnyPosition, Budget};
+use bouton_games::{AnalysisError, AnyMove, AnyPosition, Budget};
 use bouton_rules::{Convention, Rules, Side};
 use serde::Serialize;
 

@@ -5,7 +5,8 @@
 //! pool within the server's budget ([`choose`]), and stored only if the game
 //! has not changed meanwhile ([`commit`]: only the version is read back).
 
-use bouton_grundy::{AnyMove, Budget, GrundyPlayer};
+use bouton_games::{AnyMove, Budget};
+use bouton_players::GrundyPlayer;
 use bouton_players::{Level, Player};
 
 use rand::SeedableRng;
@@ -57,7 +58,7 @@ pub fn commit(conn: &Connection, mut record: Record, mv: AnyMove) -> Result<Opti
 
 #[cfg(test)]
 mod tests {
-    use bouton_grundy::{AnyRules, Budget, Cancel};
+    use bouton_games::{AnyRules, Budget, Cancel};
     use bouton_rules::{Convention, Game, Rules};
 
     use super::*;

@@ -21,8 +21,8 @@ pub const SEARCH_TIME: std::time::Duration = std::time::Duration::from_secs(1);
 /// ```
 /// assert_eq!(bouton_web::limits::search_budget().operations(), bouton_web::limits::SEARCH_OPERATIONS);
 /// ```
-pub fn search_budget() -> bouton_grundy::Budget {
-    bouton_grundy::Budget::new(SEARCH_OPERATIONS, SEARCH_BYTES).with_time_limit(SEARCH_TIME)
+pub fn search_budget() -> bouton_games::Budget {
+    bouton_games::Budget::new(SEARCH_OPERATIONS, SEARCH_BYTES).with_time_limit(SEARCH_TIME)
 }
 /// The largest request body accepted, in bytes.
 pub const MAX_BODY_BYTES: usize = 16 * 1024;

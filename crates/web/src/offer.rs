@@ -2,7 +2,7 @@
 //! limits a start must keep and the computer's levels. The page writes none
 //! of them itself.
 
-use bouton_grundy::RuleSet;
+use bouton_games::RuleSet;
 use bouton_players::Level;
 use serde::Serialize;
 

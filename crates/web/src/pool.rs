@@ -21,7 +21,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 
-use bouton_grundy::{Budget, Cancel};
+use bouton_games::{Budget, Cancel};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 
 use crate::error::ApiError;
@@ -343,7 +343,7 @@ impl Drop for Slot {
 mod tests {
     use std::sync::mpsc;
 
-    use bouton_grundy::{AnalysisError, AnyRules, OverBudget};
+    use bouton_games::{AnalysisError, AnyRules, OverBudget};
     use bouton_rules::Convention;
 
     use super::*;

@@ -3,7 +3,7 @@
 //! `GET /api/analyze?rules=…`.
 
 use bouton_analysis::Winner;
-use bouton_grundy::{AnyPosition, AnyRules, Budget, Component, Method};
+use bouton_games::{AnyPosition, AnyRules, Budget, Component, Method};
 use bouton_rules::{Convention, Rules};
 use serde::Serialize;
 
@@ -13,7 +13,7 @@ use crate::views::{MAX_LISTED_OPTIONS, MoveView};
 /// Who wins, the Grundy values, the winning moves and every legal move.
 ///
 /// ```
-/// use bouton_grundy::{AnyRules, Budget};
+/// use bouton_games::{AnyRules, Budget};
 /// use bouton_rules::Convention;
 /// use bouton_web::position_analysis::RulesAnalysisView;
 ///

@@ -1,6 +1,6 @@
 //! A stored game and who may act in it.
 
-use bouton_grundy::{AnyRules, RuleSet};
+use bouton_games::{AnyRules, RuleSet};
 use bouton_players::Level;
 use bouton_rules::{Convention, Game, Side};
 
@@ -36,7 +36,7 @@ pub struct Record {
 /// is reported quickly.
 ///
 /// ```
-/// use bouton_grundy::RuleSet;
+/// use bouton_games::RuleSet;
 /// use bouton_rules::Convention;
 ///
 /// let rules = bouton_web::server_rules("kayles".parse::<RuleSet>()?, Convention::Misere);

@@ -3,7 +3,7 @@
 //! stores the result. The computer's turns are in [`crate::computer`], hints
 //! and reviews in [`crate::coach`]: they may search, so they run elsewhere.
 
-use bouton_grundy::{AnyMove, AnyRules, RuleSet};
+use bouton_games::{AnyMove, AnyRules, RuleSet};
 use bouton_players::Level;
 use bouton_rules::{Convention, Game, PlayError, Side};
 use rusqlite::Connection;
@@ -160,7 +160,7 @@ pub fn new_game(request: &CreateRequest) -> Result<(Game<AnyRules>, Option<Level
 
 /// The rule set named `text`, Nim when none is named.
 pub(crate) fn rule_set(text: Option<&str>) -> Result<RuleSet, ApiError> {
-    text.unwrap_or("nim").parse().map_err(|e: bouton_grundy::RuleSetError| ApiError::Unprocessable(e.to_string()))
+    text.unwrap_or("nim").parse().map_err(|e: bouton_games::RuleSetError| ApiError::Unprocessable(e.to_string()))
 }
 
 /// The browser game's limits: at most [`MAX_HEAPS`] heaps (pairs, steps,

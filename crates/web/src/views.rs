@@ -3,7 +3,7 @@
 //! players count them.
 
 use bouton_analysis::{Advice, Analysis, Explanation, Winner};
-use bouton_grundy::{AnyMove, AnyPosition, AnyRules};
+use bouton_games::{AnyMove, AnyPosition, AnyRules};
 use bouton_rules::{Convention, NimMove, Rules, Side};
 use serde::Serialize;
 
@@ -12,7 +12,8 @@ use crate::mode::{Mode, SeatKind};
 use crate::record::{Access, Record};
 
 /// A move: its text form (what `POST /api/games/{id}/moves` takes as
-/// `move`), in words, and for Nim the heap and amount.
+/// `move`), in words, and for a plain take (every move of Nim) the heap
+/// and amount.
 ///
 /// ```
 /// use bouton_rules::NimMove;
@@ -24,10 +25,10 @@ use crate::record::{Access, Record};
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct MoveView {
-    /// The heap, from 1 (Nim only).
+    /// The heap, from 1 (plain takes only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub heap: Option<usize>,
-    /// How many tokens (Nim only).
+    /// How many tokens (plain takes only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub take: Option<u64>,
     /// The move as typed: `3:2`, `1:1:3`, ….
@@ -48,39 +49,38 @@ impl From<NimMove> for MoveView {
 }
 
 impl MoveView {
-    /// The view of `mv` played from `before` under `rules`.
+    /// The view of `mv` played from `before` under `rules` (with `heap` and
+    /// `take` where the rules say it is a plain take).
     pub fn new(rules: &AnyRules, before: &AnyPosition, mv: AnyMove) -> MoveView {
-        match mv {
-            AnyMove::Nim(nim) => MoveView::from(nim),
-            other => MoveView {
-                heap: None,
-                take: None,
-                text: other.to_string(),
-                description: rules.describe_move(before, &other).to_string(),
-            },
+        let take = rules.as_take(&mv);
+        MoveView {
+            heap: take.map(|(heap, _)| heap + 1),
+            take: take.map(|(_, tokens)| tokens),
+            text: mv.to_string(),
+            description: rules.describe_move(before, &mv).to_string(),
         }
     }
 }
 
-/// A played move and who played it. A Nim move is its `heap` and `take`
-/// (from them a client has everything, and long games stay small); a move
-/// of another rule set is its `text`, its `description` and the position
+/// A played move and who played it. A plain take (every move of Nim) is its
+/// `heap` and `take` (from them a client has everything, and long games stay
+/// small); any other move is its `text`, its `description` and the position
 /// `after` it, which only the rules can work out.
 #[derive(Debug, Clone, Serialize)]
 pub struct PlayedView {
-    /// Nim: the heap, from 1.
+    /// A plain take: the heap, from 1.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub heap: Option<usize>,
-    /// Nim: how many tokens.
+    /// A plain take: how many tokens.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub take: Option<u64>,
-    /// Other rule sets: the move as typed.
+    /// Any other move: the move as typed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
-    /// Other rule sets: the move in words.
+    /// Any other move: the move in words.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// Other rule sets: the position after the move, as text.
+    /// Any other move: the position after the move, as text.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub after: Option<String>,
     /// "first" or "second".
@@ -93,21 +93,21 @@ impl PlayedView {
     /// `mv`, played from `before` to `after` by `side`.
     fn new(rules: &AnyRules, before: &AnyPosition, mv: AnyMove, after: &AnyPosition, side: Side, by: SeatKind) -> Self {
         let side = side_name(side);
-        match mv {
-            AnyMove::Nim(nim) => PlayedView {
-                heap: Some(nim.heap_number()),
-                take: Some(nim.take),
+        match rules.as_take(&mv) {
+            Some((heap, take)) => PlayedView {
+                heap: Some(heap + 1),
+                take: Some(take),
                 text: None,
                 description: None,
                 after: None,
                 side,
                 by,
             },
-            other => PlayedView {
+            None => PlayedView {
                 heap: None,
                 take: None,
-                text: Some(other.to_string()),
-                description: Some(rules.describe_move(before, &other).to_string()),
+                text: Some(mv.to_string()),
+                description: Some(rules.describe_move(before, &mv).to_string()),
                 after: Some(after.to_string()),
                 side,
                 by,

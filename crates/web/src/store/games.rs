@@ -1,7 +1,7 @@
 //! SQL for games, moves and results. Every function runs on the storage
 //! thread, inside the transaction of the current batch.
 
-use bouton_grundy::{AnyMove, RuleSet};
+use bouton_games::{AnyMove, RuleSet};
 use bouton_players::Level;
 use bouton_rules::{Convention, Game, Rules, Side};
 use rusqlite::{Connection, OptionalExtension, params};
@@ -82,7 +82,7 @@ pub fn load(conn: &Connection, id: &str) -> Result<Record, StoreError> {
     let mode = Mode::from_name(&mode).ok_or_else(|| corrupt(format!("unknown mode {mode:?}")))?;
     let level = level.map(|l| l.parse::<Level>()).transpose().map_err(|e| corrupt(e.to_string()))?;
     let convention = if misere { Convention::Misere } else { Convention::Normal };
-    let set: RuleSet = rules.parse().map_err(|e: bouton_grundy::RuleSetError| corrupt(e.to_string()))?;
+    let set: RuleSet = rules.parse().map_err(|e: bouton_games::RuleSetError| corrupt(e.to_string()))?;
     let rules = server_rules(set, convention);
     let start: Vec<u64> = serde_json::from_str(&start).map_err(|e| corrupt(e.to_string()))?;
     let start = rules.position(&start).map_err(|e| corrupt(e.to_string()))?;

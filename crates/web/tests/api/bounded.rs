@@ -6,7 +6,7 @@
 
 use axum::body::Body;
 use axum::http::{Request, header};
-use bouton_grundy::Budget;
+use bouton_games::Budget;
 use bouton_web::pool::{Pool, PoolConfig};
 use bouton_web::{ApiError, AppState, Store, app};
 use http_body_util::BodyExt;

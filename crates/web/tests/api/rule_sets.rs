@@ -1,7 +1,7 @@
 //! Games of every rule set through the API: creating, moving by text,
 //! the computer's replies, hints, analysis, review and statistics.
 
-use bouton_grundy::{AnyRules, Budget, Exhaustive, HeapGame, HeapRules, RuleSet};
+use bouton_games::{AnyRules, Budget, Exhaustive, HeapGame, HeapRules, RuleSet};
 use bouton_rules::{Convention, Heaps, Rules};
 use serde_json::{Value, json};
 

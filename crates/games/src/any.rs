@@ -17,7 +17,7 @@ use crate::{RandomMove, RuleSet, RuleSetError, Unavailable};
 ///
 /// ```
 /// use bouton_analysis::Winner;
-/// use bouton_grundy::{AnyRules, RuleSet};
+/// use bouton_games::{AnyRules, RuleSet};
 /// use bouton_rules::{Convention, Game};
 ///
 /// let rules = AnyRules::new("kayles".parse()?, Convention::Normal);
@@ -83,7 +83,7 @@ impl AnyRules {
     /// analyse is reported as such quickly.
     ///
     /// ```
-    /// use bouton_grundy::{AnalysisError, AnyRules, Budget};
+    /// use bouton_games::{AnalysisError, AnyRules, Budget};
     /// use bouton_rules::Convention;
     ///
     /// let rules = AnyRules::parse("kayles", Convention::Misere)?.with_budget(Budget::new(20_000, 1 << 20));
@@ -180,7 +180,7 @@ impl AnyRules {
     /// The position as it is drawn.
     ///
     /// ```
-    /// use bouton_grundy::{AnyRules, BoardView};
+    /// use bouton_games::{AnyRules, BoardView};
     /// use bouton_rules::Convention;
     ///
     /// let rules = AnyRules::parse("chomp", Convention::Normal)?;
@@ -230,6 +230,24 @@ impl AnyRules {
         })
     }
 
+    /// The move as a plain take, `(heap counted from 0, tokens)`, when those
+    /// two numbers alone say what it does (as every move of Nim); `None`
+    /// otherwise.
+    ///
+    /// ```
+    /// use bouton_games::AnyRules;
+    /// use bouton_rules::Convention;
+    ///
+    /// let nim = AnyRules::parse("nim", Convention::Normal)?;
+    /// assert_eq!(nim.as_take(&nim.parse_move("3 2")?), Some((2, 2)));
+    /// let kayles = AnyRules::parse("kayles", Convention::Normal)?;
+    /// assert_eq!(kayles.as_take(&kayles.parse_move("1 2")?), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn as_take(&self, mv: &AnyMove) -> Option<(usize, u64)> {
+        dispatch!(&self.kind, g => g.move_of(mv).and_then(|m| g.as_take(&m)))
+    }
+
     /// Who wins, the Grundy values, and the winning moves, within the
     /// rules' own budget.
     ///
@@ -252,7 +270,7 @@ impl AnyRules {
     /// budget runs out or its cancel flag is raised.
     ///
     /// ```
-    /// use bouton_grundy::{AnalysisError, AnyRules, Budget, Cancel};
+    /// use bouton_games::{AnalysisError, AnyRules, Budget, Cancel};
     /// use bouton_rules::Convention;
     ///
     /// let rules = AnyRules::parse("lasker", Convention::Misere)?;
@@ -279,7 +297,7 @@ impl AnyRules {
     /// operations shared among the moves).
     ///
     /// ```
-    /// use bouton_grundy::{AnyRules, Budget};
+    /// use bouton_games::{AnyRules, Budget};
     /// use bouton_rules::{Convention, Rules};
     ///
     /// let rules = AnyRules::parse("kayles", Convention::Misere)?;
@@ -310,7 +328,7 @@ impl AnyRules {
     /// [`RandomMove`]); `None` when there is none.
     ///
     /// ```
-    /// use bouton_grundy::AnyRules;
+    /// use bouton_games::AnyRules;
     /// use bouton_rules::{Convention, Rules};
     /// use rand::SeedableRng;
     ///

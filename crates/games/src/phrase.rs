@@ -21,7 +21,7 @@ impl Verb {
     /// The plain form: "take".
     ///
     /// ```
-    /// use bouton_grundy::Verb;
+    /// use bouton_games::Verb;
     /// assert_eq!(Verb::Take.plain(), "take");
     /// assert_eq!(Verb::Bite.third_person(), "bites");
     /// assert_eq!(Verb::Take.past(), "took");
@@ -60,7 +60,7 @@ impl Verb {
 /// an instruction: "take 2 from heap 3".
 ///
 /// ```
-/// use bouton_grundy::{Phrase, Verb};
+/// use bouton_games::{Phrase, Verb};
 ///
 /// let phrase = Phrase::new(Verb::Take, "2 from heap 3");
 /// assert_eq!(phrase.to_string(), "take 2 from heap 3");

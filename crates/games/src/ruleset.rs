@@ -19,7 +19,7 @@ use crate::{BoardKind, HeapGame, MoveShape};
 /// `lasker`, `staircase`, `northcott`, `fibonacci`, `chomp`.
 ///
 /// ```
-/// use bouton_grundy::RuleSet;
+/// use bouton_games::RuleSet;
 ///
 /// let set: RuleSet = "subtraction:2,3,7".parse()?;
 /// assert_eq!(set.name(), "the subtraction game S = {2, 3, 7}");

@@ -135,7 +135,7 @@ impl Canonical for FibonacciNim {
 /// [`Exhaustive::winning_moves`] cannot do more work than the budget allows.
 ///
 /// ```
-/// use bouton_grundy::{Budget, Exhaustive, HeapGame, HeapRules, OverBudget};
+/// use bouton_games::{Budget, Exhaustive, HeapGame, HeapRules, OverBudget};
 /// use bouton_rules::{Convention, Heaps};
 ///
 /// let kayles = HeapRules::new(HeapGame::kayles(), Convention::Misere);

@@ -23,7 +23,7 @@ pub const WYTHOFF_TABLE: u64 = 1024;
 /// integer arithmetic.
 ///
 /// ```
-/// use bouton_grundy::{Pairs, Wythoff, WythoffMove, wythoff_losing};
+/// use bouton_games::{Pairs, Wythoff, WythoffMove, wythoff_losing};
 /// use bouton_rules::{Convention, Rules};
 ///
 /// assert!(wythoff_losing(3, 5) && wythoff_losing(5, 3) && wythoff_losing(4, 7));

@@ -1,9 +1,9 @@
 use bouton_analysis::Winner;
-use bouton_players::{Level, Player};
+use bouton_games::{AnyMove, AnyPosition, AnyRules, Budget};
 use bouton_rules::Game;
 use rand::{Rng, RngCore};
 
-use crate::{AnyMove, AnyPosition, AnyRules, Budget};
+use crate::{Level, Player};
 
 /// The computer for every rule set, at any [`Level`]: with the level's
 /// probability it plays a winning move (chosen at random among all of them,
@@ -14,8 +14,8 @@ use crate::{AnyMove, AnyPosition, AnyRules, Budget};
 /// analysis is available it plays at random.
 ///
 /// ```
-/// use bouton_grundy::{AnyRules, GrundyPlayer};
-/// use bouton_players::{Level, Player};
+/// use bouton_games::AnyRules;
+/// use bouton_players::{GrundyPlayer, Level, Player};
 /// use bouton_rules::{Convention, Game};
 /// use rand::SeedableRng;
 ///

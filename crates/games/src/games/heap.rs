@@ -6,9 +6,9 @@ use bouton_rules::{Convention, Heaps, Rules};
 
 use crate::game::{Game, MoveShape, RuleName, winner};
 use crate::games::search::{replies_searching_misere, searched};
-use crate::values::ValuesFailure;
 use crate::{Analysis, AnalysisError, Budget, Component, HeapGame, HeapMove, HeapRules, HeapValues};
 use crate::{MOVE_BUDGET, Method, MoveParseError, Phrase, RuleSetError, Unavailable};
+use bouton_grundy::ValuesFailure;
 
 /// The family a heap game was named by: what `--rules` shows for it and
 /// what it is called.
@@ -37,7 +37,7 @@ impl HeapFamily {
     /// code itself.
     ///
     /// ```
-    /// use bouton_grundy::{HeapFamily, HeapGame};
+    /// use bouton_games::{HeapFamily, HeapGame};
     /// assert_eq!(HeapFamily::of(&"0.77".parse()?), HeapFamily::Kayles);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -258,7 +258,7 @@ impl Game for HeapRules {
             // values.
             complete = false;
             for (heap, (&size, &g)) in sizes.iter().zip(&grundy).enumerate().filter(|(_, (_, g))| **g ^ total < **g) {
-                let built = crate::construct::option_with_value(self.game(), &values, size, g ^ total, &mut meter)
+                let built = bouton_grundy::option_with_value(self.game(), &values, size, g ^ total, &mut meter)
                     .map_err(|e| self.over_budget(e))?;
                 moves.extend(built.map(|option| HeapMove::from_option(heap, option)));
             }

@@ -3,14 +3,12 @@
 //! exhaustive search of `oracle/`, on every small position, in normal play
 //! and, where bouton offers it, misère play.
 
-mod oracle;
-
 use std::collections::BTreeSet;
 
+use crate::oracle::{Code, Fib, Moore, Oracle, Stair, Tree, WythoffSum};
 use bouton_analysis::Winner;
-use bouton_grundy::{AnalysisError, AnyPosition, AnyRules, Budget, HeapGame, RuleSet, Unavailable};
+use bouton_games::{AnalysisError, AnyPosition, AnyRules, Budget, HeapGame, RuleSet, Unavailable};
 use bouton_rules::{Convention, Rules};
-use oracle::{Code, Fib, Moore, Oracle, Stair, Tree, WythoffSum};
 
 const CONVENTIONS: [Convention; 2] = [Convention::Normal, Convention::Misere];
 

@@ -27,7 +27,7 @@ impl AnyRules {
     /// one `budget`. `None` when no move's replies could be counted.
     ///
     /// ```
-    /// use bouton_grundy::{AnyRules, Budget};
+    /// use bouton_games::{AnyRules, Budget};
     /// use bouton_rules::Convention;
     ///
     /// // Nim 1 2 3 is lost; taking 1 from heap 1 leaves 2 3, whose only

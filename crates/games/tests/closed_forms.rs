@@ -2,16 +2,15 @@
 //! search (written here) on small positions, and on large ones against
 //! what must hold of a winning move.
 
-mod oracle;
-
 use std::collections::HashMap;
 
-use bouton_grundy::{
-    Board, ComputeOptions, FibPosition, FibonacciNim, HeapGame, MooreNim, Northcott, Staircase, Stairs, compute,
-    wythoff_grundy, wythoff_losing, wythoff_lower, wythoff_partner, zeckendorf,
+use crate::oracle::{Fib, Moore, Oracle, Stair, WythoffSum};
+use bouton_games::{
+    Board, FibPosition, FibonacciNim, HeapGame, MooreNim, Northcott, Staircase, Stairs, wythoff_grundy, wythoff_losing,
+    wythoff_lower, wythoff_partner, zeckendorf,
 };
+use bouton_grundy::{ComputeOptions, compute};
 use bouton_rules::{Convention, Heaps, Rules};
-use oracle::{Fib, Moore, Oracle, Stair, WythoffSum};
 use proptest::prelude::*;
 
 /// ⌊iφ⌋ by bisection on x: the largest x with 2x − i ≤ i√5, i.e.

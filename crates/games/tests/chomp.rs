@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use bouton_grundy::{Bar, Budget, Chomp, ChompMove, Exhaustive, IllegalChompMove, RandomMove};
+use bouton_games::{Bar, Budget, Chomp, ChompMove, Exhaustive, IllegalChompMove, RandomMove};
 use bouton_rules::{Convention, Rules};
 use rand::SeedableRng;
 

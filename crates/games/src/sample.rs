@@ -17,7 +17,7 @@ use crate::{
 /// for a splitting game the written digits), never to the number of moves.
 ///
 /// ```
-/// use bouton_grundy::{MooreNim, RandomMove};
+/// use bouton_games::{MooreNim, RandomMove};
 /// use bouton_rules::{Convention, Heaps, Rules};
 /// use rand::SeedableRng;
 ///

@@ -12,7 +12,7 @@ use crate::rules::parse::{MoveParseError, numbers};
 /// Grundy value is the XOR of the odd steps.
 ///
 /// ```
-/// use bouton_grundy::{StairMove, Staircase, Stairs};
+/// use bouton_games::{StairMove, Staircase, Stairs};
 /// use bouton_rules::{Convention, Rules};
 ///
 /// let rules = Staircase::new(Convention::Normal);

@@ -16,7 +16,7 @@ use crate::rules::parse::{MoveParseError, numbers};
 /// loses exactly when the gaps' XOR is 0.
 ///
 /// ```
-/// use bouton_grundy::{Board, Northcott, NorthcottMove};
+/// use bouton_games::{Board, Northcott, NorthcottMove};
 /// use bouton_rules::{Convention, Rules};
 ///
 /// let rules = Northcott::new(Convention::Normal);

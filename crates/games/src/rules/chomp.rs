@@ -18,7 +18,7 @@ use crate::rules::parse::{MoveParseError, numbers};
 /// only by search.
 ///
 /// ```
-/// use bouton_grundy::{Bar, Chomp};
+/// use bouton_games::{Bar, Chomp};
 /// use bouton_rules::{Convention, Rules};
 ///
 /// let rules = Chomp::new(Convention::Normal);

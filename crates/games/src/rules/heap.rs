@@ -15,7 +15,7 @@ use crate::{HeapFamily, HeapGame, HeapOption, Phrase, Verb};
 /// second is added at the end, so that heap numbers never change.
 ///
 /// ```
-/// use bouton_grundy::{HeapGame, HeapMove, HeapRules};
+/// use bouton_games::{HeapGame, HeapMove, HeapRules};
 /// use bouton_rules::{Convention, Heaps, Rules};
 ///
 /// let kayles = HeapRules::new(HeapGame::kayles(), Convention::Normal);
@@ -159,7 +159,7 @@ impl HeapRules {
     /// A family whose parameters make no valid code.
     ///
     /// ```
-    /// use bouton_grundy::{HeapFamily, HeapRules};
+    /// use bouton_games::{HeapFamily, HeapRules};
     /// use bouton_rules::Convention;
     ///
     /// let rules = HeapRules::named(HeapFamily::Subtraction(vec![2, 3, 7]), Convention::Normal)?;

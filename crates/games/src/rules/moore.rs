@@ -19,7 +19,7 @@ pub const MOORE_MAX_K: usize = 8;
 /// 1 more than a multiple of `k + 1`.
 ///
 /// ```
-/// use bouton_grundy::{MooreMove, MooreNim};
+/// use bouton_games::{MooreMove, MooreNim};
 /// use bouton_rules::{Convention, Heaps, Rules};
 ///
 /// let nim2 = MooreNim::new(2, Convention::Normal)?;
@@ -204,7 +204,7 @@ impl MooreNim {
     /// 1-heaps left is 1 more than a multiple of k + 1.
     ///
     /// ```
-    /// use bouton_grundy::MooreNim;
+    /// use bouton_games::MooreNim;
     /// use bouton_rules::{Convention, Heaps, Rules};
     ///
     /// for convention in [Convention::Normal, Convention::Misere] {

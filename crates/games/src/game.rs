@@ -19,7 +19,7 @@ use crate::{RandomMove, RuleSetError, Unavailable};
 /// `2,3,7`.
 ///
 /// ```
-/// use bouton_grundy::RuleName;
+/// use bouton_games::RuleName;
 ///
 /// let name = RuleName::read(" Take_Limit:3 ");
 /// assert_eq!((name.name.as_str(), name.parameter.as_deref()), ("take-limit", Some("3")));
@@ -193,6 +193,13 @@ pub trait Game:
 
     /// The move in words, as played from `before`.
     fn describe_move(&self, before: &Self::Position, mv: &Self::Move) -> Phrase;
+
+    /// The move as a plain take, `(heap counted from 0, tokens)`, when those
+    /// two numbers alone say what it does to the position, so that a client
+    /// can replay it without the rules; `None` for any other move.
+    fn as_take(&self, _mv: &Self::Move) -> Option<(usize, u64)> {
+        None
+    }
 
     /// Who wins, the parts' values and the winning moves, within `budget`.
     ///

@@ -26,7 +26,7 @@ impl BoardKind {
     /// What one part of a position is called, in the plural.
     ///
     /// ```
-    /// use bouton_grundy::BoardKind;
+    /// use bouton_games::BoardKind;
     /// assert_eq!(BoardKind::Grid.parts(), "columns");
     /// ```
     pub fn parts(self) -> &'static str {
@@ -54,7 +54,7 @@ pub struct RowView {
 /// A position as it is drawn, tagged by its [`BoardKind`].
 ///
 /// ```
-/// use bouton_grundy::{AnyRules, BoardView};
+/// use bouton_games::{AnyRules, BoardView};
 /// use bouton_rules::Convention;
 ///
 /// let rules = AnyRules::parse("wythoff", Convention::Normal)?;
@@ -107,7 +107,7 @@ impl BoardView {
     /// The board's kind.
     ///
     /// ```
-    /// use bouton_grundy::{BoardKind, BoardView};
+    /// use bouton_games::{BoardKind, BoardView};
     /// assert_eq!(BoardView::Grid { columns: vec![2, 1] }.kind(), BoardKind::Grid);
     /// ```
     pub fn kind(&self) -> BoardKind {
@@ -125,7 +125,7 @@ impl BoardView {
     /// columns; one for a Fibonacci heap).
     ///
     /// ```
-    /// use bouton_grundy::BoardView;
+    /// use bouton_games::BoardView;
     /// assert_eq!(BoardView::Heaps { heaps: vec![3, 5, 7] }.parts(), 3);
     /// ```
     pub fn parts(&self) -> usize {

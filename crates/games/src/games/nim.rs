@@ -73,6 +73,10 @@ impl Game for Nim {
         Phrase::new(Verb::Take, format!("{} from heap {}", mv.take, mv.heap as u128 + 1))
     }
 
+    fn as_take(&self, mv: &NimMove) -> Option<(usize, u64)> {
+        Some((mv.heap, mv.take))
+    }
+
     /// The nim-sum in normal play, Bouton's misère rule in misère play:
     /// every winning move, for any number of heaps of any size.
     fn analyze(&self, heaps: &Heaps, _budget: &Budget) -> Result<Analysis<NimMove>, AnalysisError> {

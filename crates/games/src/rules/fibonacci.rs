@@ -16,7 +16,7 @@ use crate::rules::parse::{MoveParseError, numbers};
 /// sum of the smallest terms.
 ///
 /// ```
-/// use bouton_grundy::{FibMove, FibPosition, FibonacciNim, zeckendorf};
+/// use bouton_games::{FibMove, FibPosition, FibonacciNim, zeckendorf};
 /// use bouton_rules::{Convention, Rules};
 ///
 /// assert_eq!(zeckendorf(20), vec![2, 5, 13]);

@@ -3,18 +3,15 @@
 //! theory that replaces searches is right (checked against a search written
 //! here), and random moves are drawn without listing the legal moves.
 
-mod oracle;
-
 use std::collections::HashSet;
 
+use crate::oracle::{Moore, Oracle};
 use bouton_analysis::Winner;
-use bouton_grundy::{
-    AnalysisError, AnyMove, AnyRules, Budget, Cancel, Exhaustive, GrundyPlayer, HeapGame, HeapRules, MooreNim,
-    OverBudget, RuleSet,
+use bouton_games::{
+    AnalysisError, AnyMove, AnyRules, Budget, Cancel, Exhaustive, HeapGame, HeapRules, MooreNim, OverBudget, RuleSet,
 };
-use bouton_players::{Level, Player};
+use bouton_players::{GrundyPlayer, Level, Player};
 use bouton_rules::{Convention, Game, Heaps, Rules};
-use oracle::{Moore, Oracle};
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -177,8 +174,8 @@ fn heap_game_moves_are_drawn_uniformly() {
     }
 }
 
-fn rules_random(rules: &HeapRules, heaps: &Heaps, rng: &mut ChaCha8Rng) -> bouton_grundy::HeapMove {
-    use bouton_grundy::RandomMove;
+fn rules_random(rules: &HeapRules, heaps: &Heaps, rng: &mut ChaCha8Rng) -> bouton_games::HeapMove {
+    use bouton_games::RandomMove;
     rules.random_move(heaps, rng).unwrap()
 }
 

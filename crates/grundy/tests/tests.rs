@@ -1,0 +1,8 @@
+//! The engine's tests, in one binary: the sequences against the reference
+//! data, the engines against each other, and the periodicity proofs.
+
+mod common;
+
+mod data;
+mod engines;
+mod periodicity;
