@@ -38,7 +38,9 @@ struct JsonMove {
 
 /// Runs `bouton analyze`.
 pub fn run(args: &AnalyzeArgs) -> Result<()> {
-    if let Some(rules) = args.rules.as_deref().filter(|r| !crate::analyze_rules::is_nim(r)) {
+    // Every rule set but plain Nim goes through the catalogue; Nim takes its
+    // fast path below.
+    if let Some(rules) = args.rules.as_deref().filter(|r| !crate::analyze_rules::takes_nim_fast_path(r)) {
         return crate::analyze_rules::run(args, rules);
     }
     let heaps = read_heaps(&args.heaps)?;

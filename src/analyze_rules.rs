@@ -17,9 +17,11 @@ use crate::theme::Theme;
 /// The text form lists this many winning moves before summarising.
 const LISTED_MOVES: usize = 20;
 
-/// Whether `--rules` names plain Nim (left to the Nim analysis, with its
-/// binary table).
-pub fn is_nim(rules: &str) -> bool {
+/// Whether `--rules` takes the Nim fast path: plain Nim is analysed
+/// straight from the heaps by the nim-sum (`bouton_analysis`), with its
+/// binary table, so that 10^7 heaps are read and answered in a stream
+/// instead of through the catalogue's general positions.
+pub fn takes_nim_fast_path(rules: &str) -> bool {
     rules.parse::<RuleSet>().is_ok_and(|set| set.to_string() == "nim")
 }
 
