@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::UsageError;
 use crate::cli::AnalyzeArgs;
 use crate::heaps_input;
-use crate::table::render_table;
+use crate::table::{render_table, wrap};
 use crate::theme::Theme;
 use crate::wording::describe;
 
@@ -110,6 +110,8 @@ fn text_report(sizes: &[u64], convention: Convention, analysis: &Analysis, theme
             lines.push(format!("  ... and {} more (--json lists them all)", count - LISTED_MOVES));
         }
     }
+    // Within the terminal's width (the table fits itself).
+    let mut lines: Vec<String> = lines.iter().flat_map(|line| wrap(line, theme.width)).collect();
     lines.push(String::new());
     if sizes.len() <= TABLE_HEAPS {
         lines.extend(render_table(&Explanation::new(sizes, convention), theme));

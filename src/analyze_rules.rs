@@ -66,10 +66,7 @@ fn read_numbers(words: &[String]) -> Result<Vec<u64>> {
         words.join(" ")
     };
     text.split_whitespace()
-        .map(|w| {
-            w.parse::<u64>()
-                .map_err(|_| UsageError(format!("{w:?} is not a whole number from 0 to {}", u64::MAX)).into())
-        })
+        .map(|w| crate::wording::any_number(w).map_err(|e| UsageError(e.to_string()).into()))
         .collect()
 }
 
@@ -154,6 +151,8 @@ pub fn run(args: &AnalyzeArgs, rules: &str) -> Result<()> {
         }
     }
     lines.push(format!("{} {}", label("How:"), analysis.method.describe()));
+    // Within the terminal's width.
+    let lines: Vec<String> = lines.iter().flat_map(|line| crate::table::wrap(line, theme.width)).collect();
     let mut text = lines.join("\n");
     text.push('\n');
     let mut out = anstream::AutoStream::new(stdout.lock(), theme.color_choice());

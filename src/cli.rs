@@ -1,14 +1,89 @@
 //! The command line, defined once with clap: help text comes from here.
 
+use std::ffi::OsString;
+use std::io::Write;
 use std::path::PathBuf;
 
 use bouton_players::Level;
 use bouton_web::ServerConfig;
 use bouton_web::config::parse_duration;
 use bouton_web::rate_limit::RateLimits;
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use crate::UsageError;
+use crate::wording::{BadNumber, any_number, heap_size, positive_number};
+
+/// `bouton --help`'s examples and exit codes.
+const EXAMPLES: &str = "Examples:
+  bouton                         play Nim from 3 5 7 against the computer
+  bouton 1 4 6 --misere          play misère Nim from 1 4 6
+  bouton analyze 3 5 7           who wins, every winning move, the binary table
+  bouton simulate --games 500    computer against computer, 500 games
+  bouton serve                   the browser game at http://127.0.0.1:8080/
+  bouton grundy kayles --plot kayles.svg
+  bouton completions bash        a completion script (also zsh, fish, ...)
+  bouton man > bouton.1          the manual page
+
+Exit codes: 0 success (including quitting a game or end of input), 1 runtime
+failure (I/O, unreadable save file, plot file that cannot be written), 2
+invalid command line, 130 interrupted by Ctrl-C (a game, a long `grundy` run).";
+
+/// `bouton play --help`'s examples.
+const PLAY_EXAMPLES: &str = "Examples:
+  bouton play                          3 5 7 against the computer
+  bouton play 1 2 3 --first computer   the computer moves first
+  bouton play --random 5 --level medium
+  bouton play --mode human-human --misere
+  bouton play --rules kayles 5 8       Kayles instead of Nim
+  bouton play --load game.json         resume a game saved with `save FILE`";
+
+/// `bouton analyze --help`'s examples.
+const ANALYZE_EXAMPLES: &str = "Examples:
+  bouton analyze 3 5 7                 nim-sum, winner, winning moves, table
+  bouton analyze --misere 1 1 1
+  bouton analyze --json 11 12 15 25    one line of JSON for scripts
+  seq 1 1000000 | bouton analyze -     heaps from standard input
+  bouton analyze --rules kayles 7 11   any other rule set";
+
+/// `bouton simulate --help`'s examples.
+const SIMULATE_EXAMPLES: &str = "Examples:
+  bouton simulate                      1000 games, perfect against perfect
+  bouton simulate --second random --random 5 --seed 1
+  bouton simulate --rules wythoff --games 200 --json 3 5";
+
+/// `bouton serve --help`'s examples.
+const SERVE_EXAMPLES: &str = "Examples:
+  bouton serve                         then open http://127.0.0.1:8080/
+  bouton serve --addr 0.0.0.0:8080 --db games.sqlite3
+  bouton serve --rate-limit off --idle-timeout 1min";
+
+/// `bouton ggp --help`'s examples.
+const GGP_EXAMPLES: &str = "Examples:
+  bouton ggp check nim1.kif            roles, first moves, the solved outcome
+  bouton ggp play nim1.kif --players best,human
+  bouton ggp serve --port 9147         a GGP player for a game manager
+  bouton ggp referee nim1.kif --player 127.0.0.1:9147 --player 127.0.0.1:9148";
+
+/// `bouton grundy --help`'s examples.
+const GRUNDY_EXAMPLES: &str = "Examples:
+  bouton grundy kayles                 G(0) to G(100), the period, the table
+  bouton grundy 0.07 --upto 2000 --summary
+  bouton grundy 4!.0 --upto 100000 --json > grundy.json
+  bouton grundy kayles --upto 500 --plot kayles.png";
+
+/// `bouton completions --help`'s examples.
+const COMPLETIONS_EXAMPLES: &str = "Examples:
+  bouton completions bash > ~/.local/share/bash-completion/completions/bouton
+  bouton completions zsh > ~/.zfunc/_bouton   (with fpath+=~/.zfunc)
+  bouton completions fish > ~/.config/fish/completions/bouton.fish
+  bouton completions powershell >> $PROFILE";
+
+/// `bouton man --help`'s examples.
+const MAN_EXAMPLES: &str = "Examples:
+  bouton man > bouton.1 && man ./bouton.1
+  bouton man | gzip > ~/.local/share/man/man1/bouton.1.gz
+  bouton man ggp play > bouton-ggp-play.1";
 
 /// Nim, solved: play it, analyse it, simulate it.
 ///
@@ -16,8 +91,9 @@ use crate::UsageError;
 /// `bouton play`).
 #[derive(Debug, Parser)]
 #[command(name = "bouton", version, args_conflicts_with_subcommands = true)]
-#[command(after_help = "Exit codes: 0 success (including quitting a game or end of input), \
-1 runtime failure (I/O, unreadable save file), 2 invalid command line.")]
+// Help is wrapped to the terminal, and to 80 columns at most (through a pipe
+// too).
+#[command(max_term_width = 80, after_help = EXAMPLES)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -31,17 +107,59 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Play Nim in the terminal (the default).
+    #[command(after_help = PLAY_EXAMPLES)]
     Play(PlayArgs),
     /// Analyse a position: nim-sum, winner, every winning move, the binary table.
+    #[command(after_help = ANALYZE_EXAMPLES)]
     Analyze(AnalyzeArgs),
     /// Play many computer-vs-computer games and report the results.
+    #[command(after_help = SIMULATE_EXAMPLES)]
     Simulate(SimulateArgs),
     /// Serve the browser game and its JSON API.
+    #[command(after_help = SERVE_EXAMPLES)]
     Serve(ServeArgs),
     /// General Game Playing: read GDL rules, play over the GGP protocol.
+    #[command(after_help = GGP_EXAMPLES)]
     Ggp(crate::ggp::GgpArgs),
     /// The Grundy sequence of a heap game: periodicity, checksum, rare values, plot.
+    #[command(after_help = GRUNDY_EXAMPLES)]
     Grundy(crate::grundy::GrundyArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    #[command(after_help = COMPLETIONS_EXAMPLES)]
+    Completions(CompletionsArgs),
+    /// Print the manual page, in roff (for `man`).
+    #[command(after_help = MAN_EXAMPLES)]
+    Man(ManArgs),
+}
+
+/// Options of `bouton man`.
+#[derive(Debug, Clone, Args)]
+pub struct ManArgs {
+    /// The command whose page to print (`analyze`, `ggp play`, …; its
+    /// page is bouton-analyze(1)); default: bouton(1), which lists them.
+    #[arg(value_name = "COMMAND")]
+    pub command: Vec<String>,
+}
+
+/// Options of `bouton completions`.
+#[derive(Debug, Clone, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+impl Cli {
+    /// Whether the command asks for JSON (`--json`), so that its errors are
+    /// JSON too.
+    pub fn json(&self) -> bool {
+        match &self.command {
+            Some(Command::Analyze(args)) => args.json,
+            Some(Command::Simulate(args)) => args.json,
+            Some(Command::Grundy(args)) => args.json,
+            _ => false,
+        }
+    }
 }
 
 /// Options of `bouton serve`.
@@ -111,20 +229,19 @@ impl ServeArgs {
 #[derive(Debug, Clone, Args)]
 pub struct StartArgs {
     /// Heap sizes, e.g. `3 5 7` (each 0 to 18446744073709551615). Default: 3 5 7.
-    #[arg(value_name = "HEAPS", conflicts_with = "random", allow_negative_numbers = true)]
+    #[arg(value_name = "HEAPS", conflicts_with = "random", allow_negative_numbers = true, value_parser = heap_size)]
     pub heaps: Vec<u64>,
     /// Start from N random heaps instead (reproducible with --seed).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = positive_number, allow_negative_numbers = true)]
     pub random: Option<u64>,
     /// Largest size of a random heap.
-    #[arg(long, value_name = "SIZE", default_value_t = 15, requires = "random",
-          value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "SIZE", default_value_t = 15, requires = "random", value_parser = positive_number, allow_negative_numbers = true)]
     pub max: u64,
     /// Misère play: whoever takes the last token loses.
     #[arg(long)]
     pub misere: bool,
     /// Seed for every random choice (computer moves, random heaps, who starts).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = any_number, allow_negative_numbers = true)]
     pub seed: Option<u64>,
 }
 
@@ -166,9 +283,10 @@ pub struct PlayArgs {
     /// Who moves first against the computer (asked when not given).
     #[arg(long, value_enum)]
     pub first: Option<First>,
-    /// The computer's level: random, beginner, easy, medium, hard, perfect.
-    #[arg(long, default_value = "hard")]
-    pub level: Level,
+    /// The computer's level: random, beginner, easy, medium, hard, perfect
+    /// (default hard; with --load, it replaces the saved level).
+    #[arg(long)]
+    pub level: Option<Level>,
     /// In computer-computer mode, the second computer's level (default: --level).
     #[arg(long, value_name = "LEVEL")]
     pub second_level: Option<Level>,
@@ -177,7 +295,7 @@ pub struct PlayArgs {
     #[arg(long)]
     pub plain: bool,
     /// The computer's pause before each move, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 700)]
+    #[arg(long, value_name = "MS", default_value_t = 700, value_parser = any_number, allow_negative_numbers = true)]
     pub delay: u64,
     /// Resume a game saved with the `save FILE` command.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["heaps", "random", "misere", "mode", "first", "rules"])]
@@ -187,6 +305,18 @@ pub struct PlayArgs {
     /// (any code), grundy, lasker, staircase, northcott, fibonacci.
     #[arg(long, value_name = "RULESET")]
     pub rules: Option<String>,
+}
+
+impl PlayArgs {
+    /// The computer's level: `--level`, else hard.
+    pub fn level(&self) -> Level {
+        self.level.unwrap_or(Level::Hard)
+    }
+
+    /// The second computer's level in computer-computer mode.
+    pub fn second_level(&self) -> Level {
+        self.second_level.unwrap_or_else(|| self.level())
+    }
 }
 
 /// Options of `bouton analyze`.
@@ -235,7 +365,7 @@ pub struct SimulateArgs {
     #[command(flatten)]
     pub start: StartArgs,
     /// How many games to play.
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = positive_number, allow_negative_numbers = true)]
     pub games: u64,
     /// The level of the player who moves first.
     #[arg(long, default_value = "perfect")]
@@ -252,4 +382,129 @@ pub struct SimulateArgs {
     /// numbers are then that game's position.
     #[arg(long, value_name = "RULESET")]
     pub rules: Option<String>,
+}
+
+/// Whether the command line asks for JSON, read from the words themselves
+/// (for a command line that could not be parsed): `--json` before any `--`.
+pub(crate) fn asks_for_json(args: &[OsString]) -> bool {
+    args.iter().skip(1).take_while(|a| *a != "--").any(|a| a == "--json")
+}
+
+/// The one-line message for a command line that clap rejected: what was
+/// wrong and where to read what is allowed. A bad number reads as everywhere
+/// else (`--seed: "x" is not a whole number from 0 to …`), and a first word
+/// that is neither a command nor a heap size, as an unknown command, with
+/// clap's suggestion of the nearest one.
+pub(crate) fn usage_message(e: &clap::Error, args: &[OsString]) -> String {
+    // The first word is a command or the default game's heap: if it is
+    // neither, that is the mistake, whatever clap tripped over first.
+    if let Some(first) = args.get(1).and_then(|a| a.to_str()) {
+        let mut commands = Cli::command();
+        commands.build();
+        if !first.starts_with('-') && heap_size(first).is_err() && commands.find_subcommand(first).is_none() {
+            return unknown_command(first);
+        }
+    }
+    let context = |kind| match e.get(kind) {
+        Some(ContextValue::String(text)) => Some(text.as_str()),
+        _ => None,
+    };
+    let bad_number = std::error::Error::source(e).and_then(|source| source.downcast_ref::<BadNumber>());
+    if let (ErrorKind::ValueValidation, Some(bad), Some(arg)) = (e.kind(), bad_number, context(ContextKind::InvalidArg))
+    {
+        if arg.starts_with("--") {
+            let option = arg.split_whitespace().next().unwrap_or(arg);
+            return format!("{option}: {bad}");
+        }
+        return bad.to_string();
+    }
+    condensed(e, args)
+}
+
+/// The command the words name, as far as they name one: `bouton ggp play`.
+fn command_path(args: &[OsString]) -> String {
+    let mut command = Cli::command();
+    let mut path = vec!["bouton".to_owned()];
+    for word in args.iter().skip(1).filter_map(|a| a.to_str()) {
+        let Some(sub) = command.find_subcommand(word).cloned() else { continue };
+        path.push(sub.get_name().to_owned());
+        command = sub;
+    }
+    path.join(" ")
+}
+
+/// `bouton WORD …` where WORD is neither a command nor a heap size.
+fn unknown_command(word: &str) -> String {
+    let commands = Cli::command();
+    let names: Vec<&str> = commands.get_subcommands().map(clap::Command::get_name).collect();
+    // clap's own suggestion, from a command that has the same subcommands
+    // but no heaps to take the word instead.
+    let only_commands = clap::Command::new("bouton").subcommands(commands.get_subcommands().cloned());
+    let suggestion = match only_commands.try_get_matches_from(["bouton", word]) {
+        Err(e) if e.kind() == ErrorKind::InvalidSubcommand => match e.get(ContextKind::SuggestedSubcommand) {
+            Some(ContextValue::Strings(names)) => names.first().cloned(),
+            Some(ContextValue::String(name)) => Some(name.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    match suggestion {
+        Some(name) => format!("unknown command {word:?}: did you mean `{name}`? (commands: {})", names.join(", ")),
+        None => format!(
+            "{word:?} is neither a command ({}) nor a heap size (a whole number from 0 to {})",
+            names.join(", "),
+            u64::MAX
+        ),
+    }
+}
+
+/// clap's message on one line: the error, its details and tips (not the
+/// usage), and the command whose `--help` lists what is allowed.
+fn condensed(e: &clap::Error, args: &[OsString]) -> String {
+    let text = e.render().to_string();
+    let mut lines = text.lines();
+    let mut message = lines.next().unwrap_or_default().trim().trim_start_matches("error: ").to_owned();
+    for line in lines.map(str::trim).filter(|line| !line.is_empty()) {
+        if line.starts_with("Usage: ") || line.starts_with("For more information") {
+            break;
+        }
+        message.push_str(if message.ends_with(':') { " " } else { "; " });
+        message.push_str(line);
+    }
+    format!("{message} (`{} --help` lists what is allowed)", command_path(args))
+}
+
+/// `bouton completions SHELL`: the completion script, from the clap
+/// definitions.
+pub(crate) fn print_completions(shell: clap_complete::Shell) -> anyhow::Result<()> {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "bouton", &mut script);
+    let mut out = std::io::stdout().lock();
+    out.write_all(&script)?;
+    out.flush()?;
+    Ok(())
+}
+
+/// `bouton man [COMMAND…]`: the manual page in roff, from the clap
+/// definitions.
+pub(crate) fn print_man_page(args: &ManArgs) -> anyhow::Result<()> {
+    let mut command = Cli::command();
+    // Built, every subcommand has its page's name: bouton-ggp-play.
+    command.build();
+    for name in &args.command {
+        let names: Vec<&str> = command.get_subcommands().map(clap::Command::get_name).collect();
+        let Some(sub) = command.find_subcommand(name).cloned() else {
+            let at = command.get_display_name().unwrap_or("bouton").replace('-', " ");
+            let message = format!("`{at}` has no command {name:?}: choose {}", names.join(", "));
+            return Err(UsageError(message).into());
+        };
+        command = sub;
+    }
+    let mut page = Vec::new();
+    let source = concat!("bouton ", env!("CARGO_PKG_VERSION"));
+    clap_mangen::Man::new(command).source(source).manual("bouton manual").render(&mut page)?;
+    let mut out = std::io::stdout().lock();
+    out.write_all(&page)?;
+    out.flush()?;
+    Ok(())
 }

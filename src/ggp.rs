@@ -13,6 +13,12 @@ use bouton_ggp::{Game, Machine, SolveError, Solver, State, Strategy, Term, Think
 use clap::{Args, Subcommand};
 
 use crate::UsageError;
+use crate::wording::{BadNumber, any_number, whole_number};
+
+/// `--port`: from 0 (any free port) to 65535.
+fn port(text: &str) -> Result<u16, BadNumber> {
+    whole_number(text, 0, u64::from(u16::MAX)).map(|port| port as u16)
+}
 
 /// Options of `bouton ggp`.
 #[derive(Debug, Clone, Args)]
@@ -26,13 +32,25 @@ pub struct GgpArgs {
 #[derive(Debug, Clone, Subcommand)]
 pub enum GgpCommand {
     /// Serve a GGP player over HTTP (the Stanford and Dresden protocol).
+    #[command(after_help = "Examples:
+  bouton ggp serve                     a player at 127.0.0.1:9147
+  bouton ggp serve --host 0.0.0.0 --strategy mcts --name alice")]
     Serve(ServeArgs),
     /// Validate a GDL file; print roles, initial legal moves and, when it can
     /// be solved in time, the outcome of perfect play.
+    #[command(after_help = "Examples:
+  bouton ggp check nim1.kif
+  bouton ggp check nim1.kif --solve-time 0   validate only, do not solve")]
     Check(CheckArgs),
     /// Play a local match between built-in players, or against you.
+    #[command(after_help = "Examples:
+  bouton ggp play nim1.kif                   best against best
+  bouton ggp play nim1.kif --players human,best --play-clock 2")]
     Play(PlayArgs),
     /// Run a match over HTTP between players at the given addresses.
+    #[command(after_help = "Examples:
+  bouton ggp referee nim1.kif --player 127.0.0.1:9147 --player 127.0.0.1:9148
+  bouton ggp referee nim1.kif --player a:9147 --player b:9147 --play-clock 2")]
     Referee(RefereeArgs),
 }
 
@@ -40,7 +58,7 @@ pub enum GgpCommand {
 #[derive(Debug, Clone, Args)]
 pub struct ServeArgs {
     /// The port to listen on.
-    #[arg(long, default_value_t = 9147)]
+    #[arg(long, default_value_t = 9147, value_parser = port, allow_negative_numbers = true)]
     pub port: u16,
     /// The address to listen on (0.0.0.0 for every interface).
     #[arg(long, default_value = "127.0.0.1")]
@@ -79,7 +97,7 @@ pub struct PlayArgs {
     #[arg(long, value_name = "SECS", default_value_t = 1.0)]
     pub play_clock: f64,
     /// Seed for the built-in players' random choices.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = any_number, allow_negative_numbers = true)]
     pub seed: u64,
 }
 
@@ -93,16 +111,16 @@ pub struct RefereeArgs {
     #[arg(long = "player", value_name = "ADDRESS", required = true)]
     pub players: Vec<String>,
     /// Seconds before the first move.
-    #[arg(long, value_name = "SECS", default_value_t = 10)]
+    #[arg(long, value_name = "SECS", default_value_t = 10, value_parser = any_number, allow_negative_numbers = true)]
     pub start_clock: u64,
     /// Seconds per move.
-    #[arg(long, value_name = "SECS", default_value_t = 5)]
+    #[arg(long, value_name = "SECS", default_value_t = 5, value_parser = any_number, allow_negative_numbers = true)]
     pub play_clock: u64,
     /// The match identifier.
     #[arg(long, default_value = "bouton-match")]
     pub match_id: String,
     /// Seed for the moves that replace late or illegal ones.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = any_number, allow_negative_numbers = true)]
     pub seed: u64,
 }
 

@@ -2,8 +2,9 @@
 //! its periodicity, checksum and rare/common statistics, as a table, JSON or
 //! a plot.
 
-use std::io::{self, Write};
-use std::path::PathBuf;
+use std::fs::File;
+use std::io::{self, Seek, Write};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -14,12 +15,13 @@ use bouton_grundy::{
     ComputeError, ComputeOptions, DEFAULT_MAX_PERIOD, HeapGame, Periodicity, Progress, RareMask, Sequence, compute,
 };
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget};
 use serde::Serialize;
 
 use crate::UsageError;
-use crate::plot::{Columns, write_png, write_svg};
+use crate::plot::{Columns, PngRenderer, write_svg};
 use crate::theme::Theme;
+use crate::wording::{any_number, positive_number, progress_style, whole_number};
 
 /// The table of values is printed by default up to this N.
 const TABLE_UPTO: u64 = 10_000;
@@ -39,7 +41,7 @@ pub struct GrundyArgs {
     #[arg(value_name = "CODE")]
     pub code: String,
     /// Compute G(0) to G(N).
-    #[arg(long, value_name = "N", default_value_t = 100)]
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = any_number, allow_negative_numbers = true)]
     pub upto: u64,
     /// Print JSON: the game, the facts, the periodicity and the values.
     #[arg(long)]
@@ -50,7 +52,8 @@ pub struct GrundyArgs {
     /// Print the table of values even for N above 10000.
     #[arg(long)]
     pub table: bool,
-    /// Draw G(n) against n into FILE, as SVG or PNG by its extension.
+    /// Draw G(n) against n into FILE, as SVG or PNG by its extension (the
+    /// file is checked before anything is computed).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
     /// The rare/common mask (…11110, 0b110, 0x1ee); chosen automatically
@@ -62,15 +65,20 @@ pub struct GrundyArgs {
     pub until_proved: bool,
     /// The longest period looked for.
     #[arg(long, value_name = "P", default_value_t = DEFAULT_MAX_PERIOD,
-          value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+          value_parser = max_period, allow_negative_numbers = true)]
     pub max_period: u64,
     /// Memory for the values, in MiB; beyond it they stream to a
     /// temporary file.
-    #[arg(long, value_name = "MIB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "MIB", default_value_t = 1024, value_parser = positive_number, allow_negative_numbers = true)]
     pub memory: u64,
     /// No colour.
     #[arg(long)]
     pub plain: bool,
+}
+
+/// `--max-period`: from 1 to 2^24.
+fn max_period(text: &str) -> Result<u64, crate::wording::BadNumber> {
+    whole_number(text, 1, 1 << 24)
 }
 
 /// The run was interrupted (Ctrl-C); exit code 130.
@@ -98,9 +106,8 @@ pub fn run(args: &GrundyArgs) -> Result<()> {
         Some(text) => Some(text.parse::<RareMask>().map_err(|e| UsageError(e.to_string()))?),
         None => None,
     };
-    if let Some(path) = &args.plot {
-        plot_kind(path)?;
-    }
+    // A plot that cannot be written fails now, not after the computing.
+    let plot = args.plot.as_deref().map(PlotFile::open).transpose()?;
     let seq = compute_with_progress(&game, args, mask)?;
     let stdout = io::stdout();
     if args.json {
@@ -114,23 +121,86 @@ pub fn run(args: &GrundyArgs) -> Result<()> {
         write_text(&mut out, &seq, &name, args, theme)?;
         out.flush()?;
     }
-    if let Some(path) = &args.plot {
-        write_plot(path, &seq, &name)?;
+    if let Some(plot) = plot {
+        plot.write(&seq, &title(&name, seq.game(), seq.upto()))?;
     }
     Ok(())
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum PlotKind {
-    Svg,
-    Png,
+/// The plot's title: the game's name, with its code unless the name already
+/// shows it ("Kayles (0.77)", "the octal game 0.137"), and the range.
+fn title(name: &str, game: &HeapGame, upto: u64) -> String {
+    let code = game.to_string();
+    let name = if name.contains(&code) { name.to_owned() } else { format!("{name} ({code})") };
+    let mut chars = name.chars();
+    let name: String = chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default();
+    format!("{name}: G(n) for n = 0 to {upto}")
 }
 
-fn plot_kind(path: &std::path::Path) -> Result<PlotKind, UsageError> {
-    match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
-        Some("svg") => Ok(PlotKind::Svg),
-        Some("png") => Ok(PlotKind::Png),
-        _ => Err(UsageError(format!("--plot {}: the file name must end in .svg or .png", path.display()))),
+/// How a plot is drawn.
+enum PlotKind {
+    Svg,
+    /// With the fonts found when the file was opened.
+    Png(PngRenderer),
+}
+
+/// The file a plot goes to, opened (created if missing, not yet emptied)
+/// before the values are computed, so that a path that cannot be written
+/// fails at once with the operating system's reason. A file this run
+/// created is removed again if the plot is never written (an error, Ctrl-C).
+struct PlotFile {
+    path: PathBuf,
+    kind: PlotKind,
+    file: File,
+    /// Whether this run created the file (and so removes it on failure).
+    created: bool,
+    written: bool,
+}
+
+impl PlotFile {
+    fn open(path: &Path) -> Result<PlotFile> {
+        let extension = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+        let kind = match extension.as_deref() {
+            Some("svg") => PlotKind::Svg,
+            Some("png") => PlotKind::Png(PngRenderer::new()?),
+            _ => {
+                let message = format!("--plot {}: the file name must end in .svg or .png", path.display());
+                return Err(UsageError(message).into());
+            }
+        };
+        let cannot = |e: io::Error| anyhow::anyhow!("cannot write the plot to {}: {e}", path.display());
+        let existed = std::fs::symlink_metadata(path).is_ok();
+        let file = File::options().write(true).create(true).truncate(false).open(path).map_err(cannot)?;
+        Ok(PlotFile { path: path.to_owned(), kind, file, created: !existed, written: false })
+    }
+
+    fn write(mut self, seq: &Sequence, title: &str) -> Result<()> {
+        let mut columns = Columns::new(seq.len());
+        for (n, value) in seq.iter().enumerate() {
+            columns.push(n as u64, value.context("cannot read the values back from disk")?);
+        }
+        let written = self.write_columns(&columns, title);
+        self.written = written.is_ok();
+        written.map_err(|e| anyhow::anyhow!("cannot write the plot to {}: {e}", self.path.display()))
+    }
+
+    fn write_columns(&mut self, columns: &Columns, title: &str) -> io::Result<()> {
+        self.file.set_len(0)?;
+        self.file.rewind()?;
+        let mut out = io::BufWriter::new(&self.file);
+        match &self.kind {
+            PlotKind::Svg => write_svg(&mut out, columns, title)?,
+            PlotKind::Png(renderer) => renderer.write_png(&mut out, columns, title)?,
+        }
+        out.flush()
+    }
+}
+
+impl Drop for PlotFile {
+    fn drop(&mut self) {
+        if self.created && !self.written {
+            let _ = std::fs::remove_file(&self.path);
+        }
     }
 }
 
@@ -142,11 +212,8 @@ fn compute_with_progress(game: &HeapGame, args: &GrundyArgs, mask: Option<RareMa
         // (tests) keeps the first, which sets the same kind of flag.
         let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
     }
-    let bar = ProgressBar::with_draw_target(Some(args.upto + 1), ProgressDrawTarget::hidden());
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} values, {per_sec}, about {eta} left")
-            .expect("the template is valid"),
-    );
+    let bar = ProgressBar::with_draw_target(Some(args.upto.saturating_add(1)), ProgressDrawTarget::hidden());
+    bar.set_style(progress_style("values"));
     let started = Instant::now();
     let mut on_progress = |p: Progress| {
         bar.set_position(p.done);
@@ -327,21 +394,4 @@ fn write_json(out: &mut dyn Write, seq: &Sequence, name: &str, values: bool) -> 
     }
     writeln!(out, "]}}")?;
     Ok(())
-}
-
-fn write_plot(path: &std::path::Path, seq: &Sequence, name: &str) -> Result<()> {
-    let kind = plot_kind(path)?;
-    let mut columns = Columns::new(seq.len());
-    for (n, value) in seq.iter().enumerate() {
-        columns.push(n as u64, value.context("cannot read the values back from disk")?);
-    }
-    let file = std::fs::File::create(path).with_context(|| format!("cannot write the plot to {}", path.display()))?;
-    let mut out = io::BufWriter::new(file);
-    let title = format!("{name} ({}): G(n) for n = 0 to {}", seq.game(), seq.upto());
-    match kind {
-        PlotKind::Svg => write_svg(&mut out, &columns, &title),
-        PlotKind::Png => write_png(&mut out, &columns),
-    }
-    .and_then(|()| out.flush())
-    .with_context(|| format!("cannot write the plot to {}", path.display()))
 }

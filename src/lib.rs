@@ -19,6 +19,7 @@ mod table;
 mod theme;
 mod wording;
 
+use std::ffi::OsString;
 use std::process::ExitCode;
 
 pub use bouton_analysis as analysis;
@@ -62,14 +63,19 @@ pub fn reload_save(name: &str, bytes: &[u8]) -> Result<String, LoadError> {
 pub struct UsageError(pub String);
 
 /// Parses the command line, runs the command, and maps the result to the
-/// documented exit code: 0 success, 1 failure, 2 invalid command line.
+/// documented exit code: 0 success, 1 failure, 2 invalid command line, 130
+/// interrupted. Errors are one line on standard error: `bouton: …`, or with
+/// `--json` one JSON object, `{"error":"…"}`.
 pub fn run() -> ExitCode {
-    let cli = match cli::Cli::try_parse() {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let cli = match cli::Cli::try_parse_from(&args) {
         Ok(cli) => cli,
-        Err(e) => {
+        Err(e) if !e.use_stderr() => {
+            // --help and --version.
             let _ = e.print();
-            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+            return ExitCode::SUCCESS;
         }
+        Err(e) => return fail(&cli::usage_message(&e, &args), 2, cli::asks_for_json(&args)),
     };
     let result = match &cli.command {
         None => play::run(&cli.play),
@@ -79,19 +85,34 @@ pub fn run() -> ExitCode {
         Some(cli::Command::Serve(args)) => serve::run(args),
         Some(cli::Command::Ggp(args)) => ggp::run(args),
         Some(cli::Command::Grundy(args)) => grundy::run(args),
+        Some(cli::Command::Completions(args)) => cli::print_completions(args.shell),
+        Some(cli::Command::Man(args)) => cli::print_man_page(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
-        Err(e) if e.downcast_ref::<grundy::Interrupted>().is_some() => {
-            eprintln!("bouton: {e}");
-            ExitCode::from(130)
-        }
         Err(e) => {
-            eprintln!("bouton: {e}");
-            if e.downcast_ref::<UsageError>().is_some() { ExitCode::from(2) } else { ExitCode::FAILURE }
+            let code = if e.downcast_ref::<grundy::Interrupted>().is_some() {
+                130
+            } else if e.downcast_ref::<UsageError>().is_some() {
+                2
+            } else {
+                1
+            };
+            fail(&e.to_string(), code, cli.json())
         }
     }
+}
+
+/// Reports `message` on standard error, as JSON when `json`, and returns
+/// the exit code.
+fn fail(message: &str, code: u8, json: bool) -> ExitCode {
+    if json {
+        eprintln!("{}", serde_json::json!({ "error": message }));
+    } else {
+        eprintln!("bouton: {message}");
+    }
+    ExitCode::from(code)
 }
 
 /// The README's examples, compiled and run as doc tests.

@@ -10,7 +10,7 @@ use bouton_games::AnyRules;
 use bouton_players::GrundyPlayer;
 use bouton_players::Player;
 use bouton_rules::{Convention, Game, Rules, Side};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
@@ -109,10 +109,7 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
     };
 
     let bar = ProgressBar::with_draw_target(Some(args.games), ProgressDrawTarget::hidden());
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, about {eta} left")
-            .expect("the template is valid"),
-    );
+    bar.set_style(crate::wording::progress_style("games"));
     let started = Instant::now();
     for _ in 0..args.games {
         let played = one_game(&mut rng)?;
@@ -162,21 +159,17 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
             .collect::<Vec<_>>()
             .join(" "),
     };
-    writeln!(out, "{} games of {} from {start}, seed {seed}", args.games, rules.title())?;
-    writeln!(
-        out,
-        "first player  ({:>8}): {:>8} wins ({:.1}%)",
-        summary.first.level,
-        summary.first.wins,
-        percent(summary.first.wins)
-    )?;
-    writeln!(
-        out,
-        "second player ({:>8}): {:>8} wins ({:.1}%)",
-        summary.second.level,
-        summary.second.wins,
-        percent(summary.second.wins)
-    )?;
+    let games = if args.games == 1 { "game" } else { "games" };
+    writeln!(out, "{} {games} of {} from {start}, seed {seed}", args.games, rules.title())?;
+    // "first player (perfect):  20 wins (100.0%)", the counts aligned.
+    let sides = [("first", &summary.first), ("second", &summary.second)];
+    let labels = sides.map(|(side, result)| format!("{side} player ({}):", result.level));
+    let label_width = labels.iter().map(String::len).max().unwrap_or(0);
+    let digits = args.games.to_string().len();
+    for (label, (_, result)) in labels.iter().zip(sides) {
+        let wins = if result.wins == 1 { "win" } else { "wins" };
+        writeln!(out, "{label:<label_width$} {:>digits$} {wins} ({:.1}%)", result.wins, percent(result.wins))?;
+    }
     writeln!(out, "won starts for the first player: {} ({:.1}%)", winning_starts, percent(winning_starts))?;
     if unanalysed_starts > 0 {
         writeln!(out, "starts that could not be analysed: {unanalysed_starts}")?;

@@ -9,12 +9,25 @@ use anstyle::{AnsiColor, Style};
 pub struct Theme {
     /// Plain text: no box drawing, no pictures of tokens, no colour.
     pub plain: bool,
+    /// The columns there are to draw in.
+    pub width: usize,
+    /// Whether prose is broken into lines of `width` (on a terminal; in a
+    /// pipe each message stays one line, for scripts to read).
+    pub wrap: bool,
 }
 
+/// The width assumed where none is known (a pipe, a file).
+pub const DEFAULT_WIDTH: usize = 80;
+
+/// Narrower than this, nothing is drawn narrower still.
+const MIN_WIDTH: usize = 20;
+
 impl Theme {
-    /// The theme for `--plain` or not.
+    /// The theme for `--plain` or not, as wide as standard output's terminal
+    /// (else `COLUMNS`, else 80 columns).
     pub fn new(plain: bool) -> Theme {
-        Theme { plain }
+        let wrap = std::io::IsTerminal::is_terminal(&std::io::stdout());
+        Theme { plain, width: terminal_width(), wrap }
     }
 
     /// The colour choice for an output stream under this theme.
@@ -55,4 +68,14 @@ impl Theme {
     pub fn error(self, text: &str) -> String {
         self.paint(Style::new().fg_color(Some(AnsiColor::Red.into())).bold(), text)
     }
+}
+
+/// The width of standard output's terminal; where it is not a terminal,
+/// `COLUMNS` if set to a number, else [`DEFAULT_WIDTH`].
+pub fn terminal_width() -> usize {
+    let width = match terminal_size::terminal_size_of(std::io::stdout()) {
+        Some((terminal_size::Width(w), _)) if w > 0 => usize::from(w),
+        _ => std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse().ok()).unwrap_or(DEFAULT_WIDTH),
+    };
+    width.max(MIN_WIDTH)
 }

@@ -177,7 +177,11 @@ fn bad_heap_words_are_usage_errors() {
     bad(&["x"], "", &["\"x\"", "not a whole number"]);
     bad(&["3", "x"], "", &["\"x\""]);
     bad(&["99999999999999999999"], "", &["99999999999999999999", "18446744073709551615"]);
-    bad(&["--json", "1.5"], "", &["1.5"]);
+    // With --json the error is JSON (see cli::json_errors_are_one_json_line).
+    let out = bouton(&["analyze", "--json", "1.5"]).run();
+    out.assert_code(2);
+    let error: Value = serde_json::from_str(&out.stderr).unwrap_or_else(|e| panic!("not JSON ({e})\n{out}"));
+    assert_eq!(error, json!({"error": "heap size \"1.5\" is not a whole number from 0 to 18446744073709551615"}));
     // After `--`, a negative number reaches the heap parser.
     bad(&["--", "-1"], "", &["\"-1\""]);
 }
@@ -289,4 +293,58 @@ fn text_report_shortens_long_lists() {
     out.assert_clean_success();
     assert!(out.stdout.contains("(100 heaps)"), "{out}");
     assert!(out.stdout.contains("The binary table is shown for up to 64 heaps"), "{out}");
+}
+
+#[test]
+fn a_table_of_the_largest_heaps_fits_80_columns_and_stays_correct() {
+    let out = bouton(&["analyze", "18446744073709551615", "1"]).env("COLUMNS", "80").run();
+    out.assert_clean_success();
+    let (width, line) = crate::util::widest_line(&out.stdout);
+    assert!(width <= 80, "a line of {width} columns: {line:?}\n{out}");
+    assert!(out.stdout.contains("Winner with perfect play: the player to move"), "{out}");
+    assert!(out.stdout.contains("take 18446744073709551614 from heap 1 (leaves 1 in heap 1)"), "{out}");
+    // The parts of the table, read together, are the whole table: every
+    // column from b63 to b0 once, in order, and each row's bits are the
+    // number written after it.
+    // The table, without the reading under it.
+    let lines: Vec<&str> = out.stdout.lines().take_while(|l| !l.starts_with("Odd columns")).collect();
+    let is_header = |l: &&&str| {
+        !l.trim().is_empty()
+            && l.split_whitespace().all(|w| w.strip_prefix('b').is_some_and(|n| n.parse::<u32>().is_ok()))
+    };
+    let labels: Vec<&str> = lines.iter().filter(is_header).flat_map(|l| l.split_whitespace()).collect();
+    let expected: Vec<String> = (0..64).rev().map(|c| format!("b{c}")).collect();
+    assert_eq!(labels, expected, "{out}");
+    let bits = |name: &str| -> (String, Option<u64>) {
+        let mut digits = String::new();
+        let mut total = None;
+        for line in lines.iter().filter(|l| l.starts_with(name)) {
+            let (cells, after) =
+                line[name.len()..].split_once(" = ").map_or((&line[name.len()..], None), |(c, t)| (c, Some(t)));
+            digits.extend(cells.split_whitespace());
+            total = total.or(after.map(|t| t.trim().parse().expect("a number after =")));
+        }
+        (digits, total)
+    };
+    for (name, value) in [("heap 1", u64::MAX), ("heap 2", 1), ("nim-sum", u64::MAX - 1)] {
+        let (digits, total) = bits(name);
+        assert_eq!(digits, format!("{value:064b}"), "{name}'s bits\n{out}");
+        assert_eq!(total, Some(value), "{name}'s total\n{out}");
+    }
+    // The reading names the odd columns in short and still gives the move.
+    assert!(out.stdout.contains("Odd columns: b63 to b1."), "{out}");
+    assert!(out.stdout.contains("18446744073709551615 -> 1."), "{out}");
+    // A wider terminal takes the table in one piece.
+    let wide = bouton(&["analyze", "18446744073709551615", "1"]).env("COLUMNS", "300").run();
+    assert!(!wide.stdout.contains("parts"), "{wide}");
+    assert!(crate::util::widest_line(&wide.stdout).0 > 80);
+}
+
+#[test]
+fn long_lines_of_analyze_rules_are_wrapped_to_the_width() {
+    let out = bouton(&["analyze", "--rules", "kayles", "7", "11"]).env("COLUMNS", "60").run();
+    out.assert_clean_success();
+    let (width, line) = crate::util::widest_line(&out.stdout);
+    assert!(width <= 60, "a line of {width} columns: {line:?}\n{out}");
+    assert!(out.stdout.contains("Winning moves: 2"), "{out}");
 }

@@ -239,7 +239,7 @@ fn a_kayles_game_between_two_people() {
     assert!(out.stdout.contains("Kayles (0.77), normal play: knock down one pin or two neighbouring pins"), "{out}");
     assert!(out.stdout.contains("Player 1 takes 1 from heap 1, leaving 1 and 3."), "{out}");
     assert!(out.stdout.contains("Heap 2: 3 tokens (new)"), "{out}");
-    assert!(out.stdout.contains("take 2 from heap 2                           Grundy value 0 *"), "{out}");
+    assert!(out.stdout.contains("take 2 from heap 2                   Grundy value 0 *"), "{out}");
     assert!(out.stdout.contains("cannot take 9 from heap 2: it holds only 3"), "{out}");
     assert!(out.stdout.contains("Player 2 made the last move. Player 2 wins!"), "{out}");
 }
@@ -323,4 +323,77 @@ fn save_and_load_a_grundys_game() {
     play(&["--first", "human"], &format!("3 1\nsave {}\nquit\n", nim.display())).assert_clean_success();
     let saved: Value = serde_json::from_str(&std::fs::read_to_string(&nim).unwrap()).unwrap();
     assert_eq!(saved["rules"], "nim");
+}
+
+#[test]
+fn a_plot_path_that_cannot_be_written_fails_before_computing() {
+    for file in ["/no/such/dir/k.svg", "/no/such/dir/k.png"] {
+        // Ten million values would take a while: the error comes first.
+        let out = bouton(&["grundy", "kayles", "--upto", "10000000", "--plot", file]).run();
+        assert_eq!(out.stdout, "", "nothing is computed or printed\n{out}");
+        out.assert_one_line_error(1, &[file, "No such file or directory"]);
+    }
+    // A directory is not a file.
+    let dir = TempDir::new();
+    let inside = dir.join("plot.svg");
+    std::fs::create_dir(&inside).expect("a directory named like a plot");
+    let out = bouton(&["grundy", "kayles", "--plot"]).arg_path(&inside).run();
+    assert_eq!(out.stdout, "", "{out}");
+    out.assert_one_line_error(1, &["plot.svg", "Is a directory"]);
+    // A run that fails after the check leaves no empty file behind...
+    let plot = dir.join("k.svg");
+    let out = bouton(&["grundy", "kayles", "--upto", "2000000000000", "--plot"]).arg_path(&plot).run();
+    out.assert_code(2);
+    assert!(!plot.exists(), "the plot file is removed again\n{out}");
+    // ...and does not touch a file that was there.
+    std::fs::write(&plot, "before").expect("an old plot");
+    bouton(&["grundy", "kayles", "--upto", "2000000000000", "--plot"]).arg_path(&plot).run().assert_code(2);
+    assert_eq!(std::fs::read_to_string(&plot).expect("the old plot"), "before");
+}
+
+#[test]
+fn the_png_plot_has_the_svg_title_labels_and_visible_dots() {
+    let dir = TempDir::new();
+    let (svg, png) = (dir.join("kayles.svg"), dir.join("kayles.png"));
+    for path in [&svg, &png] {
+        bouton(&["grundy", "kayles", "--upto", "500", "--summary", "--plot"])
+            .arg_path(path)
+            .run()
+            .assert_clean_success();
+    }
+    let text = std::fs::read_to_string(&svg).expect("the SVG file");
+    let title = "Kayles (0.77): G(n) for n = 0 to 500";
+    assert!(text.contains(&format!("<title>{title}</title>")), "{text}");
+    assert!(!text.contains("(0.77) (0.77)"), "the code is not repeated");
+    assert!(text.contains(">G(n)</text>") && text.contains(">n</text>"), "axis labels");
+    // A name without its code gets it once.
+    let lasker = dir.join("lasker.svg");
+    bouton(&["grundy", "lasker", "--upto", "50", "--summary", "--plot"]).arg_path(&lasker).run().assert_clean_success();
+    let text = std::fs::read_to_string(&lasker).expect("the SVG file");
+    assert!(text.contains("<title>Lasker's Nim (4.3…): G(n) for n = 0 to 50</title>"), "{text}");
+
+    let bytes = std::fs::read(&png).expect("the PNG file");
+    // The old uncompressed encoder wrote about 461 KB whatever the values.
+    assert!(bytes.len() < 100_000, "a compressed PNG, not {} bytes", bytes.len());
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut reader = decoder.read_info().expect("a valid PNG");
+    let mut pixels = vec![0; reader.output_buffer_size().expect("a size")];
+    let frame = reader.next_frame(&mut pixels).expect("the image decodes");
+    assert_eq!((frame.width, frame.height), (960, 480));
+    let channels = frame.color_type.samples();
+    let pixel = |x: u32, y: u32| {
+        let at = (y as usize * frame.width as usize + x as usize) * channels;
+        &pixels[at..at + channels.min(3)]
+    };
+    let dark = |x: u32, y: u32| pixel(x, y).iter().all(|&c| c < 128);
+    let count = |xs: std::ops::Range<u32>, ys: std::ops::Range<u32>, test: &dyn Fn(u32, u32) -> bool| {
+        xs.flat_map(|x| ys.clone().map(move |y| (x, y))).filter(|&(x, y)| test(x, y)).count()
+    };
+    // The title across the top middle, G(n) down the left, n under the axis.
+    assert!(count(300..660, 0..36, &dark) > 200, "the title is drawn");
+    assert!(count(0..30, 150..330, &dark) > 30, "the G(n) label is drawn");
+    assert!(count(440..520, 444..480, &dark) > 5, "the n label is drawn");
+    // Dots in the values' blue, several pixels each.
+    let blue = |x: u32, y: u32| matches!(pixel(x, y), [r, g, b] if *b > 150 && *r < 100 && *g < 140);
+    assert!(count(57..944, 40..436, &blue) > 2000, "visible dots");
 }

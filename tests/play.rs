@@ -325,7 +325,7 @@ fn undo_when_the_computer_moved_first() {
 
 #[test]
 fn undo_between_people_takes_back_one_move() {
-    let out = play(&["--mode", "human-human", "2", "2"], "1 1\nundo\nquit\n");
+    let out = play(&["--mode", "human-human", "2", "2"], "1 1\nundo\ny\nquit\n");
     out.assert_clean_success();
     assert!(out.stdout.contains("Taken back: Player 1 took 1 from heap 1."), "{out}");
     let boards = boards_in(&out.stdout);
@@ -381,8 +381,8 @@ fn who_moves_first_is_asked() {
     out.assert_clean_success();
     assert_eq!(out.stdout.matches(question).count(), 3, "{out}");
     let replies = replies(&out, question);
-    assert_eq!(replies[0], "\"3\" is not a choice: type 1, 2 or r\n");
-    assert_eq!(replies[1], "\"maybe\" is not a choice: type 1, 2 or r\n");
+    assert_eq!(replies[0], "\"3\" is not a choice: type 1, 2 or r (or quit)\n");
+    assert_eq!(replies[1], "\"maybe\" is not a choice: type 1, 2 or r (or quit)\n");
     assert!(out.stdout.contains("Moving first: the computer"), "{out}");
 
     // End of input at the question leaves without a game.
@@ -525,4 +525,150 @@ fn command_line_errors_exit_2() {
     let out = bouton(&["--help"]).run();
     out.assert_clean_success();
     assert!(out.stdout.contains("Exit codes"), "{out}");
+}
+
+/// What `bouton play ARGS` prints for `input`, drawn (not `--plain`) to
+/// `columns` columns (standard output is a pipe, so `COLUMNS` gives the
+/// width).
+fn drawn(columns: usize, args: &[&str], input: &str) -> Output {
+    bouton(&["play", "--delay", "0", "--seed", "1"]).args(args).stdin(input).env("COLUMNS", &columns.to_string()).run()
+}
+
+/// The rows of the first board in `transcript`: (heap number, marks, count).
+fn token_rows(transcript: &str) -> Vec<(usize, usize, u64)> {
+    transcript
+        .lines()
+        .skip_while(|line| !line.starts_with('┌'))
+        .skip(1)
+        .take_while(|line| line.starts_with('│'))
+        .map(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let heap = words[2].parse().expect("a heap number");
+            let marks = line.chars().filter(|&c| c == '●' || c == '○').count();
+            let count = words.last().expect("a count").parse().expect("the count ends the row");
+            (heap, marks, count)
+        })
+        .collect()
+}
+
+#[test]
+fn the_board_is_drawn_to_the_width_there_is() {
+    let heaps: Vec<String> = (1..=32).map(|n| n.to_string()).collect();
+    let mut args = vec!["--first", "human"];
+    args.extend(heaps.iter().map(String::as_str));
+    // Wide enough: one mark a token, so heap 21 looks larger than heap 20.
+    let wide = drawn(200, &args, "quit\n");
+    let rows = token_rows(&wide.stdout);
+    assert_eq!(rows.len(), 32, "{wide}");
+    for &(heap, marks, count) in &rows {
+        assert_eq!((marks, count), (heap, heap as u64), "heap {heap} at 200 columns\n{wide}");
+    }
+    // Narrower: marks grouped or standing for several tokens, but a larger
+    // heap never gets fewer marks, the counts are exact, and nothing is
+    // wider than the screen.
+    for columns in [80, 40] {
+        let out = drawn(columns, &args, "quit\n");
+        let rows = token_rows(&out.stdout);
+        assert_eq!(rows.len(), 32, "{out}");
+        for pair in rows.windows(2) {
+            assert!(pair[0].1 <= pair[1].1, "heap {} has fewer marks than heap {}\n{out}", pair[1].0, pair[0].0);
+        }
+        assert!(rows.iter().all(|&(heap, _, count)| count == heap as u64), "{out}");
+        for line in out.stdout.lines().skip_while(|l| !l.starts_with('┌')).take(34) {
+            assert!(line.chars().count() <= columns, "wider than {columns}: {line:?}\n{out}");
+        }
+    }
+    let narrow = drawn(40, &args, "quit\n");
+    assert!(narrow.stdout.contains("Each ● stands for up to"), "the scale is said\n{narrow}");
+    // Large heaps in groups of five.
+    let grouped = drawn(80, &["--first", "human", "3", "40"], "quit\n");
+    assert!(grouped.stdout.contains("●●●●● ●●●●● ●●●●● ●●●●● ●●●●● ●●●●● ●●●●● ●●●●●  40"), "{grouped}");
+}
+
+#[test]
+fn help_lines_up_and_wraps_under_itself() {
+    let out = drawn(40, &["--first", "human"], "help\nquit\n");
+    out.assert_clean_success();
+    let reply = &replies(&out, "Your move: ")[0];
+    let commands: Vec<&str> = reply.lines().filter(|l| l.starts_with("  ")).collect();
+    assert!(commands.len() >= 8, "{reply}");
+    // Every meaning, and every continuation, starts in one column.
+    let continuation = commands.iter().find(|l| l.starts_with("   ")).expect("a meaning wrapped at 40 columns");
+    let column = continuation.chars().take_while(|&c| c == ' ').count();
+    for line in &commands {
+        let chars: Vec<char> = line.chars().collect();
+        assert!(chars[column - 1] == ' ' && chars[column] != ' ', "{line:?} is out of line\n{reply}");
+        assert!(chars.len() <= 40, "{line:?} is wider than 40\n{reply}");
+    }
+}
+
+#[test]
+fn play_again_asks_until_it_gets_an_answer() {
+    let out = play(&["--first", "human", "1"], "1 1\nyse\nhint\nn\n");
+    out.assert_clean_success();
+    let question = "Play again from the same start? [y/n]: ";
+    assert_eq!(out.stdout.matches(question).count(), 3, "{out}");
+    assert!(out.stdout.contains("\"yse\" is not an answer: type y or n"), "{out}");
+    assert!(out.stdout.contains("\"hint\" is not an answer: type y or n"), "{out}");
+    assert!(out.stdout.trim_end().ends_with("Thanks for playing."), "{out}");
+    // Yes starts again; quit declines.
+    let out = play(&["--first", "human", "1"], "1 1\ny\n1 1\nquit\n");
+    assert_eq!(results_in(&out.stdout).len(), 2, "{out}");
+}
+
+#[test]
+fn quit_is_understood_when_asked_who_moves_first() {
+    for word in ["quit", "q", "exit"] {
+        let out = play(&[], &format!("{word}\n1\n"));
+        out.assert_clean_success();
+        assert!(out.stdout.trim_end().ends_with("You left the game."), "{word}: {out}");
+        assert!(boards_in(&out.stdout).is_empty(), "no game starts\n{out}");
+    }
+}
+
+#[test]
+fn undo_says_what_it_does_and_people_must_agree() {
+    let out = play(&["--first", "human"], "help\nquit\n");
+    assert!(out.stdout.contains("undo        take back your last move and the computer's reply"), "{out}");
+    let out = play(&["--mode", "human-human"], "help\nquit\n");
+    assert!(out.stdout.contains("undo        take back the last move, if both players agree"), "{out}");
+    assert!(!out.stdout.contains("computer's reply"), "{out}");
+    // Player 2 asks; Player 1, whose move it was, refuses: the move stands.
+    let out = play(&["--mode", "human-human", "2", "2"], "1 1\nundo\nn\nquit\n");
+    out.assert_clean_success();
+    assert!(out.stdout.contains("Take back Player 1's move (took 1 from heap 1). Player 1, do you agree? [y/n]: "));
+    assert!(out.stdout.contains("The move stands."), "{out}");
+    assert_eq!(sizes_on(boards_in(&out.stdout).last().expect("board")), [1, 2]);
+    assert!(out.stdout.trim_end().ends_with("Player 2, your move: You left the game."), "{out}");
+}
+
+#[test]
+fn whatever_is_typed_a_complaint_stays_one_short_line() {
+    let long_word = "x".repeat(10_000);
+    let long_number = format!("3 {}", "9".repeat(10_000));
+    let long_text = format!("3 {}", "y".repeat(10_000));
+    for typed in [long_word, long_number, long_text] {
+        let out = play(&["--first", "human"], &format!("{typed}\nquit\n"));
+        out.assert_clean_success();
+        let reply = &replies(&out, "Your move: ")[0];
+        assert_eq!(reply.lines().count(), 1, "{reply}");
+        assert!(reply.len() < 160, "the complaint repeats only the start of what was typed: {reply}");
+        assert!(reply.contains('…'), "{reply}");
+    }
+}
+
+#[test]
+fn the_move_list_keeps_its_columns() {
+    // Rows 12 and 9 wide: columns of one and two digits, so the moves'
+    // descriptions differ in length.
+    let out = play(&["--first", "human", "--rules", "northcott", "12", "1", "12", "9", "1", "9"], "moves\nquit\n");
+    out.assert_clean_success();
+    let reply = &replies(&out, "Your move: ")[0];
+    let starts: Vec<usize> = reply
+        .lines()
+        .filter(|l| l.starts_with("  move "))
+        .map(|l| l.find("Grundy value").or_else(|| l.find("the game ends")).expect("what the move leaves"))
+        .collect();
+    assert!(starts.len() > 3, "{reply}");
+    assert!(starts.iter().all(|&s| s == starts[0]), "one column for what each move leaves\n{reply}");
 }

@@ -71,7 +71,8 @@ fn a_short_session_in_a_terminal() {
 #[test]
 fn no_arguments_shows_3_5_7_and_asks_who_moves_first() {
     let mut s = spawn(&[], &[], true);
-    s.exp_string("Nim, normal play: take one or more tokens from a single heap; whoever takes the last token wins.")
+    // The rules, broken between words to fit the terminal's 80 columns.
+    s.exp_string("Nim, normal play: take one or more tokens from a single heap; whoever takes the\r\nlast token wins.")
         .expect("the rules");
     s.exp_string("Heaps: 3 5 7 (15 tokens in all).").expect("the start");
     s.exp_string("Who moves first?").expect("the question");
@@ -120,4 +121,66 @@ fn colour_in_a_terminal_unless_no_color_or_plain() {
     assert!(!plain.contains('\u{1b}'), "--plain has no colour:\n{plain}");
     assert!(!plain.contains('●') && !plain.contains('│'), "--plain has no drawing:\n{plain}");
     assert!(plain.contains("Heap 3: 7 tokens"), "{plain}");
+}
+
+/// Starts `bouton ARGS` in a pseudo-terminal `columns` wide (set with
+/// `stty` before the program starts), ANSI escapes stripped.
+fn spawn_sized(columns: usize, args: &[&str]) -> PtySession {
+    let mut command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg(format!("stty cols {columns} rows 60 && exec \"$0\" \"$@\""))
+        .arg(BIN)
+        .args(args)
+        .env("TERM", "xterm-256color");
+    for key in ["NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "CI", "COLUMNS"] {
+        command.env_remove(key);
+    }
+    let options = Options::new().timeout_ms(Some(TIMEOUT_MS)).strip_ansi_escape_codes(true);
+    spawn_with_options(command, options).expect("bouton starts in a pseudo-terminal")
+}
+
+#[test]
+fn at_40_and_80_columns_nothing_wraps_on_the_board_or_in_help() {
+    let heaps: Vec<String> = (1..=32).map(|n| n.to_string()).collect();
+    for columns in [40, 80] {
+        let mut args = vec!["--delay", "0", "--seed", "1", "--first", "human"];
+        args.extend(heaps.iter().map(String::as_str));
+        let mut s = spawn_sized(columns, &args);
+        let mut seen = s.exp_string("Your move: ").expect("the move prompt");
+        s.send_line("help").expect("help");
+        seen += &s.exp_string("Your move: ").expect("the prompt after help");
+        s.send_line("quit").expect("quit");
+        seen += &s.exp_eof().expect("the program ends");
+        let seen = utf8(&seen);
+        assert!(seen.contains("┌") && seen.contains("save FILE"), "the board and the help\n{seen}");
+        for line in seen.split("\r\n") {
+            assert!(line.chars().count() <= columns, "wider than {columns} columns: {line:?}\n{seen}");
+        }
+    }
+}
+
+#[test]
+fn what_is_typed_while_the_computer_thinks_is_neither_shown_nor_played() {
+    let mut s = spawn_sized(80, &["--delay", "1500", "--seed", "1", "--first", "computer", "3", "5", "7"]);
+    s.exp_string(&bytewise("└")).expect("the board, before the computer's pause");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    s.send_line("2 1").expect("typing ahead");
+    let seen = s.exp_string("Your move: ").expect("the prompt after the computer's move");
+    s.send_line("quit").expect("quit");
+    let rest = s.exp_eof().expect("the program ends");
+    let seen = utf8(&format!("{seen}{rest}"));
+    assert!(!seen.contains("2 1"), "type-ahead is not echoed\n{seen}");
+    assert!(!seen.contains("You take"), "type-ahead is not played\n{seen}");
+    assert!(seen.contains("You left the game."), "{seen}");
+    assert_eq!(exit_code(&s), 0);
+}
+
+#[test]
+fn ctrl_c_in_a_game_exits_130() {
+    let mut s = spawn_sized(80, &["--delay", "0", "--first", "human"]);
+    s.exp_string("Your move: ").expect("the move prompt");
+    s.send_control('c').expect("Ctrl-C");
+    s.exp_eof().expect("the program ends");
+    assert_eq!(exit_code(&s), 130);
 }

@@ -232,3 +232,43 @@ fn a_version_1_file_is_read_and_saved_as_version_2() {
     let refused = load(&old, "quit\n");
     assert!(refused.stderr.contains("\"Bob\" is not a seat"), "{refused}");
 }
+
+#[test]
+fn level_given_with_load_replaces_the_saved_one() {
+    let dir = TempDir::new();
+    let file = dir.write("game.json", &valid_save().to_string());
+    let kept = load(&file, "quit\n");
+    kept.assert_clean_success();
+    assert!(kept.stdout.contains("second: the computer (hard)."), "{kept}");
+    let out = bouton(&["play", "--plain", "--delay", "0", "--level", "perfect", "--load"])
+        .arg_path(&file)
+        .stdin("quit\n")
+        .run();
+    out.assert_clean_success();
+    assert!(out.stdout.contains("second: the computer (perfect)."), "{out}");
+    // Computer against computer: --second-level for the second one.
+    let mut both = valid_save();
+    both["seats"] = json!([{"computer": "easy"}, {"computer": "easy"}]);
+    let file = dir.write("both.json", &both.to_string());
+    let out = bouton(&["play", "--plain", "--delay", "0", "--level", "random", "--second-level", "perfect", "--load"])
+        .arg_path(&file)
+        .run();
+    out.assert_clean_success();
+    assert!(out.stdout.contains("Moving first: Computer 1 (random); second: Computer 2 (perfect)."), "{out}");
+}
+
+#[test]
+fn saving_over_a_file_asks_first_and_names_it_for_the_shell() {
+    let dir = TempDir::new();
+    let file = dir.write("my game.json", "precious");
+    let name = file.display().to_string();
+    let out = play(&["--first", "human"], &format!("save {name}\nn\nquit\n"));
+    out.assert_clean_success();
+    assert!(out.stdout.contains(&format!("{name} already exists. Replace it? [y/n]: ")), "{out}");
+    assert!(out.stdout.contains("Not saved."), "{out}");
+    assert_eq!(std::fs::read_to_string(&file).expect("the file"), "precious");
+    let out = play(&["--first", "human"], &format!("save {name}\ny\nquit\n"));
+    out.assert_clean_success();
+    assert!(out.stdout.contains(&format!("Resume with `bouton play --load '{name}'`.")), "{out}");
+    assert!(std::fs::read_to_string(&file).expect("the file").contains("bouton-save"));
+}

@@ -173,3 +173,21 @@ fn every_rule_set_simulates_and_perfect_play_wins_exactly_the_won_starts() {
     let out = bouton(&["simulate", "--rules", "wythoff", "1", "2", "3"]).run();
     out.assert_one_line_error(2, &["pair"]);
 }
+
+#[test]
+fn text_summary_names_the_levels_and_counts_in_words() {
+    let out = bouton(&["simulate", "--games", "1", "--seed", "1", "--second", "random"]).run();
+    out.assert_clean_success();
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines[0], "1 game of Nim, normal play from 3 5 7, seed 1", "{out}");
+    assert_eq!(lines[1], "first player (perfect): 1 win (100.0%)", "{out}");
+    assert_eq!(lines[2], "second player (random): 0 wins (0.0%)", "{out}");
+    assert!(!out.stdout.contains("( "), "no padding inside parentheses\n{out}");
+    let out = bouton(&["simulate", "--games", "100", "--seed", "1", "--first", "beginner", "--second", "easy"]).run();
+    out.assert_clean_success();
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert!(lines[1].starts_with("first player (beginner): ") && lines[1].contains(" wins ("), "{out}");
+    assert!(lines[2].starts_with("second player (easy):    "), "the counts line up\n{out}");
+    let count_at = |line: &str| line.find(" win").expect("a count");
+    assert_eq!(count_at(lines[1]), count_at(lines[2]), "the counts end in one column\n{out}");
+}

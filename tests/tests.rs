@@ -8,6 +8,7 @@ mod util;
 mod analyze;
 mod browser;
 mod chomp;
+mod cli;
 mod ggp;
 mod grundy;
 mod play;

@@ -74,11 +74,17 @@ pub struct Run {
     args: Vec<OsString>,
     stdin: Vec<u8>,
     envs: Vec<(String, String)>,
+    removed: Vec<String>,
 }
 
 /// Starts setting up a run of `bouton` with `args`.
 pub fn bouton<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Run {
-    Run { args: args.iter().map(|a| a.as_ref().to_owned()).collect(), stdin: Vec::new(), envs: Vec::new() }
+    Run {
+        args: args.iter().map(|a| a.as_ref().to_owned()).collect(),
+        stdin: Vec::new(),
+        envs: Vec::new(),
+        removed: Vec::new(),
+    }
 }
 
 impl Run {
@@ -106,12 +112,21 @@ impl Run {
         self
     }
 
+    /// Removes an environment variable for this run.
+    pub fn env_remove(mut self, key: &str) -> Run {
+        self.removed.push(key.to_owned());
+        self
+    }
+
     /// Runs the binary to completion (killing it after a generous timeout).
     #[track_caller]
     pub fn run(self) -> Output {
         let mut command = Command::new(BIN);
         command.args(&self.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
         for key in STYLE_VARIABLES {
+            command.env_remove(key);
+        }
+        for key in &self.removed {
             command.env_remove(key);
         }
         for (key, value) in &self.envs {
@@ -206,6 +221,11 @@ impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.path);
     }
+}
+
+/// The longest line of `text`, in characters, with the line itself.
+pub fn widest_line(text: &str) -> (usize, &str) {
+    text.lines().map(|line| (line.chars().count(), line)).max_by_key(|&(width, _)| width).unwrap_or((0, ""))
 }
 
 /// Whether `text` holds an ANSI escape sequence.

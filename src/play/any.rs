@@ -52,7 +52,7 @@ impl Variant for AnyRules {
     }
 
     fn explain_meaning(&self) -> &'static str {
-        "the Grundy values behind the winning move"
+        "the reasoning behind the winning move (nim-sums or Grundy values)"
     }
 
     fn moves_meaning(&self) -> &'static str {
@@ -194,7 +194,9 @@ impl Variant for AnyRules {
             .chain(self.legal_moves(position).filter(|mv| !winning.contains(mv)))
             .take(LISTED_MOVES)
             .collect();
-        for &mv in &listed {
+        let described: Vec<String> = listed.iter().map(|mv| self.describe_move(position, mv).to_string()).collect();
+        let column = described.iter().map(|d| d.chars().count()).max().unwrap_or(0);
+        for (&mv, description) in listed.iter().zip(&described) {
             let mut after = position.clone();
             self.apply(&mut after, mv);
             let (text, winning) = if self.is_over(&after) {
@@ -218,7 +220,7 @@ impl Variant for AnyRules {
                     Err(_) => ("not known".to_owned(), false),
                 }
             };
-            let line = format!("  {:<44} {text}{}", self.describe_move(position, &mv), if winning { " *" } else { "" });
+            let line = format!("  {description:<column$}  {text}{}", if winning { " *" } else { "" });
             lines.push(if winning { theme.good(&line) } else { line });
         }
         let more = self.legal_moves(position).skip(LISTED_MOVES).take(COUNTED).count();

@@ -4,7 +4,7 @@
 
 use bouton_games::{BoardView, RowView};
 
-use crate::play::board::draw_heap;
+use crate::play::board::{Scale, draw_row};
 use crate::theme::Theme;
 use crate::wording::tokens;
 
@@ -116,24 +116,38 @@ fn token_rows(rows: Vec<TokenRow>, theme: Theme) -> Vec<String> {
             })
             .collect();
     }
-    let drawings: Vec<(String, usize)> = rows.iter().map(|r| draw_heap(r.count, r.removed, theme)).collect();
-    let art_width = drawings.iter().map(|(_, visible)| *visible).max().unwrap_or(0);
+    // │ LABEL  ART  COUNT (NOTE)
+    let notes: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            let mut note = String::new();
+            if r.removed > 0 {
+                note.push_str(&format!(" (-{})", r.removed));
+            }
+            if let Some(extra) = &r.note {
+                note.push_str(&format!(" ({extra})"));
+            }
+            note
+        })
+        .collect();
     let count_width = rows.iter().map(|r| r.count.to_string().len()).max().unwrap_or(1);
-    let rule = "─".repeat(label_width + art_width + count_width + 5);
+    let note_width = notes.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+    let fixed = 2 + label_width + 2 + 2 + count_width + note_width;
+    let most = rows.iter().map(|r| r.count.saturating_add(r.removed)).max().unwrap_or(0);
+    let scale = Scale::fitting(most, theme.width.saturating_sub(fixed).max(1));
+    let drawings: Vec<(String, usize)> = rows.iter().map(|r| draw_row(r.count, r.removed, scale, theme)).collect();
+    let art_width = drawings.iter().map(|(_, visible)| *visible).max().unwrap_or(0);
+    let rule = "─".repeat((fixed + art_width).min(theme.width) - 1);
     let mut lines = vec![theme.dim(&format!("┌{rule}"))];
-    for (r, (art, visible)) in rows.iter().zip(drawings) {
+    for ((r, (art, visible)), note) in rows.iter().zip(drawings).zip(notes) {
         let padding = " ".repeat(art_width.saturating_sub(visible));
         let label = theme.strong(&format!("{:<label_width$}", r.label));
-        let mut count = r.count.to_string();
-        if r.removed > 0 {
-            count = theme.fresh(&format!("{count} (-{})", r.removed));
-        }
-        if let Some(note) = &r.note {
-            count = format!("{count} {}", theme.fresh(&format!("({note})")));
-        }
-        lines.push(format!("{} {label}  {art}{padding} {count}", theme.dim("│")));
+        let count = format!("{:>count_width$}", r.count);
+        let note = if note.is_empty() { note } else { theme.fresh(&note) };
+        lines.push(format!("{} {label}  {art}{padding}  {count}{note}", theme.dim("│")));
     }
     lines.push(theme.dim(&format!("└{rule}")));
+    lines.extend(scale.legend().map(|legend| theme.dim(&legend)));
     lines
 }
 
@@ -148,7 +162,9 @@ fn northcott(white_to_move: bool, rows: &[RowView], theme: Theme) -> Vec<String>
         let label = format!("Row {}", i + 1);
         let gap = row.white.abs_diff(row.black).saturating_sub(1);
         let facts = format!("W on {}, B on {}, gap {gap}", row.white, row.black);
-        if theme.plain || row.width > DRAWN_WIDTH {
+        // Label, two spaces, the squares, three spaces, the facts.
+        let drawn_width = label.len() + 2 + (2 * row.width as usize).saturating_sub(1) + 3 + facts.len();
+        if theme.plain || row.width > DRAWN_WIDTH || drawn_width > theme.width {
             lines.push(format!("{label}: {facts} (width {})", row.width));
             continue;
         }
@@ -177,7 +193,9 @@ const DRAWN_BAR: u64 = 30;
 fn chomp(heights: &[u64], before: Option<&[u64]>, theme: Theme) -> Vec<String> {
     let was = |c: usize| before.and_then(|b| b.get(c).copied()).unwrap_or(heights[c]);
     let tallest = (0..heights.len()).map(was).max().unwrap_or(0);
-    if theme.plain || tallest > DRAWN_BAR || heights.len() as u64 > DRAWN_BAR {
+    // Three columns of row numbers, a space, then two columns a square.
+    let drawn_width = 4 + 2 * heights.len();
+    if theme.plain || tallest > DRAWN_BAR || heights.len() as u64 > DRAWN_BAR || drawn_width > theme.width + 1 {
         let columns: Vec<String> = heights.iter().map(u64::to_string).collect();
         return vec![format!(
             "Columns (heights from the left): {}; the poisoned square is column 1, row 1.",

@@ -29,7 +29,7 @@ pub enum Input {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum InputError {
     /// A word that is not a command.
-    #[error("unknown command {0:?}: type a move like `3 2`, or `help` for the commands")]
+    #[error("unknown command {}: type a move like `3 2`, or `help` for the commands", crate::play::terminal::quoted(.0))]
     UnknownCommand(String),
     /// `save` without a file name.
     #[error("save needs a file name, like `save game.json`")]

@@ -9,9 +9,10 @@ pub(crate) mod save;
 mod seat;
 mod session;
 mod terminal;
+mod type_ahead;
 mod variant;
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, IsTerminal};
 use std::path::Path;
 use std::time::Duration;
 
@@ -27,7 +28,7 @@ use crate::start::{choose_seed, make_rng};
 use crate::theme::Theme;
 use seat::{Person, Seat};
 use session::{Ending, Session};
-use terminal::Terminal;
+use terminal::{Terminal, quoted};
 use variant::Variant;
 
 /// The most heaps interactive play accepts: each heap is a row on screen.
@@ -37,20 +38,30 @@ pub const MAX_INTERACTIVE_HEAPS: usize = 32;
 pub fn run(args: &PlayArgs) -> Result<()> {
     let theme = Theme::new(args.plain);
     let stdin = io::stdin();
+    let at_terminal = stdin.is_terminal();
+    if at_terminal {
+        // Ctrl-C ends the game with exit code 130, leaving the terminal as
+        // it was found even while the computer holds input back.
+        let _ = ctrlc::set_handler(|| {
+            type_ahead::release();
+            println!();
+            std::process::exit(130);
+        });
+    }
     let mut input = stdin.lock();
     let mut out = anstream::AutoStream::new(io::stdout(), theme.color_choice());
-    play(args, &mut input, &mut out)
+    let mut term = Terminal::new(&mut input, &mut out, theme);
+    term.holds_type_ahead = at_terminal;
+    play_on_terminal(args, &mut term)
 }
 
-/// Runs the terminal game over any input and output (used by tests).
-pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<()> {
-    let theme = Theme::new(args.plain);
+/// Runs the terminal game on `term`.
+fn play_on_terminal(args: &PlayArgs, term: &mut Terminal<'_>) -> Result<()> {
     let mut rng = make_rng(choose_seed(args.start.seed));
-    let mut term = Terminal::new(input, out, theme);
     if let Some(path) = &args.load {
         let opened = save::open(path)?;
         let loaded = save::load::<AnyRules>(opened, MAX_INTERACTIVE_HEAPS)?;
-        return resume(args, &mut term, rng, path, loaded);
+        return resume(args, term, rng, path, loaded);
     }
     let convention = if args.start.misere { Convention::Misere } else { Convention::Normal };
     let set = crate::start::rule_set(args.rules.as_deref())?;
@@ -59,7 +70,7 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
     let position = rules.position(&numbers).map_err(|e| UsageError(e.to_string()))?;
     check_rows(rules.rows(&position), rules.board_kind().parts())?;
     let game = Game::new(rules, position).map_err(|e| UsageError(e.to_string()))?;
-    start(args, &mut term, rng, game)
+    start(args, term, rng, game)
 }
 
 /// Reads a save file's contents as `--load` does and writes the game back.
@@ -106,7 +117,8 @@ fn resume<V: Variant>(
 ) -> Result<()> {
     term.say(&format!("Resuming the game saved in {}.", path.display()))?;
     introduce_rules(term, &loaded.game)?;
-    play_on(args, term, loaded.game, loaded.seats, rng, None)
+    let seats = relevel(args, loaded.game.rules(), loaded.seats);
+    play_on(args, term, loaded.game, seats, rng, None)
 }
 
 /// Plays games until the people stop.
@@ -128,12 +140,9 @@ fn play_on<V: Variant>(
         if !session.seats.iter().any(Seat::is_human) {
             return Ok(());
         }
-        match session.term.ask("Play again from the same start? [y/n]: ")? {
-            Some(answer) if answer.eq_ignore_ascii_case("y") || answer.eq_ignore_ascii_case("yes") => {}
-            _ => {
-                session.term.say("Thanks for playing.")?;
-                return Ok(());
-            }
+        if !session.term.confirm("Play again from the same start? [y/n]: ")? {
+            session.term.say("Thanks for playing.")?;
+            return Ok(());
         }
         let start = session.game.start().clone();
         session.game = Game::new(session.game.rules().clone(), start).expect("the start was playable before");
@@ -145,7 +154,7 @@ fn play_on<V: Variant>(
     }
 }
 
-/// Asks who moves first; `None` at end of input.
+/// Asks who moves first; `None` at end of input or on `quit`.
 fn ask_first(term: &mut Terminal<'_>) -> Result<Option<First>> {
     loop {
         let Some(answer) = term.ask("Who moves first? [1] you, [2] the computer, [r] random (default 1): ")? else {
@@ -155,13 +164,17 @@ fn ask_first(term: &mut Terminal<'_>) -> Result<Option<First>> {
             "" | "1" | "you" | "me" => return Ok(Some(First::Human)),
             "2" | "computer" => return Ok(Some(First::Computer)),
             "r" | "random" => return Ok(Some(First::Random)),
-            _ => term.complain(&format!("{answer:?} is not a choice: type 1, 2 or r"))?,
+            "q" | "quit" | "exit" => {
+                term.say("You left the game.")?;
+                return Ok(None);
+            }
+            _ => term.complain(&format!("{} is not a choice: type 1, 2 or r (or quit)", quoted(&answer)))?,
         }
     }
 }
 
 fn seats_for<V: Variant>(args: &PlayArgs, rules: &V, first: Option<First>, rng: &mut ChaCha8Rng) -> [Seat<V>; 2] {
-    let level = args.level;
+    let level = args.level();
     let you = || Seat::human(Person::You);
     let computer = || Seat::computer(rules, level);
     let seats = match (args.mode, first) {
@@ -173,8 +186,27 @@ fn seats_for<V: Variant>(args: &PlayArgs, rules: &V, first: Option<First>, rng: 
             seats
         }
         (Some(Mode::HumanHuman), _) => [Seat::human(Person::Player(1)), Seat::human(Person::Player(2))],
-        (Some(Mode::ComputerComputer), _) => [computer(), Seat::computer(rules, args.second_level.unwrap_or(level))],
+        (Some(Mode::ComputerComputer), _) => [computer(), Seat::computer(rules, args.second_level())],
     };
+    save::name_computers(seats)
+}
+
+/// The saved seats, the computers at the levels given on the command line
+/// (`--level` for the first computer, `--second-level` for a second one),
+/// where given.
+fn relevel<V: Variant>(args: &PlayArgs, rules: &V, seats: [Seat<V>; 2]) -> [Seat<V>; 2] {
+    if args.level.is_none() && args.second_level.is_none() {
+        return seats;
+    }
+    let mut computers = 0;
+    let seats = seats.map(|seat| match seat {
+        Seat::Computer { level, .. } => {
+            computers += 1;
+            let given = if computers == 1 { args.level } else { args.second_level.or(args.level) };
+            Seat::computer(rules, given.unwrap_or(level))
+        }
+        human => human,
+    });
     save::name_computers(seats)
 }
 

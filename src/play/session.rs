@@ -143,14 +143,7 @@ impl<V: Variant> Session<'_, '_, V> {
                         return Ok(None);
                     }
                 }
-                Input::Save(path) => match save::save(&path, &self.game, &self.seats) {
-                    Ok(()) => self.term.say(&format!(
-                        "Saved to {}. Resume with `bouton play --load {}`.",
-                        path.display(),
-                        path.display()
-                    ))?,
-                    Err(e) => self.term.complain(&format!("could not save to {}: {e}", path.display()))?,
-                },
+                Input::Save(path) => self.save(&path)?,
                 Input::Quit => {
                     self.term.say("You left the game.")?;
                     return Ok(Some(Ending::Quit));
@@ -160,6 +153,9 @@ impl<V: Variant> Session<'_, '_, V> {
     }
 
     fn computer_turn(&mut self) -> io::Result<()> {
+        // Whatever is typed from now until the next prompt is not shown and
+        // not played: its player has not seen the computer's move yet.
+        let _held = self.term.hold_type_ahead();
         if !self.delay.is_zero() {
             self.term.flush()?;
             thread::sleep(self.delay);
@@ -179,20 +175,69 @@ impl<V: Variant> Session<'_, '_, V> {
         self.term.say(&self.game.rules().help_header())?;
         let (syntax, meaning) = self.game.rules().move_command();
         let first = (syntax, meaning.as_str());
-        for (command, meaning) in std::iter::once(first).chain(COMMANDS) {
-            let meaning = match command {
-                "explain" => self.game.rules().explain_meaning(),
-                "moves" => self.game.rules().moves_meaning(),
-                _ => meaning,
-            };
-            self.term.say(&format!("  {:<12} {meaning}", self.term.theme.strong(command)))?;
+        let undo = self.undo_meaning();
+        let commands: Vec<(&str, &str)> = std::iter::once(first)
+            .chain(COMMANDS)
+            .map(|(command, meaning)| match command {
+                "explain" => (command, self.game.rules().explain_meaning()),
+                "moves" => (command, self.game.rules().moves_meaning()),
+                "undo" => (command, undo),
+                _ => (command, meaning),
+            })
+            .collect();
+        // Two spaces, the commands in a column, a space, the meanings
+        // wrapped under themselves.
+        let column = commands.iter().map(|(command, _)| command.chars().count()).max().unwrap_or(0);
+        let indent = " ".repeat(2 + column + 1);
+        let width = self.term.theme.width.max(indent.len() + 20);
+        for (command, meaning) in commands {
+            let options = textwrap::Options::new(width).initial_indent(&indent).subsequent_indent(&indent);
+            for (i, line) in textwrap::wrap(meaning, options).into_iter().enumerate() {
+                let line = if i == 0 {
+                    let name = self.term.theme.strong(&format!("{command:<column$}"));
+                    format!("  {name} {}", &line[indent.len()..])
+                } else {
+                    line.into_owned()
+                };
+                self.term.say(&line)?;
+            }
         }
         Ok(())
+    }
+
+    /// Saves the game to `path`, asking first whether to replace a file
+    /// that is there.
+    fn save(&mut self, path: &std::path::Path) -> io::Result<()> {
+        if path.exists() {
+            let question = format!("{} already exists. Replace it? [y/n]: ", path.display());
+            if !self.term.confirm(&question)? {
+                return self.term.say("Not saved.");
+            }
+        }
+        match save::save(path, &self.game, &self.seats) {
+            Ok(()) => self.term.say(&format!(
+                "Saved to {}. Resume with `bouton play --load {}`.",
+                path.display(),
+                shell_word(&path.display().to_string())
+            )),
+            Err(e) => self.term.complain(&format!("could not save to {}: {e}", path.display())),
+        }
+    }
+
+    /// What `undo` does in this game's mode.
+    fn undo_meaning(&self) -> &'static str {
+        match self.seats.iter().filter(|seat| seat.is_human()).count() {
+            2 => "take back the last move, if both players agree",
+            _ => "take back your last move and the computer's reply",
+        }
     }
 
     /// Takes back moves back to (and including) the last one a person made.
     /// Returns whether anything was undone.
     fn undo(&mut self) -> io::Result<bool> {
+        if self.seats.iter().all(Seat::is_human) {
+            return self.undo_agreed();
+        }
         let moves = self.game.moves().len();
         let last_human = (0..moves).rev().find(|&i| self.seat(Side::after_moves(i)).is_human());
         let Some(index) = last_human else {
@@ -210,6 +255,25 @@ impl<V: Variant> Session<'_, '_, V> {
         Ok(true)
     }
 
+    /// Between two people: takes back the last move, which the other player
+    /// made, if that player agrees too.
+    fn undo_agreed(&mut self) -> io::Result<bool> {
+        let Some(phrase) = self.describe_last() else {
+            self.term.complain("nothing to undo: no move has been played yet")?;
+            return Ok(false);
+        };
+        let mover = self.game.to_move().other();
+        let name = self.seat(mover).name();
+        let question = format!("Take back {name}'s move ({}). {name}, do you agree? [y/n]: ", phrase.past());
+        if !self.term.confirm(&question)? {
+            self.term.say("The move stands.")?;
+            return Ok(false);
+        }
+        self.game.undo().expect("a move was played");
+        self.term.say(&format!("Taken back: {} {}.", self.seat(mover).name_mid_sentence(), phrase.past()))?;
+        Ok(true)
+    }
+
     fn announce_result(&mut self) -> io::Result<()> {
         let outcome = self.game.outcome().expect("the game is over");
         let last = self.seat(self.game.to_move().other()).name();
@@ -221,5 +285,28 @@ impl<V: Variant> Session<'_, '_, V> {
         };
         let styled = self.term.theme.good(&line);
         self.term.say(&styled)
+    }
+}
+
+/// `text` as one word of a POSIX shell command line: as it is where that is
+/// safe, else in single quotes.
+fn shell_word(text: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "_-./:,+@%=".contains(c);
+    if !text.is_empty() && text.chars().all(safe) {
+        return text.to_owned();
+    }
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shell_word;
+
+    #[test]
+    fn file_names_are_quoted_for_the_shell_where_needed() {
+        assert_eq!(shell_word("game.json"), "game.json");
+        assert_eq!(shell_word("my game.txt"), "'my game.txt'");
+        assert_eq!(shell_word("it's.json"), r"'it'\''s.json'");
+        assert_eq!(shell_word("$HOME"), "'$HOME'");
     }
 }

@@ -307,3 +307,15 @@ fn the_toughest_moves_are_nims_exact_ones() {
     }
     assert!(checked > 100, "only {checked} lost positions checked");
 }
+
+/// Fibonacci Nim's optional second number (the most the next move may take,
+/// as in a game under way) is read and documented.
+#[test]
+fn fibonacci_positions_say_what_the_second_number_is() {
+    let entry = RuleSet::catalog().into_iter().find(|e| e.id == "fibonacci").expect("Fibonacci Nim is listed");
+    assert!(entry.position.contains("the most the next move may take"), "{}", entry.position);
+    let rules = AnyRules::parse("fibonacci", Convention::Normal).expect("rules");
+    let position = rules.position(&[10, 2]).expect("a game under way");
+    assert_eq!(rules.describe_position(&position), "A heap of 10; the next move may take 1 to 2.");
+    assert_eq!(rules.numbers(&position), [10, 2]);
+}

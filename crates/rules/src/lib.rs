@@ -22,6 +22,7 @@
 //! ```
 
 mod convention;
+mod excerpt;
 mod game;
 mod heaps;
 mod nim;
@@ -31,6 +32,7 @@ mod rules;
 mod side;
 
 pub use convention::Convention;
+pub use excerpt::{EXCERPT_CHARS, excerpt};
 pub use game::{Game, GameError, PlayError, ReplayError};
 pub use heaps::{Heaps, HeapsError};
 pub use nim::{IllegalNimMove, Nim};

@@ -61,19 +61,19 @@ pub enum ParseMoveError {
     /// A word was not a whole number.
     #[error("{text:?} is not a number: a move is a heap number and an amount, like `3 2`")]
     NotANumber {
-        /// The offending text.
+        /// The offending text (cut short when long).
         text: String,
     },
     /// A number was negative.
     #[error("{text} is negative: heap numbers and amounts are positive whole numbers")]
     Negative {
-        /// The offending text.
+        /// The offending text (cut short when long).
         text: String,
     },
     /// A number does not fit in 64 bits.
     #[error("{text} is too large: the largest allowed number is {max}", max = u64::MAX)]
     TooLarge {
-        /// The offending text.
+        /// The offending text (cut short when long).
         text: String,
     },
     /// The heap number was 0.
@@ -84,15 +84,15 @@ pub enum ParseMoveError {
 fn parse_number(text: &str) -> Result<u64, ParseMoveError> {
     let digits = text.strip_prefix('+').unwrap_or(text);
     if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-        return digits.parse().map_err(|_| ParseMoveError::TooLarge { text: text.to_owned() });
+        return digits.parse().map_err(|_| ParseMoveError::TooLarge { text: crate::excerpt(text) });
     }
     if let Some(rest) = text.strip_prefix('-')
         && !rest.is_empty()
         && rest.bytes().all(|b| b.is_ascii_digit())
     {
-        return Err(ParseMoveError::Negative { text: text.to_owned() });
+        return Err(ParseMoveError::Negative { text: crate::excerpt(text) });
     }
-    Err(ParseMoveError::NotANumber { text: text.to_owned() })
+    Err(ParseMoveError::NotANumber { text: crate::excerpt(text) })
 }
 
 impl FromStr for NimMove {

@@ -35,8 +35,10 @@ impl Game for FibonacciNim {
         FibonacciNim::new(convention)
     }
 
+    /// A second number sets the most the next move may take, as in a game
+    /// under way (a start takes only the heap).
     fn position_format(&self) -> &'static str {
-        "the heap size"
+        "the heap size, then optionally the most the next move may take"
     }
 
     fn default_start(&self) -> Vec<u64> {

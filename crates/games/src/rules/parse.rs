@@ -18,7 +18,7 @@ pub enum MoveParseError {
     /// A word that is not a whole number.
     #[error("{text:?} is not a number: a move here is {shape}")]
     NotANumber {
-        /// The offending word.
+        /// The offending word (cut short when long).
         text: String,
         /// What a move looks like.
         shape: &'static str,
@@ -26,13 +26,13 @@ pub enum MoveParseError {
     /// A negative number.
     #[error("{text} is negative: moves use whole numbers from 0")]
     Negative {
-        /// The offending word.
+        /// The offending word (cut short when long).
         text: String,
     },
     /// A number beyond 64 bits.
     #[error("{text} is too large: the largest allowed number is {max}", max = u64::MAX)]
     TooLarge {
-        /// The offending word.
+        /// The offending word (cut short when long).
         text: String,
     },
     /// Heap, row, pair or step number 0.
@@ -66,13 +66,13 @@ pub(crate) fn numbers(text: &str, min: usize, max: usize, shape: &'static str) -
 fn number(word: &str, shape: &'static str) -> Result<u64, MoveParseError> {
     let digits = word.strip_prefix('+').unwrap_or(word);
     if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-        return digits.parse().map_err(|_| MoveParseError::TooLarge { text: word.to_owned() });
+        return digits.parse().map_err(|_| MoveParseError::TooLarge { text: bouton_rules::excerpt(word) });
     }
     if let Some(rest) = word.strip_prefix('-')
         && !rest.is_empty()
         && rest.bytes().all(|b| b.is_ascii_digit())
     {
-        return Err(MoveParseError::Negative { text: word.to_owned() });
+        return Err(MoveParseError::Negative { text: bouton_rules::excerpt(word) });
     }
-    Err(MoveParseError::NotANumber { text: word.to_owned(), shape })
+    Err(MoveParseError::NotANumber { text: bouton_rules::excerpt(word), shape })
 }
