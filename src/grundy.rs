@@ -262,12 +262,15 @@ fn describe_periodicity(p: &Periodicity, game: &HeapGame) -> String {
                 exception(*preperiod)
             )
         }
-        Periodicity::Apparent { period, preperiod, needed } => {
+        Periodicity::Apparent { period, preperiod, repeats, needed } => {
             let proof = match needed {
-                Some(n) => format!("; computing up to n = {n} would prove it"),
+                Some(n) => format!("; if it holds up to n = {n}, the periodicity theorem proves it"),
                 None => "; the periodicity theorem does not apply to this game".to_owned(),
             };
-            format!("apparent, not proved: period {period}, pre-period {preperiod}{}{proof}", exception(*preperiod))
+            format!(
+                "apparent, not proved: period {period}, pre-period {preperiod}{}, seen repeating {repeats} times{proof}",
+                exception(*preperiod)
+            )
         }
         Periodicity::None { longest_checked } => {
             format!("none found (periods up to {longest_checked} looked for)")

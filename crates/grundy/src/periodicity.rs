@@ -26,11 +26,14 @@ pub const DEFAULT_MAX_PERIOD: u64 = 1 << 14;
 ///     seq.periodicity(),
 ///     &Periodicity::Proved { period: 12, preperiod: 71, needed: 167 }
 /// );
-/// let short = compute(&kayles, 120, ComputeOptions::default())?;
+/// let short = compute(&kayles, 150, ComputeOptions::default())?;
 /// assert_eq!(
 ///     short.periodicity(),
-///     &Periodicity::Apparent { period: 12, preperiod: 71, needed: Some(167) }
+///     &Periodicity::Apparent { period: 12, preperiod: 71, repeats: 6, needed: Some(167) }
 /// );
+/// // Repeating over too short a stretch to be likely: no claim.
+/// let shorter = compute(&kayles, 120, ComputeOptions::default())?;
+/// assert!(matches!(shorter.periodicity(), Periodicity::None { .. }));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -45,18 +48,22 @@ pub enum Periodicity {
         /// The largest n whose value the proof used.
         needed: u64,
     },
-    /// Holds over at least three periods of the computed values, but is not
-    /// proved (yet).
+    /// Holds, unproved, over at least three whole periods and over at least
+    /// the latter half of the computed values: likely, not certain.
     Apparent {
         /// The least apparent period.
         period: u64,
         /// From where it holds in the computed values.
         preperiod: u64,
-        /// How far the sequence must be computed to prove it, when the
-        /// periodicity theorem applies to the game.
+        /// How many whole periods the computed values repeat it.
+        repeats: u64,
+        /// Where the periodicity theorem applies: if the period holds up to
+        /// this n, the theorem proves it (a claim about the computation to
+        /// come, not a promise that it will hold).
         needed: Option<u64>,
     },
-    /// No period up to `longest_checked` shows three repetitions.
+    /// No period up to `longest_checked` repeats three times over the latter
+    /// half of the computed values.
     None {
         /// The longest period that had room for three repetitions.
         longest_checked: u64,
@@ -212,10 +219,16 @@ impl PeriodTracker {
                 }
             }
         }
+        // Likely only when repeated three times at least, over the latter
+        // half of the values at least: a short run of repeats late in a long
+        // sequence (0.16 to 10^8 shows period 3 over its last dozen values)
+        // says nothing.
         for p in 1..=top {
             let e = self.preperiod(p);
-            if self.count >= e + 3 * p {
-                return Periodicity::Apparent { period: p, preperiod: e, needed: self.rule.needed(e, p) };
+            let span = self.count - e;
+            if span >= 3 * p && span >= self.count / 2 {
+                let needed = self.rule.needed(e, p);
+                return Periodicity::Apparent { period: p, preperiod: e, repeats: span / p, needed };
             }
         }
         Periodicity::None { longest_checked: self.max_period.min(self.count / 3) }

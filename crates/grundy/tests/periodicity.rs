@@ -15,8 +15,27 @@ fn kayles_is_proved_periodic_12_from_71() {
     // One value short of the proof: only apparent.
     assert_eq!(
         proved(&HeapGame::kayles(), 166),
-        Periodicity::Apparent { period: 12, preperiod: 71, needed: Some(167) }
+        Periodicity::Apparent { period: 12, preperiod: 71, repeats: 8, needed: Some(167) }
     );
+}
+
+#[test]
+fn an_apparent_period_needs_many_repeats_over_the_latter_half() {
+    // 0.156 has period 349 from 3,479: at 4,000 a run of equal values at the
+    // end once passed for period 1.
+    let early = proved(&"0.156".parse().expect("a code"), 4000);
+    assert!(matches!(early, Periodicity::None { .. }), "{early:?}");
+    // 0.16's period 149,459 starts at 105,351; before that a few repeats of
+    // a short pattern at the end are no evidence.
+    let early = proved(&"0.16".parse().expect("a code"), 60_000);
+    assert!(!matches!(early, Periodicity::Apparent { period, .. } if period < 1000), "{early:?}");
+    // Every apparent period claimed on the way to Kayles' proof is the true one.
+    for upto in 100..167 {
+        if let Periodicity::Apparent { period, preperiod, repeats, .. } = proved(&HeapGame::kayles(), upto) {
+            assert_eq!((period, preperiod), (12, 71), "at {upto}");
+            assert!(repeats >= 3 && upto + 1 - preperiod >= (upto + 1) / 2, "at {upto}");
+        }
+    }
 }
 
 #[test]
