@@ -59,6 +59,9 @@ pub enum RuleSetError {
         /// The text.
         given: String,
     },
+    /// A take-and-break code that is not right (the error names the code).
+    #[error(transparent)]
+    BadCode(#[from] bouton_grundy::CodeError),
     /// A parameter that is not right.
     #[error("{given:?}: {problem}")]
     BadParameter {

@@ -319,3 +319,26 @@ fn fibonacci_positions_say_what_the_second_number_is() {
     assert_eq!(rules.describe_position(&position), "A heap of 10; the next move may take 1 to 2.");
     assert_eq!(rules.numbers(&position), [10, 2]);
 }
+
+/// Codes and sets written wrong are refused with a message naming the
+/// mistake once.
+#[test]
+fn malformed_codes_and_sets_are_refused_clearly() {
+    for (text, words) in [
+        ("0.", "no digits after the point"),
+        ("0....", "no digits after the point"),
+        ("4!.", "no digits after the point"),
+        ("0.7.7", "more than one point"),
+        ("04.7", "one digit before the point"),
+        ("0.F", "hexadecimal"),
+        ("4.8", "hexadecimal"),
+        ("subtraction:1,,2", "missing between two commas"),
+        ("octal:04.7", "one digit before the point"),
+    ] {
+        let message = text.parse::<RuleSet>().expect_err(text).to_string();
+        assert!(message.contains(words), "{text}: {message}");
+        let code = text.trim_start_matches("octal:");
+        assert_eq!(message.matches(&format!("{code:?}")).count(), 1, "{text}: the code once in {message}");
+    }
+    assert_eq!("subtraction:{2,3,7}".parse::<RuleSet>().expect("a set").to_string(), "subtraction:2,3,7");
+}

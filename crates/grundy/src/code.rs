@@ -77,8 +77,28 @@ pub enum CodeError {
         /// The text.
         code: String,
     },
+    /// More than one point.
+    #[error("{code:?} has more than one point: write one digit, a point, then the digits d1 d2 … (like 0.77)")]
+    SeveralPoints {
+        /// The text.
+        code: String,
+    },
+    /// Nothing after the point.
+    #[error("{code:?} has no digits after the point: write at least d1 (like 0.7 or 4!.0)")]
+    NoDigits {
+        /// The text.
+        code: String,
+    },
+    /// More than one digit before the point.
+    #[error("{code:?}: write one digit before the point (d0, 0 or 4), not {head:?}")]
+    LongHead {
+        /// The text.
+        code: String,
+        /// What was written before the point.
+        head: String,
+    },
     /// A character that is not an octal digit.
-    #[error("{code:?}: {found:?} is not an octal digit (0 to 7)")]
+    #[error("{code:?}: {found:?} is not an octal digit (0 to 7){}", hex_note(*found))]
     BadDigit {
         /// The text.
         code: String,
@@ -328,6 +348,15 @@ impl fmt::Display for HeapGame {
     }
 }
 
+/// What a hexadecimal digit would mean, for the message refusing it.
+fn hex_note(found: char) -> &'static str {
+    if found.is_ascii_hexdigit() {
+        "; hexadecimal digits (a move leaving three or more heaps) are not played by bouton"
+    } else {
+        ""
+    }
+}
+
 impl FromStr for HeapGame {
     type Err = CodeError;
 
@@ -345,6 +374,12 @@ impl FromStr for HeapGame {
         let Some((head, tail_digits)) = body.split_once('.') else {
             return Err(CodeError::MissingPoint { code: code.to_owned() });
         };
+        if tail_digits.contains('.') {
+            return Err(CodeError::SeveralPoints { code: code.to_owned() });
+        }
+        if tail_digits.is_empty() {
+            return Err(CodeError::NoDigits { code: code.to_owned() });
+        }
         let (head, unequal) = match head.strip_suffix('!') {
             Some(head) => (head, true),
             None => (head, false),
@@ -356,7 +391,7 @@ impl FromStr for HeapGame {
             (None, _) => {
                 return Err(CodeError::MissingPoint { code: code.to_owned() });
             }
-            (Some(_), Some(c)) => return Err(bad(c)),
+            (Some(_), Some(_)) => return Err(CodeError::LongHead { code: code.to_owned(), head: head.to_owned() }),
         };
         // A repeated digit is written after d_0 … d_k, the most that may be
         // written out: it may be one digit more.

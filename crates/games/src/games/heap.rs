@@ -60,7 +60,15 @@ impl HeapFamily {
 fn amounts(name: &RuleName, text: &str) -> Result<Vec<u64>, RuleSetError> {
     let inner = text.trim().trim_start_matches(['{', '(']).trim_end_matches(['}', ')']);
     let mut set = Vec::new();
-    for word in inner.split([',', ' ']).filter(|w| !w.is_empty()) {
+    let words: Vec<&str> = if inner.contains(',') {
+        inner.split(',').map(str::trim).collect()
+    } else {
+        inner.split_whitespace().collect()
+    };
+    if inner.contains(',') && words.iter().any(|w| w.is_empty()) {
+        return Err(name.bad("an amount is missing between two commas: write them like 2,3,7"));
+    }
+    for word in words {
         let n: u64 = word.parse().map_err(|_| name.bad("amounts are whole numbers separated by commas, like 2,3,7"))?;
         if n == 0 || n > crate::MAX_DIGITS as u64 {
             return Err(name.bad(format!("amounts go from 1 to {}", crate::MAX_DIGITS)));
@@ -97,11 +105,9 @@ impl Game for HeapRules {
                 ("dawsons-kayles" | "dawson" | "dawsons", None) => HeapFamily::DawsonsKayles,
                 ("grundy" | "grundys-game", None) => HeapFamily::Grundy,
                 ("lasker" | "laskers-nim", None) => HeapFamily::Lasker,
-                ("octal", Some(code)) => {
-                    HeapFamily::of(&code.parse().map_err(|e: crate::CodeError| name.bad(e.to_string()))?)
-                }
+                ("octal", Some(code)) => HeapFamily::of(&code.parse::<HeapGame>().map_err(RuleSetError::from)?),
                 _ if name.given.contains('.') && name.given.starts_with(|c: char| c.is_ascii_digit()) => {
-                    HeapFamily::of(&name.given.parse().map_err(|e: crate::CodeError| name.bad(e.to_string()))?)
+                    HeapFamily::of(&name.given.parse::<HeapGame>().map_err(RuleSetError::from)?)
                 }
                 _ => return Err(None),
             })
