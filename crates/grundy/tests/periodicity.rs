@@ -33,7 +33,7 @@ fn an_apparent_period_needs_many_repeats_over_the_latter_half() {
     for upto in 100..167 {
         if let Periodicity::Apparent { period, preperiod, repeats, .. } = proved(&HeapGame::kayles(), upto) {
             assert_eq!((period, preperiod), (12, 71), "at {upto}");
-            assert!(repeats >= 3 && upto + 1 - preperiod >= (upto + 1) / 2, "at {upto}");
+            assert!(repeats >= 3 && upto + 1 - preperiod >= upto.div_ceil(2), "at {upto}");
         }
     }
 }
