@@ -63,10 +63,10 @@ pub struct GrundyArgs {
     /// Stop as soon as periodicity is proved, before N if possible.
     #[arg(long)]
     pub until_proved: bool,
-    /// The longest period looked for.
-    #[arg(long, value_name = "P", default_value_t = DEFAULT_MAX_PERIOD,
-          value_parser = max_period, allow_negative_numbers = true)]
-    pub max_period: u64,
+    /// The longest period looked for (default: N / 3, the longest that can
+    /// repeat three times, at least 16384 and at most 2^26).
+    #[arg(long, value_name = "P", value_parser = max_period, allow_negative_numbers = true)]
+    pub max_period: Option<u64>,
     /// Memory for the values, in MiB; beyond it they stream to a
     /// temporary file.
     #[arg(long, value_name = "MIB", default_value_t = 1024, value_parser = positive_number, allow_negative_numbers = true)]
@@ -76,9 +76,19 @@ pub struct GrundyArgs {
     pub plain: bool,
 }
 
-/// `--max-period`: from 1 to 2^24.
+/// The most `--max-period` may be: the tracker keeps a word per period.
+const MOST_PERIOD: u64 = 1 << 26;
+
+/// `--max-period`: from 1 to 2^26.
 fn max_period(text: &str) -> Result<u64, crate::wording::BadNumber> {
-    whole_number(text, 1, 1 << 24)
+    whole_number(text, 1, MOST_PERIOD)
+}
+
+impl GrundyArgs {
+    /// The longest period to look for: as given, else N / 3 within bounds.
+    fn max_period(&self) -> u64 {
+        self.max_period.unwrap_or_else(|| (self.upto / 3).clamp(DEFAULT_MAX_PERIOD, MOST_PERIOD))
+    }
 }
 
 /// The run was interrupted (Ctrl-C); exit code 130.
@@ -223,7 +233,7 @@ fn compute_with_progress(game: &HeapGame, args: &GrundyArgs, mask: Option<RareMa
     };
     let options = ComputeOptions {
         mask,
-        max_period: args.max_period,
+        max_period: args.max_period(),
         stop_when_proved: args.until_proved,
         memory_limit: args.memory.saturating_mul(1 << 20),
         progress: Some(&mut on_progress),

@@ -104,6 +104,12 @@ fn subtraction_games_and_until_proved() {
     let out = bouton(&["grundy", "kayles", "--upto", "100000000", "--until-proved", "--summary"]).run();
     out.assert_clean_success();
     assert!(out.stdout.contains("(stopped once periodicity was proved)"), "{out}");
+    // 0.16's period, 149,459, is far beyond the old fixed limit of 16,384:
+    // the default limit grows with N.
+    let out = bouton(&["grundy", "0.16", "--upto", "30000000", "--until-proved", "--summary"]).run();
+    out.assert_clean_success();
+    assert!(out.stdout.contains("proved: period 149459, pre-period 105351"), "{out}");
+    assert!(out.stdout.contains("(stopped once periodicity was proved)"), "{out}");
 }
 
 #[test]

@@ -342,3 +342,25 @@ fn malformed_codes_and_sets_are_refused_clearly() {
     }
     assert_eq!("subtraction:{2,3,7}".parse::<RuleSet>().expect("a set").to_string(), "subtraction:2,3,7");
 }
+
+/// 0.16's period (149,459 from 105,351, Gangolli–Plambeck) is found and
+/// proved within the table, so a heap of 10^8 is analysed exactly: the
+/// winning move leaves two heaps whose values, by the proved period, cancel.
+#[test]
+fn a_game_proved_periodic_beyond_the_default_period_is_analysed_at_any_size() {
+    let rules = AnyRules::parse("octal:0.16", Convention::Normal).expect("rules");
+    let position = rules.position(&[100_000_000]).expect("a heap");
+    let analysis = rules.analyze(&position).expect("analysed");
+    assert_eq!(analysis.winner, Winner::Mover);
+    let seq = bouton_grundy::compute(&"0.16".parse().expect("a code"), 600_000, Default::default()).expect("computed");
+    let values = seq.to_vec().expect("in memory");
+    let (period, pre) = (149_459u64, 105_351u64);
+    assert!((pre + period..=600_000).all(|n| values[n as usize] == values[(n - period) as usize]));
+    let g = |n: u64| if n < pre { values[n as usize] } else { values[(pre + (n - pre) % period) as usize] };
+    assert_eq!(analysis.total, Some(u64::from(g(100_000_000))));
+    let mv = *analysis.winning_moves.first().expect("a winning move");
+    let mut after = position.clone();
+    bouton_rules::Rules::apply(&rules, &mut after, mv);
+    let left = rules.numbers(&after).iter().fold(0, |x, &n| x ^ g(n));
+    assert_eq!(left, 0, "{mv} leaves value 0");
+}

@@ -153,6 +153,9 @@ impl HeapValues {
             stop_when_proved,
             progress: Some(&mut watch),
             cancel: Some(&stop),
+            // Every period that can repeat three times in the table is looked
+            // for (0.16's 149,459 among them).
+            max_period: TABLE_LIMIT / 3,
             ..ComputeOptions::default()
         };
         let too_far =
