@@ -282,6 +282,10 @@ fn describe_periodicity(p: &Periodicity, game: &HeapGame) -> String {
                 exception(*preperiod)
             )
         }
+        Periodicity::Arithmetic { period, saltus, preperiod, repeats } => format!(
+            "arithmetic, apparent, not proved: G(n + {period}) = G(n) + {saltus} from n = {preperiod}, \
+             seen {repeats} times"
+        ),
         Periodicity::None { longest_checked } => {
             format!("none found (periods up to {longest_checked} looked for)")
         }

@@ -62,6 +62,20 @@ pub enum Periodicity {
         /// come, not a promise that it will hold).
         needed: Option<u64>,
     },
+    /// Arithmetic-periodic, unproved: G(n + p) = G(n) + s (s > 0, the
+    /// saltus) for every computed n ≥ `preperiod`, over at least three whole
+    /// periods and the latter half of the values, as in Nim (p = 1, s = 1)
+    /// and Lasker's Nim (p = 4, s = 4).
+    Arithmetic {
+        /// The least such period.
+        period: u64,
+        /// The saltus: how much the values grow each period.
+        saltus: u64,
+        /// From where it holds in the computed values.
+        preperiod: u64,
+        /// How many whole periods the computed values show it.
+        repeats: u64,
+    },
     /// No period up to `longest_checked` repeats three times over the latter
     /// half of the computed values.
     None {
@@ -77,7 +91,7 @@ impl Periodicity {
             Periodicity::Proved { period, preperiod, .. } | Periodicity::Apparent { period, preperiod, .. } => {
                 Some((period, preperiod))
             }
-            Periodicity::None { .. } => None,
+            Periodicity::Arithmetic { .. } | Periodicity::None { .. } => None,
         }
     }
 
@@ -138,6 +152,11 @@ pub(crate) struct PeriodTracker {
     max_period: u64,
     /// `last_mismatch[p]`: the last n ≥ p with G(n) ≠ G(n − p); 0 for none.
     last_mismatch: Vec<u64>,
+    /// `saltus[p]`: G(n) − G(n − p) at the last n seen (it may be negative).
+    saltus: Vec<i64>,
+    /// `last_step[p]`: the last n > p with G(n) − G(n − p) different from
+    /// G(n − 1) − G(n − 1 − p); 0 for none.
+    last_step: Vec<u64>,
     /// Values seen: G(0) to G(count − 1).
     count: u64,
     rule: ProofRule,
@@ -149,6 +168,8 @@ impl PeriodTracker {
         PeriodTracker {
             max_period,
             last_mismatch: vec![0; max_period as usize + 1],
+            saltus: vec![0; max_period as usize + 1],
+            last_step: vec![0; max_period as usize + 1],
             count: 0,
             rule: ProofRule::for_game(game),
         }
@@ -180,8 +201,41 @@ impl PeriodTracker {
                 }
                 m -= 1;
             }
+            if p < self.max_period {
+                self.follow_steps(p, from, count, &mut at);
+            }
         }
         self.count = count;
+    }
+
+    /// Follows the differences G(n) − G(n − p) over the new values: where
+    /// the last one differs from the one before it (arithmetic periodicity
+    /// broken), looking back only as far as needed.
+    fn follow_steps(&mut self, p: u64, from: u64, count: u64, at: &mut impl FnMut(u64) -> u32) {
+        let difference = |at: &mut dyn FnMut(u64) -> u32, n: u64| i64::from(at(n)) - i64::from(at(n - p));
+        let last = count - 1;
+        let now = difference(at, last);
+        // Values from `from` on are new; the difference before them is the
+        // one remembered (none when fewer than p + 1 values came before).
+        let low = from.max(p + 1);
+        let mut m = last;
+        while m >= low {
+            if difference(at, m - 1) != now {
+                self.last_step[p as usize] = m;
+                break;
+            }
+            m -= 1;
+        }
+        self.saltus[p as usize] = now;
+    }
+
+    /// From where G(n + p) − G(n) is constant, and that constant.
+    fn arithmetic(&self, p: u64) -> (u64, i64) {
+        let start = match self.last_step[p as usize] {
+            0 => 0,
+            step => step - p,
+        };
+        (start, self.saltus[p as usize])
     }
 
     fn preperiod(&self, p: u64) -> u64 {
@@ -229,6 +283,13 @@ impl PeriodTracker {
             if span >= 3 * p && span >= self.count / 2 {
                 let needed = self.rule.needed(e, p);
                 return Periodicity::Apparent { period: p, preperiod: e, repeats: span / p, needed };
+            }
+        }
+        for p in 1..=top {
+            let (e, saltus) = self.arithmetic(p);
+            let span = self.count - e;
+            if saltus > 0 && span >= 3 * p && span >= self.count / 2 {
+                return Periodicity::Arithmetic { period: p, saltus: saltus as u64, preperiod: e, repeats: span / p };
             }
         }
         Periodicity::None { longest_checked: self.max_period.min(self.count / 3) }

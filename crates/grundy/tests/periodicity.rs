@@ -66,13 +66,14 @@ fn stopping_once_proved_stops_early() {
 fn no_proof_for_games_outside_the_theorem() {
     // Grundy's game (unequal splits) and Nim (infinitely many digits).
     assert!(matches!(proved(&HeapGame::grundys_game(), 3000), Periodicity::None { .. }));
-    assert!(matches!(proved(&HeapGame::nim(), 3000), Periodicity::None { .. }));
+    // Nim grows by 1 each value: arithmetic, apparent only.
+    assert!(matches!(proved(&HeapGame::nim(), 3000), Periodicity::Arithmetic { period: 1, saltus: 1, .. }));
     // Nim with a take limit of 3: G(n) = n mod 4, proved at once.
     let limit = HeapGame::take_limit(3).unwrap();
     assert!(matches!(proved(&limit, 100), Periodicity::Proved { period: 4, preperiod: 0, .. }));
-    // Lasker's Nim grows without bound: no period at all.
+    // Lasker's Nim grows without bound: no period, only an arithmetic one.
     let laskers = proved(&HeapGame::laskers_nim(), 60);
-    assert!(matches!(laskers, Periodicity::None { .. }), "{laskers:?}");
+    assert!(matches!(laskers, Periodicity::Arithmetic { period: 4, saltus: 4, .. }), "{laskers:?}");
 }
 
 #[test]
@@ -92,4 +93,34 @@ fn a_raised_flag_cancels() {
         other => panic!("expected a cancellation, got {other:?}"),
     }
     assert!(seen >= 1 << 17);
+}
+
+/// Nim, Lasker's Nim and the all-but games grow by a saltus each period:
+/// the tracker reports it, and it holds, by the definition, over every
+/// computed value from the reported pre-period.
+#[test]
+fn arithmetic_periodicity_is_found_and_holds() {
+    let all_but = HeapGame::all_but(&[1, 2]).expect("a game");
+    let cases = [(HeapGame::nim(), 1, 1, 0), (HeapGame::laskers_nim(), 4, 4, 1), (all_but, 3, 1, 0)];
+    // 70,000 values arrive in two blocks: the saltus is followed across them.
+    for ((game, period, saltus, preperiod), upto) in cases.into_iter().flat_map(|c| [(c.clone(), 3000), (c, 70_000)]) {
+        let code = game.to_string();
+        let seq = compute(&game, upto, ComputeOptions::default()).expect("computed");
+        let found = seq.periodicity().clone();
+        let Periodicity::Arithmetic { period: p, saltus: s, preperiod: e, repeats } = found else {
+            panic!("{code}: {found:?}");
+        };
+        assert_eq!((p, s, e), (period, saltus, preperiod), "{code}");
+        assert_eq!(repeats, (upto + 1 - e) / p);
+        let values = seq.to_vec().expect("in memory");
+        for n in e as usize..values.len() - p as usize {
+            assert_eq!(u64::from(values[n + p as usize]), u64::from(values[n]) + s, "{code} at {n}");
+        }
+        if e > 0 {
+            let n = e as usize - 1;
+            assert_ne!(u64::from(values[n + p as usize]), u64::from(values[n]) + s, "{code}: e is the least");
+        }
+    }
+    // A purely periodic game is not reported as arithmetic.
+    assert!(proved(&HeapGame::kayles(), 3000).is_proved());
 }
