@@ -34,7 +34,8 @@ pub enum GgpCommand {
     /// Serve a GGP player over HTTP (the Stanford and Dresden protocol).
     #[command(after_help = "Examples:
   bouton ggp serve                     a player at 127.0.0.1:9147
-  bouton ggp serve --host 0.0.0.0 --strategy mcts --name alice")]
+  bouton ggp serve --host 0.0.0.0 --strategy mcts --name alice
+  bouton ggp serve --port 9148 --strategy flat-mc   the ggp-base baseline")]
     Serve(ServeArgs),
     /// Validate a GDL file; print roles, initial legal moves and, when it can
     /// be solved in time, the outcome of perfect play.
@@ -45,7 +46,8 @@ pub enum GgpCommand {
     /// Play a local match between built-in players, or against you.
     #[command(after_help = "Examples:
   bouton ggp play nim1.kif                   best against best
-  bouton ggp play nim1.kif --players human,best --play-clock 2")]
+  bouton ggp play nim1.kif --players human,best --play-clock 2
+  bouton ggp play connectFour.kif --players best,flat-mc")]
     Play(PlayArgs),
     /// Run a match over HTTP between players at the given addresses.
     #[command(after_help = "Examples:
@@ -63,7 +65,9 @@ pub struct ServeArgs {
     /// The address to listen on (0.0.0.0 for every interface).
     #[arg(long, default_value = "127.0.0.1")]
     pub host: std::net::IpAddr,
-    /// How moves are chosen: best (perfect when solvable, else search), mcts, random.
+    /// How moves are chosen: best (perfect when solvable, else search), mcts
+    /// (search only), flat-mc (flat Monte Carlo, the ggp-base baseline),
+    /// random.
     #[arg(long, default_value = "best")]
     pub strategy: Strategy,
     /// The name given in answer to INFO.
@@ -90,7 +94,7 @@ pub struct PlayArgs {
     /// The GDL (KIF) file.
     pub file: PathBuf,
     /// Who plays each role, in role order, comma-separated: best, mcts,
-    /// random or human. One kind plays every role. Default: best.
+    /// flat-mc, random or human. One kind plays every role. Default: best.
     #[arg(long, value_delimiter = ',', value_name = "KINDS")]
     pub players: Vec<String>,
     /// Seconds per move for the built-in players.
@@ -311,7 +315,10 @@ fn run_play(args: &PlayArgs) -> Result<()> {
             continue;
         }
         let strategy: Strategy = kind.parse().map_err(UsageError)?;
-        let thinker = Thinker::new(&machine, r, strategy, args.seed.wrapping_add(r as u64));
+        let mut thinker = Thinker::new(&machine, r, strategy, args.seed.wrapping_add(r as u64));
+        // The players take turns here: searching on another's turn would
+        // only make the match longer.
+        thinker.set_pondering(false);
         contestants.push(Box::new(Builtin { name: kind.to_ascii_lowercase(), thinker }));
     }
     let clock = Duration::from_secs_f64(args.play_clock);

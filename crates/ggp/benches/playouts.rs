@@ -2,8 +2,11 @@
 //! playouts, single thread, on ticTacToe, connectFour and nim1–nim4 (each
 //! transition computes every role's legal moves, picks a random joint move,
 //! computes the next state and tests terminality); the reference prover on
-//! ticTacToe for comparison; and the time to solve nim3 exactly (about
-//! 130,000 states) from its initial state.
+//! ticTacToe for comparison; the time to solve nim3 exactly (about
+//! 130,000 states) from its initial state; and simulations per second of the
+//! players' searches from the initial state of ticTacToe and connectFour, on
+//! one thread: flat Monte Carlo, plain decoupled UCT (random playouts), and
+//! the full search of the `best` player (GRAVE, MAST playouts, MCTS-Solver).
 //!
 //! Each playout iteration runs exactly `TRANSITIONS` transitions, starting a
 //! new playout from the initial state whenever one ends, so that throughput
@@ -17,7 +20,7 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use bouton_ggp::{Evaluator, Game, Machine, Prover, Solver};
+use bouton_ggp::{Evaluator, FlatMc, Game, Machine, Mcts, MctsConfig, Prover, Solver};
 use criterion::{BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -111,5 +114,37 @@ fn bench_solve(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_playouts, bench_solve);
+/// Simulations per iteration of the search benchmarks.
+const SIMULATIONS: u64 = 2_000;
+
+fn bench_search(c: &mut Criterion) {
+    let Some(dir) = gdl_dir() else { return };
+    let mut group = c.benchmark_group("search");
+    group.throughput(Throughput::Elements(SIMULATIONS));
+    group.sample_size(10);
+    group.sampling_mode(SamplingMode::Flat);
+    for name in ["ticTacToe", "connectFour"] {
+        let machine = Machine::compile(&game(&dir, name)).expect("the game compiles");
+        let start = machine.initial_state();
+        let mut flat = FlatMc::new(&machine, 7);
+        group.bench_function(BenchmarkId::new("flat-mc", name), |b| {
+            b.iter(|| black_box(flat.choose_playouts(&start, 0, SIMULATIONS)));
+        });
+        // A new tree each time (no reuse), so that every sample searches the
+        // same position from scratch.
+        let configs = [
+            ("uct-plain", MctsConfig::plain()),
+            ("mcts-full", MctsConfig { threads: 1, reuse: false, ..MctsConfig::default() }),
+        ];
+        for (label, config) in configs {
+            let mut mcts = Mcts::with_config(&machine, 7, config);
+            group.bench_function(BenchmarkId::new(label, name), |b| {
+                b.iter(|| black_box(mcts.search_iterations(&start, 0, SIMULATIONS)));
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_playouts, bench_solve, bench_search);
 criterion_main!(benches);

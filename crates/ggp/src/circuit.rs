@@ -25,7 +25,7 @@
 //! [`reachable`] is the one dependency walk of stages 2 and 5, and
 //! [`components`] the one ordering of stages 1 and 2.
 
-use std::collections::HashMap;
+use crate::hash::FastMap;
 
 use crate::code::{Code, Step, TermBuilder};
 use crate::datalog::strongly_connected;
@@ -37,6 +37,10 @@ use crate::symbol::kw;
 const MAX_BODIES: usize = 64;
 /// Most literals in a body after inlining.
 const MAX_LITERALS: usize = 64;
+/// Inlining may add this many times the literals of the network…
+const INLINE_GROWTH: usize = 2;
+/// … and at least this many.
+const MIN_INLINE_BUDGET: usize = 2_000_000;
 /// Above this many bodies, redundant bodies are not searched for.
 const MAX_SUBSUMPTION: usize = 256;
 
@@ -106,12 +110,12 @@ pub(crate) struct Circuit {
 struct Builder<'g> {
     g: &'g Grounding,
     atoms: Vec<TermId>,
-    index: HashMap<TermId, usize>,
+    index: FastMap<TermId, usize>,
     kinds: Vec<Kind>,
     defs: Vec<Vec<Vec<Lit>>>,
     vals: Vec<Val>,
     base: Vec<TermId>,
-    base_index: HashMap<TermId, usize>,
+    base_index: FastMap<TermId, usize>,
     init: Vec<bool>,
 }
 
@@ -151,7 +155,7 @@ impl<'g> Builder<'g> {
     }
 
     fn find(&self, name: crate::symbol::Sym, args: &[TermId]) -> Option<usize> {
-        let t = self.g.store.find(&Node::App(name, args.into()))?;
+        let t = self.g.store.find(&Node::App(name, args))?;
         self.index.get(&t).copied()
     }
 }
@@ -289,12 +293,12 @@ fn collect_atoms(g: &Grounding) -> Builder<'_> {
     let mut b = Builder {
         g,
         atoms: Vec::new(),
-        index: HashMap::new(),
+        index: FastMap::default(),
         kinds: Vec::new(),
         defs: Vec::new(),
         vals: Vec::new(),
         base: Vec::new(),
-        base_index: HashMap::new(),
+        base_index: FastMap::default(),
         init: Vec::new(),
     };
     for &x in &g.init {
@@ -430,20 +434,20 @@ fn fold_derived(b: &mut Builder<'_>, order: &[usize]) -> bool {
 
 /// `def` without the bodies that a false literal falsifies, and without the
 /// true literals in the others.
-fn simplify(def: Vec<Vec<Lit>>, vals: &[Val]) -> Vec<Vec<Lit>> {
-    def.into_iter()
-        .filter_map(|body| {
-            let mut kept = Vec::with_capacity(body.len());
-            for l in body {
-                match (vals[atom_of(l)], positive(l)) {
-                    (Val::Unknown, _) => kept.push(l),
-                    (Val::True, true) | (Val::False, false) => {}
-                    (Val::True, false) | (Val::False, true) => return None,
-                }
+fn simplify(mut def: Vec<Vec<Lit>>, vals: &[Val]) -> Vec<Vec<Lit>> {
+    def.retain_mut(|body| {
+        let mut falsified = false;
+        body.retain(|&l| match (vals[atom_of(l)], positive(l)) {
+            (Val::Unknown, _) => true,
+            (Val::True, true) | (Val::False, false) => false,
+            (Val::True, false) | (Val::False, true) => {
+                falsified = true;
+                true
             }
-            Some(kept)
-        })
-        .collect()
+        });
+        !falsified
+    });
+    def
 }
 
 /// Stage 2, the roots: the state bits of the base propositions that can
@@ -496,7 +500,7 @@ fn add_root(b: &Builder<'_>, roots: &mut Roots, i: usize) -> bool {
         }
     } else if pred == Pred::new(kw::GOAL, 2) {
         let value = match g.store.node(args[1]) {
-            Node::Sym(s) => g.symbols.goal_value(*s),
+            Node::Sym(s) => g.symbols.goal_value(s),
             Node::App(..) => None,
         };
         if let (Some(r), Some(v)) = (role(), value) {
@@ -531,14 +535,23 @@ fn recursive_groups(b: &Builder<'_>, live: &[bool]) -> (Vec<Vec<usize>>, Vec<boo
 }
 
 /// Stage 3: inlines small derived atoms into those that use them,
-/// dependencies first.
+/// dependencies first. Inlining copies definitions, so in a large network it
+/// stops once it has added [`INLINE_GROWTH`] times as many literals as the
+/// network had (at least [`MIN_INLINE_BUDGET`]): the rest stays as nodes.
 fn inline_definitions(b: &mut Builder<'_>, groups: &[Vec<usize>], is_root: &[bool], cyclic: &[bool]) {
+    let size = |def: &[Vec<Lit>]| def.iter().map(|body| body.len() + 1).sum::<usize>();
+    let total: usize = b.defs.iter().map(|d| size(d)).sum();
+    let mut budget = total.saturating_mul(INLINE_GROWTH).max(MIN_INLINE_BUDGET);
     for group in groups {
         for &h in group {
             if b.vals[h] != Val::Unknown {
                 continue;
             }
+            if budget == 0 {
+                return;
+            }
             let def = std::mem::take(&mut b.defs[h]);
+            let before = size(&def);
             let mut out: Vec<Vec<Lit>> = Vec::new();
             for body in &def {
                 let inlinable = |c: usize| b.kinds[c] == Kind::Derived && !is_root[c] && !cyclic[c] && c != h;
@@ -546,6 +559,7 @@ fn inline_definitions(b: &mut Builder<'_>, groups: &[Vec<usize>], is_root: &[boo
                 out.extend(expanded);
             }
             b.defs[h] = normal_bodies(out);
+            budget = budget.saturating_sub(size(&b.defs[h]).saturating_sub(before));
         }
     }
 }
@@ -565,7 +579,7 @@ fn inline_body(
         if inlinable(c) {
             let room = MAX_BODIES.saturating_sub(produced) / acc.len().max(1);
             let alts =
-                if positive(l) { Some(defs[c].clone()).filter(|d| d.len() <= room) } else { negate(&defs[c], room) };
+                if positive(l) { (defs[c].len() <= room).then(|| defs[c].clone()) } else { negate(&defs[c], room) };
             if let Some(alts) = alts {
                 let longest = alts.iter().map(Vec::len).max().unwrap_or(0);
                 let current = acc.iter().map(Vec::len).max().unwrap_or(0);
@@ -739,7 +753,7 @@ fn lower_bodies(bodies: &[Vec<Lit>], bit: &dyn Fn(Lit) -> u32) -> Vec<TermBuilde
     if bodies.iter().any(Vec::is_empty) {
         return vec![TermBuilder::default()];
     }
-    let mut counts: HashMap<Vec<Lit>, usize> = HashMap::new();
+    let mut counts: FastMap<Vec<Lit>, usize> = FastMap::default();
     for body in bodies {
         for (k, &l) in body.iter().enumerate() {
             if positive(l) {
@@ -750,7 +764,7 @@ fn lower_bodies(bodies: &[Vec<Lit>], bit: &dyn Fn(Lit) -> u32) -> Vec<TermBuilde
         }
     }
     let mut groups: Vec<(Vec<Lit>, Vec<Lit>)> = Vec::new();
-    let mut group_of: HashMap<Vec<Lit>, usize> = HashMap::new();
+    let mut group_of: FastMap<Vec<Lit>, usize> = FastMap::default();
     let mut terms = Vec::new();
     for body in bodies {
         let best = body

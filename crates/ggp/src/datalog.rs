@@ -3,25 +3,37 @@
 //! groups (so left recursion and cycles without a base case terminate), and
 //! stratified negation.
 //!
+//! Joins are planned and indexed. Each rule body is evaluated in an order
+//! chosen by estimated cost — literals whose variables are all bound first,
+//! then the literal expected to match fewest atoms given what is bound (a
+//! small relation, many bound arguments) — and each literal is answered by a
+//! hash index on its bound argument positions ([`crate::index`]), built on
+//! first use for that relation and that binding pattern and kept up to date
+//! as atoms are added, so that the new atoms of a semi-naive round are
+//! indexed too.
+//!
 //! The same engine serves three purposes: the exact model of the rules that
 //! do not depend on the state, the over-approximation of everything that can
 //! ever hold (negation ignored) from which the game is grounded, and the
-//! [`Prover`](crate::Prover), which evaluates every rule afresh in each state.
+//! [`Prover`](crate::Prover), which evaluates the rules afresh in each state —
+//! only those a query needs ([`Evaluator::cone`]).
 
-use std::collections::HashMap;
+use std::hash::Hasher;
 use std::ops::Range;
 use std::sync::Arc;
 
+use crate::hash::{FastMap, WordHasher};
+use crate::index::{Index, Shape, key_of_pattern};
 use crate::normalize::{Lit, NRule, Pat};
 use crate::store::{Node, Pred, TermId, TermStore};
 
-/// The atoms of one relation, in insertion order, indexed by each argument.
+/// The atoms of one relation, in insertion order, with the indexes joins
+/// asked for.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Relation {
     pub(crate) atoms: Vec<TermId>,
-    position: HashMap<TermId, u32>,
-    /// For each argument position: argument value → positions in `atoms`.
-    index: Vec<HashMap<TermId, Vec<u32>>>,
+    position: FastMap<TermId, u32>,
+    indexes: Vec<Index>,
 }
 
 impl Relation {
@@ -32,12 +44,8 @@ impl Relation {
         let at = u32::try_from(self.atoms.len()).expect("fewer than 2^32 atoms");
         self.atoms.push(atom);
         self.position.insert(atom, at);
-        let args = store.args(atom);
-        if self.index.len() < args.len() {
-            self.index.resize_with(args.len(), HashMap::new);
-        }
-        for (i, a) in args.iter().enumerate() {
-            self.index[i].entry(*a).or_default().push(at);
+        for index in &mut self.indexes {
+            index.add(atom, at, store);
         }
         true
     }
@@ -45,13 +53,17 @@ impl Relation {
     pub(crate) fn contains(&self, atom: TermId) -> bool {
         self.position.contains_key(&atom)
     }
+
+    fn index(&self, shape: &Shape) -> Option<&Index> {
+        self.indexes.iter().find(|i| i.shape == *shape)
+    }
 }
 
 /// A set of ground atoms, by relation. Relations are shared copy-on-write so
 /// that a model can be cloned cheaply as the base of another.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Model {
-    rels: HashMap<Pred, Arc<Relation>>,
+    rels: FastMap<Pred, Arc<Relation>>,
 }
 
 impl Model {
@@ -76,6 +88,24 @@ impl Model {
         }
         Arc::make_mut(rel).insert(atom, store)
     }
+
+    /// Builds the index of `shape` on `pred` unless it exists (a relation
+    /// shared with another model is copied only when it lacks the index).
+    fn ensure_index(&mut self, pred: Pred, shape: &Shape, store: &TermStore) {
+        let rel = self.rels.entry(pred).or_default();
+        if rel.index(shape).is_none() {
+            let rel = Arc::make_mut(rel);
+            let index = Index::build(shape.clone(), &rel.atoms, store);
+            rel.indexes.push(index);
+        }
+    }
+
+    /// Builds the indexes that joining `rule` by `plan` uses.
+    pub(crate) fn prepare(&mut self, rule: &NRule, plan: &Plan, store: &TermStore) {
+        for (pred, shape) in plan.indexes(rule, store) {
+            self.ensure_index(pred, shape, store);
+        }
+    }
 }
 
 /// Which negative literals are checked: `Exact` checks all (stratified
@@ -86,11 +116,185 @@ pub(crate) enum Negation<'a> {
     Only(&'a dyn Fn(Pred) -> bool),
 }
 
-/// A rule set prepared for repeated evaluation: groups in dependency order
-/// and join plans.
+impl Negation<'_> {
+    fn checks(&self, pred: Pred) -> bool {
+        match self {
+            Negation::Exact => true,
+            Negation::Only(f) => f(pred),
+        }
+    }
+}
+
+/// One literal of a join order, with the shape of the index that answers it
+/// (none for `distinct`, for a ground literal, or when nothing would be
+/// selected).
+#[derive(Debug, Clone)]
+struct Step {
+    lit: usize,
+    shape: Option<Shape>,
+}
+
+/// The order in which to join a rule's body literals.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Plan {
+    steps: Vec<Step>,
+}
+
+/// Bindings of a rule's variables during a join.
+type Bindings = Vec<Option<TermId>>;
+
+/// The estimated number of atoms of a relation of `size` atoms that match
+/// `p` when the variables marked in `bound` are bound: each argument leaf
+/// (variable or ground subterm) is taken to split the relation evenly, so a
+/// pattern with `k` of its `n` leaves known matches `size^((n-k)/n)` atoms.
+fn estimate(p: &Pat, bound: &[bool], size: usize) -> f64 {
+    fn count(p: &Pat, bound: &[bool], leaves: &mut u32, keys: &mut u32) {
+        match p {
+            Pat::Var(v) => {
+                *leaves += 1;
+                *keys += u32::from(bound[*v as usize]);
+            }
+            Pat::Ground(_) => {
+                *leaves += 1;
+                *keys += 1;
+            }
+            Pat::App(_, args) => args.iter().for_each(|a| count(a, bound, leaves, keys)),
+        }
+    }
+    if size == 0 {
+        return 0.0;
+    }
+    let (mut leaves, mut keys) = (0, 0);
+    if let Pat::App(_, args) = p {
+        args.iter().for_each(|a| count(a, bound, &mut leaves, &mut keys));
+    }
+    if leaves == keys {
+        return 1.0;
+    }
+    (size as f64).powf(f64::from(leaves - keys) / f64::from(leaves))
+}
+
+impl Plan {
+    /// The join order of `rule`'s body: the delta literal first (in a
+    /// semi-naive round), each negative or `distinct` literal as soon as its
+    /// variables are bound, and in between the positive literal expected to
+    /// match fewest atoms (see [`estimate`]), `size` giving the number of
+    /// atoms of each relation; literals whose variables are never bound
+    /// (unsafe rules) come last.
+    pub(crate) fn new(rule: &NRule, delta: Option<usize>, store: &TermStore, size: &dyn Fn(Pred) -> usize) -> Plan {
+        Plan::with_bound(rule, delta, &[], store, size)
+    }
+
+    /// As [`Plan::new`], the variables `initially` being bound before the
+    /// first literal.
+    fn with_bound(
+        rule: &NRule,
+        delta: Option<usize>,
+        initially: &[u16],
+        store: &TermStore,
+        size: &dyn Fn(Pred) -> usize,
+    ) -> Plan {
+        let vars_of = |i: usize| {
+            let mut v = Vec::new();
+            rule.body[i].vars(&mut v);
+            v
+        };
+        let mut bound = vec![false; rule.vars];
+        for &v in initially {
+            bound[v as usize] = true;
+        }
+        let mut steps = Vec::new();
+        let mut positives: Vec<usize> =
+            (0..rule.body.len()).filter(|&i| matches!(rule.body[i], Lit::Pos(_)) && Some(i) != delta).collect();
+        let mut filters: Vec<usize> = (0..rule.body.len()).filter(|&i| !matches!(rule.body[i], Lit::Pos(_))).collect();
+        let step = |i: usize, bound: &[bool]| Step { lit: i, shape: shape_of(&rule.body[i], bound) };
+        let place_filters = |bound: &[bool], filters: &mut Vec<usize>, steps: &mut Vec<Step>| {
+            filters.retain(|&f| {
+                if vars_of(f).iter().all(|&v| bound[v as usize]) {
+                    steps.push(step(f, bound));
+                    false
+                } else {
+                    true
+                }
+            });
+        };
+        place_filters(&bound, &mut filters, &mut steps);
+        let bind = |i: usize, bound: &mut Vec<bool>| {
+            for v in vars_of(i) {
+                bound[v as usize] = true;
+            }
+        };
+        if let Some(d) = delta {
+            steps.push(step(d, &bound));
+            bind(d, &mut bound);
+            place_filters(&bound, &mut filters, &mut steps);
+        }
+        while !positives.is_empty() {
+            let cost = |i: usize| {
+                let Lit::Pos(p) = &rule.body[i] else { unreachable!("positives are positive") };
+                let bound_vars = vars_of(i).iter().filter(|&&v| bound[v as usize]).count();
+                (estimate(p, &bound, size(p.pred(store))), bound_vars)
+            };
+            let mut best = 0;
+            let mut best_cost = cost(positives[0]);
+            for (k, &i) in positives.iter().enumerate().skip(1) {
+                let c = cost(i);
+                if c.0 < best_cost.0 || (c.0 == best_cost.0 && c.1 > best_cost.1) {
+                    best = k;
+                    best_cost = c;
+                }
+            }
+            let i = positives.remove(best);
+            steps.push(step(i, &bound));
+            bind(i, &mut bound);
+            place_filters(&bound, &mut filters, &mut steps);
+        }
+        for f in filters {
+            steps.push(step(f, &bound));
+        }
+        Plan { steps }
+    }
+
+    /// The body literals in join order.
+    pub(crate) fn order(&self) -> impl Iterator<Item = usize> + '_ {
+        self.steps.iter().map(|s| s.lit)
+    }
+
+    /// The relations and index shapes this plan joins with.
+    fn indexes<'p>(&'p self, rule: &'p NRule, store: &'p TermStore) -> impl Iterator<Item = (Pred, &'p Shape)> + 'p {
+        self.steps.iter().filter_map(move |s| {
+            let shape = s.shape.as_ref()?;
+            let (Lit::Pos(p) | Lit::Neg(p)) = &rule.body[s.lit] else { return None };
+            Some((p.pred(store), shape))
+        })
+    }
+}
+
+/// The order in which a top-down prover would pass bindings through the
+/// body of `rule` when the variables `initially` are bound: the join order
+/// that [`Plan::new`] would choose.
+pub(crate) fn join_order(
+    rule: &NRule,
+    initially: &[u16],
+    store: &TermStore,
+    size: &dyn Fn(Pred) -> usize,
+) -> Vec<usize> {
+    Plan::with_bound(rule, None, initially, store, size).order().collect()
+}
+
+/// The index shape for literal `lit` when the variables marked in `bound`
+/// are bound, if an index would select anything.
+fn shape_of(lit: &Lit, bound: &[bool]) -> Option<Shape> {
+    let (Lit::Pos(Pat::App(_, args)) | Lit::Neg(Pat::App(_, args))) = lit else { return None };
+    let shape = Shape::of(args, &|v| bound[v as usize]);
+    shape.selective().then_some(shape)
+}
+
+/// A rule set prepared for evaluation: groups in dependency order and join
+/// plans.
 #[derive(Debug, Clone)]
 pub(crate) struct Evaluator {
-    rules: Vec<NRule>,
+    rules: Arc<[NRule]>,
     groups: Vec<Group>,
 }
 
@@ -102,21 +306,36 @@ struct Group {
     /// per positive literal of a relation in the group.
     plans: Vec<RulePlans>,
     preds: Vec<Pred>,
+    /// The relations the group's rules read.
+    reads: Vec<Pred>,
+    /// For each rule of the group, the variables of its head.
+    head_vars: Vec<Vec<u16>>,
 }
 
-/// A join order (body literal indices) without a delta literal, and one per
-/// delta literal.
-type RulePlans = (Vec<usize>, Vec<(usize, Vec<usize>)>);
+/// A join plan without a delta literal, and one per delta literal.
+type RulePlans = (Plan, Vec<(usize, Plan)>);
 
-/// Bindings of a rule's variables during a join.
-type Bindings = Vec<Option<TermId>>;
+/// The relations a relation of a recursive group is assumed to hold while
+/// its group is planned (they are still growing).
+const GROWING: usize = 1000;
 
 impl Evaluator {
-    pub(crate) fn new(rules: Vec<NRule>, store: &TermStore) -> Evaluator {
+    /// Groups `rules` and plans their joins, `size` estimating the number of
+    /// atoms of each relation.
+    pub(crate) fn new(rules: Vec<NRule>, store: &TermStore, size: &dyn Fn(Pred) -> usize) -> Evaluator {
+        let mut evaluator = Evaluator::unplanned(rules, store);
+        for k in 0..evaluator.groups.len() {
+            evaluator.plan_group(k, store, size);
+        }
+        evaluator
+    }
+
+    /// Groups `rules`, without plans.
+    fn unplanned(rules: Vec<NRule>, store: &TermStore) -> Evaluator {
         let mut head_preds: Vec<Pred> = rules.iter().map(|r| r.head.pred(store)).collect();
         head_preds.sort();
         head_preds.dedup();
-        let node_of: HashMap<Pred, usize> = head_preds.iter().enumerate().map(|(i, p)| (*p, i)).collect();
+        let node_of: FastMap<Pred, usize> = head_preds.iter().enumerate().map(|(i, p)| (*p, i)).collect();
         let mut edges = vec![Vec::new(); head_preds.len()];
         for r in &rules {
             let h = node_of[&r.head.pred(store)];
@@ -141,360 +360,571 @@ impl Evaluator {
             let recursive = members
                 .iter()
                 .any(|&r| rules[r].body.iter().any(|l| matches!(l, Lit::Pos(p) | Lit::Neg(p) if in_group(p))));
-            let plans = members
+            let mut reads: Vec<Pred> = members
                 .iter()
-                .map(|&r| {
-                    let rule = &rules[r];
-                    let full = plan(rule, None);
-                    let deltas = if recursive {
-                        rule.body
-                            .iter()
-                            .enumerate()
-                            .filter(|(_, l)| matches!(l, Lit::Pos(p) if in_group(p)))
-                            .map(|(i, _)| (i, plan(rule, Some(i))))
-                            .collect()
-                    } else {
-                        Vec::new()
-                    };
-                    (full, deltas)
+                .flat_map(|&r| rules[r].body.iter())
+                .filter_map(|l| match l {
+                    Lit::Pos(p) | Lit::Neg(p) => Some(p.pred(store)),
+                    _ => None,
                 })
                 .collect();
-            groups.push(Group { rules: members, recursive, plans, preds });
+            reads.sort();
+            reads.dedup();
+            let head_vars = members
+                .iter()
+                .map(|&r| {
+                    let mut v = Vec::new();
+                    rules[r].head.vars(&mut v);
+                    v
+                })
+                .collect();
+            groups.push(Group { rules: members, recursive, plans: Vec::new(), preds, reads, head_vars });
         }
-        Evaluator { rules, groups }
+        Evaluator { rules: rules.into(), groups }
+    }
+
+    /// Plans the joins of group `k`, `size` estimating relation sizes (those
+    /// of the group itself are taken to be at least [`GROWING`]).
+    fn plan_group(&mut self, k: usize, store: &TermStore, size: &dyn Fn(Pred) -> usize) {
+        let group = &self.groups[k];
+        let rules = &self.rules;
+        let size = |p: Pred| if group.preds.contains(&p) { size(p).max(GROWING) } else { size(p) };
+        let plans = group
+            .rules
+            .iter()
+            .map(|&r| {
+                let rule = &rules[r];
+                let full = Plan::new(rule, None, store, &size);
+                let deltas = if group.recursive {
+                    rule.body
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, l)| matches!(l, Lit::Pos(p) if group.preds.contains(&p.pred(store))))
+                        .map(|(i, _)| (i, Plan::new(rule, Some(i), store, &size)))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                (full, deltas)
+            })
+            .collect();
+        self.groups[k].plans = plans;
+    }
+
+    /// The evaluator of only the rules that the relations `targets` depend
+    /// on.
+    pub(crate) fn cone(&self, targets: &[Pred]) -> Evaluator {
+        let mut needed: Vec<Pred> = targets.to_vec();
+        let mut kept = Vec::new();
+        // Dependencies come first, so one pass from the end finds them all.
+        for group in self.groups.iter().rev() {
+            if group.preds.iter().any(|p| needed.contains(p)) {
+                needed.extend(group.reads.iter().copied());
+                needed.sort();
+                needed.dedup();
+                kept.push(group.clone());
+            }
+        }
+        kept.reverse();
+        Evaluator { rules: self.rules.clone(), groups: kept }
+    }
+
+    /// The rules evaluated, group by group.
+    pub(crate) fn rules(&self) -> Vec<NRule> {
+        self.groups.iter().flat_map(|g| g.rules.iter().map(|&r| self.rules[r].clone())).collect()
+    }
+
+    /// Whether no relation depends negatively on itself, so that
+    /// evaluation group by group gives the stratified semantics.
+    pub(crate) fn is_stratified(&self, store: &TermStore) -> bool {
+        self.groups.iter().all(|g| {
+            g.rules.iter().all(|&r| {
+                self.rules[r].body.iter().all(|l| !matches!(l, Lit::Neg(p) if g.preds.contains(&p.pred(store))))
+            })
+        })
+    }
+
+    /// Builds in `model` every index the plans use, so that models cloned
+    /// from it share them.
+    pub(crate) fn prepare(&self, model: &mut Model, store: &TermStore) {
+        for group in &self.groups {
+            for (k, &r) in group.rules.iter().enumerate() {
+                let (full, deltas) = &group.plans[k];
+                model.prepare(&self.rules[r], full, store);
+                for (_, plan) in deltas {
+                    model.prepare(&self.rules[r], plan, store);
+                }
+            }
+        }
     }
 
     /// Adds to `model` everything the rules derive from it.
     #[cfg(test)]
     pub(crate) fn run(&self, store: &mut TermStore, model: &mut Model, negation: &Negation<'_>) {
-        let mut unlimited = usize::MAX;
-        self.run_limited(store, model, negation, &mut unlimited);
+        self.run_limited(store, model, negation, &mut Budget::unlimited());
     }
 
     /// Adds to `model` everything the rules derive from it, but stops once
-    /// `budget` new atoms have been derived (leaving `budget` at zero):
-    /// invalid games can define infinite relations.
+    /// the budget is spent (leaving it spent): invalid games can define
+    /// infinite relations, huge games huge ones.
     pub(crate) fn run_limited(
         &self,
         store: &mut TermStore,
         model: &mut Model,
         negation: &Negation<'_>,
-        budget: &mut usize,
+        budget: &mut Budget,
     ) {
         for group in &self.groups {
-            let mut derived = Vec::new();
-            for (k, &r) in group.rules.iter().enumerate() {
-                let rule = &self.rules[r];
-                let join = Join { store: &*store, model: &*model, rule, negation, delta: None };
-                join.solutions(&group.plans[k].0, &mut |b| {
-                    if derived.len() < *budget {
-                        derived.push(instantiate_collect(&rule.head, b));
-                    }
-                });
-            }
-            let mut fresh = insert_all(store, model, &rule_heads(derived), budget);
-            if !group.recursive {
-                continue;
-            }
-            // Semi-naive: each round joins at least one literal against the
-            // atoms that are new since the previous round.
-            while *budget > 0 && fresh.values().any(|r| !r.is_empty()) {
-                let mut derived = Vec::new();
-                for (k, &r) in group.rules.iter().enumerate() {
-                    let rule = &self.rules[r];
-                    for (lit, plan) in &group.plans[k].1 {
-                        let Lit::Pos(p) = &rule.body[*lit] else { unreachable!("delta literals are positive") };
-                        let Some(range) = fresh.get(&p.pred(store)).filter(|r| !r.is_empty()) else { continue };
-                        let join =
-                            Join { store: &*store, model: &*model, rule, negation, delta: Some((*lit, range.clone())) };
-                        join.solutions(plan, &mut |b| {
-                            if derived.len() < *budget {
-                                derived.push(instantiate_collect(&rule.head, b));
-                            }
-                        });
-                    }
-                }
-                fresh = insert_all(store, model, &rule_heads(derived), budget);
-                fresh.retain(|p, _| group.preds.contains(p));
-            }
-            if *budget == 0 {
+            self.run_group(group, store, model, negation, budget);
+            if budget.is_spent() {
                 return;
             }
         }
     }
-}
 
-/// Inserts the heads; the new atoms' positions, by relation. Each new atom
-/// costs one unit of `budget`.
-fn insert_all(
-    store: &mut TermStore,
-    model: &mut Model,
-    heads: &[Built],
-    budget: &mut usize,
-) -> HashMap<Pred, Range<u32>> {
-    let mut fresh: HashMap<Pred, Range<u32>> = HashMap::new();
-    for built in heads {
-        if *budget == 0 {
-            break;
-        }
-        let atom = built.intern(store);
-        let pred = store.pred(atom);
-        let before = model.atoms(pred).len() as u32;
-        if model.insert(atom, store) {
-            *budget -= 1;
-            fresh.entry(pred).or_insert(before..before).end = before + 1;
-        }
-    }
-    fresh
-}
-
-/// A head instance not yet interned (interning needs the store mutably, which
-/// the join borrows).
-enum Built {
-    Id(TermId),
-    App(crate::symbol::Sym, Vec<Built>),
-}
-
-impl Built {
-    fn intern(&self, store: &mut TermStore) -> TermId {
-        match self {
-            Built::Id(id) => *id,
-            Built::App(name, args) => {
-                let args: Vec<TermId> = args.iter().map(|a| a.intern(store)).collect();
-                store.app(*name, &args)
+    /// Evaluates `rules` once into `model`, planning each group just before
+    /// it runs, with the sizes of the relations it reads as they are then
+    /// (the best plans for a single evaluation). See
+    /// [`Evaluator::run_limited`] for `budget`.
+    pub(crate) fn run_once(
+        rules: Vec<NRule>,
+        store: &mut TermStore,
+        model: &mut Model,
+        negation: &Negation<'_>,
+        budget: &mut Budget,
+    ) {
+        let mut evaluator = Evaluator::unplanned(rules, store);
+        for k in 0..evaluator.groups.len() {
+            evaluator.plan_group(k, store, &|p| model.atoms(p).len());
+            let group = &evaluator.groups[k];
+            evaluator.run_group(group, store, model, negation, budget);
+            if budget.is_spent() {
+                return;
             }
         }
     }
+
+    fn run_group(
+        &self,
+        group: &Group,
+        store: &mut TermStore,
+        model: &mut Model,
+        negation: &Negation<'_>,
+        budget: &mut Budget,
+    ) {
+        for (k, &r) in group.rules.iter().enumerate() {
+            let (full, deltas) = &group.plans[k];
+            model.prepare(&self.rules[r], full, store);
+            for (_, plan) in deltas {
+                model.prepare(&self.rules[r], plan, store);
+            }
+        }
+        let mut derived = Vec::with_capacity(group.rules.len());
+        let mut room = *budget;
+        for (k, &r) in group.rules.iter().enumerate() {
+            let rule = &self.rules[r];
+            let join = Join::new(store, model, rule, negation, &group.plans[k].0, None);
+            let mut heads = Heads::default();
+            collect_heads(&join, rule, &group.head_vars[k], model, &mut heads, &mut room);
+            derived.push(heads);
+        }
+        budget.joins = room.joins;
+        let mut fresh = self.insert_heads(group, &derived, store, model, budget);
+        if room.is_spent() {
+            budget.spend();
+        }
+        if !group.recursive {
+            return;
+        }
+        // Semi-naive: each round joins at least one literal against the
+        // atoms that are new since the previous round.
+        while !budget.is_spent() && !fresh.is_empty() {
+            let mut derived = Vec::with_capacity(group.rules.len());
+            let mut room = *budget;
+            for (k, &r) in group.rules.iter().enumerate() {
+                let rule = &self.rules[r];
+                let mut heads = Heads::default();
+                for (lit, plan) in &group.plans[k].1 {
+                    let Lit::Pos(p) = &rule.body[*lit] else { unreachable!("delta literals are positive") };
+                    let Some(range) = fresh.get(&p.pred(store)) else { continue };
+                    let join = Join::new(store, model, rule, negation, plan, Some((*lit, range.clone())));
+                    collect_heads(&join, rule, &group.head_vars[k], model, &mut heads, &mut room);
+                }
+                derived.push(heads);
+            }
+            budget.joins = room.joins;
+            fresh = self.insert_heads(group, &derived, store, model, budget);
+            if room.is_spent() {
+                budget.spend();
+            }
+            fresh.retain(|p, r| group.preds.contains(p) && r.start < r.end);
+        }
+    }
+
+    /// Inserts the derived heads of `group`'s rules; the new atoms'
+    /// positions, by relation. Each new atom costs one atom of `budget`.
+    fn insert_heads(
+        &self,
+        group: &Group,
+        derived: &[Heads],
+        store: &mut TermStore,
+        model: &mut Model,
+        budget: &mut Budget,
+    ) -> FastMap<Pred, Range<u32>> {
+        let mut fresh: FastMap<Pred, Range<u32>> = FastMap::default();
+        for (k, heads) in derived.iter().enumerate() {
+            let rule = &self.rules[group.rules[k]];
+            let vars = &group.head_vars[k];
+            let mut b: Bindings = vec![None; rule.vars];
+            for i in 0..heads.count {
+                if budget.atoms == 0 {
+                    return fresh;
+                }
+                for (j, &v) in vars.iter().enumerate() {
+                    b[v as usize] = Some(heads.values[i * vars.len() + j]);
+                }
+                let atom = instantiate(&rule.head, &b, store).expect("head variables are bound");
+                let pred = store.pred(atom);
+                let before = model.atoms(pred).len() as u32;
+                if model.insert(atom, store) {
+                    budget.atoms -= 1;
+                    fresh.entry(pred).or_insert(before..before).end = before + 1;
+                }
+            }
+        }
+        fresh
+    }
 }
 
-fn instantiate_collect(pat: &Pat, b: &[Option<TermId>]) -> Option<Built> {
-    Some(match pat {
-        Pat::Var(v) => Built::Id(b[*v as usize]?),
-        Pat::Ground(id) => Built::Id(*id),
+/// What an evaluation may still do: derive `atoms` new atoms, and find
+/// `joins` rule instances (solutions of rule bodies, which bounds the time
+/// and, in grounding, the ground rules). An evaluation that runs out stops,
+/// leaving its result incomplete and the budget [spent](Budget::is_spent).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Budget {
+    pub(crate) atoms: usize,
+    pub(crate) joins: usize,
+}
+
+impl Budget {
+    /// No limit.
+    #[cfg(test)]
+    pub(crate) fn unlimited() -> Budget {
+        Budget { atoms: usize::MAX, joins: usize::MAX }
+    }
+
+    /// Whether the evaluation ran out.
+    pub(crate) fn is_spent(&self) -> bool {
+        self.atoms == 0 || self.joins == 0
+    }
+
+    fn spend(&mut self) {
+        self.atoms = 0;
+    }
+}
+
+/// The head instances joins found: the values of the head's variables, one
+/// distinct solution after another.
+#[derive(Debug, Default)]
+struct Heads {
+    values: Vec<TermId>,
+    count: usize,
+    /// Solutions by hash of their values.
+    index: FastMap<u64, Vec<u32>>,
+}
+
+impl Heads {
+    /// Adds the solution `tuple` (as wide as every other); whether it is
+    /// new.
+    fn add(&mut self, tuple: &[TermId]) -> bool {
+        let mut h = WordHasher::default();
+        tuple.iter().for_each(|t| h.write_u32(t.0));
+        let same = self.index.entry(h.finish()).or_default();
+        let w = tuple.len();
+        if same.iter().any(|&i| &self.values[i as usize * w..(i as usize + 1) * w] == tuple) {
+            return false;
+        }
+        same.push(self.count as u32);
+        self.values.extend_from_slice(tuple);
+        self.count += 1;
+        true
+    }
+}
+
+/// Adds to `heads` the solutions of `join` whose head is not already in
+/// `model`, while `room` lasts: each solution costs a join, each new head an
+/// atom; when either runs out, the join stops and `room` is left spent.
+fn collect_heads(
+    join: &Join<'_>,
+    rule: &NRule,
+    head_vars: &[u16],
+    model: &Model,
+    heads: &mut Heads,
+    room: &mut Budget,
+) {
+    let store = join.store;
+    let mut tuple = Vec::with_capacity(head_vars.len());
+    join.solutions(&mut |b| {
+        if room.joins == 0 {
+            return false;
+        }
+        room.joins -= 1;
+        if find_instance(&rule.head, b, store).is_some_and(|atom| model.contains(atom, store)) {
+            return true;
+        }
+        tuple.clear();
+        tuple.extend(head_vars.iter().map(|&v| b[v as usize].expect("head variables are bound")));
+        if room.atoms == 0 {
+            return heads.contains(&tuple);
+        }
+        if heads.add(&tuple) {
+            room.atoms -= 1;
+        }
+        true
+    });
+}
+
+impl Heads {
+    fn contains(&self, tuple: &[TermId]) -> bool {
+        let mut h = WordHasher::default();
+        tuple.iter().for_each(|t| h.write_u32(t.0));
+        let w = tuple.len();
+        self.index
+            .get(&h.finish())
+            .is_some_and(|same| same.iter().any(|&i| &self.values[i as usize * w..(i as usize + 1) * w] == tuple))
+    }
+}
+
+/// The id of the instance of `pat` under `b`, if that term exists.
+pub(crate) fn find_instance(pat: &Pat, b: &[Option<TermId>], store: &TermStore) -> Option<TermId> {
+    match pat {
+        Pat::Var(v) => b[*v as usize],
+        Pat::Ground(id) => Some(*id),
         Pat::App(name, args) => {
-            Built::App(*name, args.iter().map(|a| instantiate_collect(a, b)).collect::<Option<_>>()?)
-        }
-    })
-}
-
-fn rule_heads(derived: Vec<Option<Built>>) -> Vec<Built> {
-    derived.into_iter().flatten().collect()
-}
-
-/// Interns the instance of `pat` under `b` (all its variables bound).
-pub(crate) fn instantiate(pat: &Pat, b: &[Option<TermId>], store: &mut TermStore) -> Option<TermId> {
-    Some(instantiate_collect(pat, b)?.intern(store))
-}
-
-/// The order in which to evaluate a rule's body: the delta literal first,
-/// then positive literals greedily by how bound they are, each negative or
-/// `distinct` literal as soon as its variables are bound (those never bound —
-/// unsafe rules — last).
-fn plan(rule: &NRule, delta: Option<usize>) -> Vec<usize> {
-    let vars_of = |i: usize| {
-        let mut v = Vec::new();
-        rule.body[i].vars(&mut v);
-        v
-    };
-    let mut bound: Vec<u16> = Vec::new();
-    let mut order = Vec::new();
-    let mut positives: Vec<usize> =
-        (0..rule.body.len()).filter(|&i| matches!(rule.body[i], Lit::Pos(_)) && Some(i) != delta).collect();
-    let mut filters: Vec<usize> = (0..rule.body.len()).filter(|&i| !matches!(rule.body[i], Lit::Pos(_))).collect();
-    let place_filters = |bound: &Vec<u16>, filters: &mut Vec<usize>, order: &mut Vec<usize>| {
-        filters.retain(|&f| {
-            if vars_of(f).iter().all(|v| bound.contains(v)) {
-                order.push(f);
-                false
+            const INLINE: usize = 8;
+            if args.len() <= INLINE {
+                let mut ids = [TermId(0); INLINE];
+                for (slot, a) in ids.iter_mut().zip(args.iter()) {
+                    *slot = find_instance(a, b, store)?;
+                }
+                store.find(&Node::App(*name, &ids[..args.len()]))
             } else {
-                true
-            }
-        });
-    };
-    place_filters(&bound, &mut filters, &mut order);
-    if let Some(d) = delta {
-        order.push(d);
-        bound.extend(vars_of(d));
-        place_filters(&bound, &mut filters, &mut order);
-    }
-    while !positives.is_empty() {
-        let (k, _) = positives
-            .iter()
-            .enumerate()
-            .min_by_key(|&(k, &i)| {
-                let vars = vars_of(i);
-                let unbound = vars.iter().filter(|v| !bound.contains(v)).count();
-                let bound_count = vars.len() - unbound;
-                (unbound > 0, usize::MAX - bound_count, unbound, k)
-            })
-            .expect("positives is not empty");
-        let i = positives.remove(k);
-        order.push(i);
-        for v in vars_of(i) {
-            if !bound.contains(&v) {
-                bound.push(v);
+                let ids = args.iter().map(|a| find_instance(a, b, store)).collect::<Option<Vec<_>>>()?;
+                store.find(&Node::App(*name, &ids))
             }
         }
-        place_filters(&bound, &mut filters, &mut order);
     }
-    order.extend(filters);
-    order
 }
 
-/// One join of a rule body against a model.
+/// Interns the instance of `pat` under `b`; `None` if a variable of it is
+/// unbound.
+pub(crate) fn instantiate(pat: &Pat, b: &[Option<TermId>], store: &mut TermStore) -> Option<TermId> {
+    match pat {
+        Pat::Var(v) => b[*v as usize],
+        Pat::Ground(id) => Some(*id),
+        Pat::App(name, args) => {
+            const INLINE: usize = 8;
+            if args.len() <= INLINE {
+                let mut ids = [TermId(0); INLINE];
+                for (slot, a) in ids.iter_mut().zip(args.iter()) {
+                    *slot = instantiate(a, b, store)?;
+                }
+                Some(store.app(*name, &ids[..args.len()]))
+            } else {
+                let ids = args.iter().map(|a| instantiate(a, b, store)).collect::<Option<Vec<_>>>()?;
+                Some(store.app(*name, &ids))
+            }
+        }
+    }
+}
+
+/// One join of a rule body against a model, following a plan.
 pub(crate) struct Join<'a> {
-    pub(crate) store: &'a TermStore,
-    pub(crate) model: &'a Model,
-    pub(crate) rule: &'a NRule,
-    pub(crate) negation: &'a Negation<'a>,
+    store: &'a TermStore,
+    rule: &'a NRule,
+    plan: &'a Plan,
     /// A literal restricted to a range of its relation's atoms.
-    pub(crate) delta: Option<(usize, Range<u32>)>,
+    delta: Option<(usize, Range<u32>)>,
+    /// For each step: the relation of its literal, if it has atoms…
+    rels: Vec<Option<&'a Relation>>,
+    /// … the index that answers it, if there is one…
+    indexes: Vec<Option<&'a Index>>,
+    /// … and, for a negative literal, whether it is checked.
+    checked: Vec<bool>,
+    /// Set when the caller asked to stop.
+    stopped: std::cell::Cell<bool>,
 }
 
-impl Join<'_> {
-    /// Calls `found` with the bindings of every solution, following `plan`.
-    pub(crate) fn solutions(&self, plan: &[usize], found: &mut dyn FnMut(&[Option<TermId>])) {
+impl<'a> Join<'a> {
+    /// A join of `rule` against `model` by `plan` (whose indexes should have
+    /// been built: see [`Model::prepare`]; without them the literals are
+    /// answered by scanning their relations).
+    pub(crate) fn new(
+        store: &'a TermStore,
+        model: &'a Model,
+        rule: &'a NRule,
+        negation: &Negation<'_>,
+        plan: &'a Plan,
+        delta: Option<(usize, Range<u32>)>,
+    ) -> Join<'a> {
+        let n = plan.steps.len();
+        let mut join = Join {
+            store,
+            rule,
+            plan,
+            delta,
+            rels: vec![None; n],
+            indexes: vec![None; n],
+            checked: vec![true; n],
+            stopped: std::cell::Cell::new(false),
+        };
+        for (k, step) in plan.steps.iter().enumerate() {
+            let (Lit::Pos(p) | Lit::Neg(p)) = &rule.body[step.lit] else { continue };
+            let pred = p.pred(store);
+            let rel = model.relation(pred);
+            join.rels[k] = rel;
+            join.indexes[k] = rel.zip(step.shape.as_ref()).and_then(|(r, s)| r.index(s));
+            join.checked[k] = negation.checks(pred);
+        }
+        join
+    }
+
+    /// Calls `found` with the bindings of every solution, until it returns
+    /// false.
+    pub(crate) fn solutions(&self, found: &mut dyn FnMut(&[Option<TermId>]) -> bool) {
         let mut b: Bindings = vec![None; self.rule.vars];
         let mut trail = Vec::new();
-        self.step(plan, &mut b, &mut trail, found);
+        self.step(0, &mut b, &mut trail, found);
     }
 
-    /// The plan the evaluator would use, for callers joining a single rule.
-    pub(crate) fn default_plan(&self) -> Vec<usize> {
-        plan(self.rule, self.delta.as_ref().map(|d| d.0))
-    }
-
-    fn step(&self, plan: &[usize], b: &mut Bindings, trail: &mut Vec<u16>, found: &mut dyn FnMut(&[Option<TermId>])) {
-        let Some((&i, rest)) = plan.split_first() else {
-            found(b);
+    fn step(&self, k: usize, b: &mut Bindings, trail: &mut Vec<u16>, found: &mut dyn FnMut(&[Option<TermId>]) -> bool) {
+        let Some(step) = self.plan.steps.get(k) else {
+            if !found(b) {
+                self.stopped.set(true);
+            }
             return;
         };
-        match &self.rule.body[i] {
+        match &self.rule.body[step.lit] {
             Lit::Pos(p) => {
                 let range = match &self.delta {
-                    Some((d, r)) if *d == i => Some(r.clone()),
+                    Some((d, r)) if *d == step.lit => Some(r.clone()),
                     _ => None,
                 };
-                self.each_match(p, range, b, trail, &mut |b, trail| self.step(rest, b, trail, found));
+                self.each_match(k, p, range, b, trail, &mut |b, trail| self.step(k + 1, b, trail, found));
             }
             Lit::Neg(p) => {
-                let checked = match self.negation {
-                    Negation::Exact => true,
-                    Negation::Only(f) => f(p.pred(self.store)),
-                };
-                if !checked || !self.holds(p, b) {
-                    self.step(rest, b, trail, found);
+                if !self.checked[k] || !self.holds(k, p, b, trail) {
+                    self.step(k + 1, b, trail, found);
                 }
             }
             Lit::Distinct(x, y) => {
                 if !equal(self.store, x, y, b) {
-                    self.step(rest, b, trail, found);
+                    self.step(k + 1, b, trail, found);
                 }
             }
             Lit::Same(x, y) => {
                 if equal(self.store, x, y, b) {
-                    self.step(rest, b, trail, found);
+                    self.step(k + 1, b, trail, found);
                 }
             }
         }
     }
 
-    /// Whether some atom of the model matches `p` under `b`.
-    fn holds(&self, p: &Pat, b: &mut Bindings) -> bool {
-        let mut any = false;
-        let mut trail = Vec::new();
-        self.each_match(p, None, b, &mut trail, &mut |_, _| any = true);
-        any
+    /// The positions of the atoms that may match the literal of step `k`
+    /// under `b`, within `range`: from its index, or all of them.
+    fn candidates(&self, k: usize, args: &[Pat], range: Option<Range<u32>>, b: &Bindings) -> Candidates<'a> {
+        let rel = self.rels[k].expect("the step has a relation");
+        match self.indexes[k] {
+            Some(index) => {
+                let list = index.get(key_of_pattern(args, b));
+                let list = match range {
+                    Some(r) => {
+                        let lo = list.partition_point(|&at| at < r.start);
+                        let hi = list.partition_point(|&at| at < r.end);
+                        &list[lo..hi]
+                    }
+                    None => list,
+                };
+                Candidates::List(list.iter())
+            }
+            None => Candidates::Range(range.unwrap_or(0..rel.atoms.len() as u32)),
+        }
+    }
+
+    /// Whether some atom matches the literal `p` of step `k` under `b`.
+    fn holds(&self, k: usize, p: &Pat, b: &mut Bindings, trail: &mut Vec<u16>) -> bool {
+        let Some(rel) = self.rels[k] else { return false };
+        let args = match p {
+            Pat::Ground(id) => return rel.contains(*id),
+            Pat::App(_, args) => args,
+            Pat::Var(_) => unreachable!("a sentence is never a variable"),
+        };
+        let mark = trail.len();
+        for at in self.candidates(k, args, None, b) {
+            let matched = match_pat(self.store, p, rel.atoms[at as usize], b, trail);
+            undo(b, trail, mark);
+            if matched {
+                return true;
+            }
+        }
+        false
     }
 
     fn each_match(
         &self,
+        k: usize,
         p: &Pat,
         range: Option<Range<u32>>,
         b: &mut Bindings,
         trail: &mut Vec<u16>,
         then: &mut dyn FnMut(&mut Bindings, &mut Vec<u16>),
     ) {
-        let Some(rel) = self.model.relation(p.pred(self.store)) else { return };
-        let in_range = |at: u32| range.as_ref().is_none_or(|r| r.contains(&at));
-        match resolve(self.store, p, b) {
-            Resolved::Ground(id) => {
-                if rel.position.get(&id).is_some_and(|&at| in_range(at)) {
+        let Some(rel) = self.rels[k] else { return };
+        let args = match p {
+            Pat::Ground(id) => {
+                if rel.position.get(id).is_some_and(|at| range.as_ref().is_none_or(|r| r.contains(at))) {
                     then(b, trail);
                 }
                 return;
             }
-            Resolved::Absent => return,
-            Resolved::Open => {}
-        }
-        let Pat::App(_, args) = p else { unreachable!("open patterns are applications") };
-        let mut candidates: Option<&[u32]> = None;
-        for (k, a) in args.iter().enumerate() {
-            match resolve(self.store, a, b) {
-                Resolved::Ground(id) => {
-                    let list = rel.index.get(k).and_then(|ix| ix.get(&id)).map_or(&[][..], |v| &v[..]);
-                    if candidates.is_none_or(|c| list.len() < c.len()) {
-                        candidates = Some(list);
-                    }
-                }
-                Resolved::Absent => return,
-                Resolved::Open => {}
-            }
-        }
+            Pat::App(_, args) => args,
+            Pat::Var(_) => unreachable!("a sentence is never a variable"),
+        };
         let mark = trail.len();
-        let mut try_atom = |at: u32, b: &mut Bindings, trail: &mut Vec<u16>| {
-            if !in_range(at) {
-                return;
-            }
+        for at in self.candidates(k, args, range, b) {
             if match_pat(self.store, p, rel.atoms[at as usize], b, trail) {
                 then(b, trail);
             }
-            while trail.len() > mark {
-                let v = trail.pop().expect("trail is longer than mark");
-                b[v as usize] = None;
-            }
-        };
-        match candidates {
-            Some(list) => list.iter().for_each(|&at| try_atom(at, b, trail)),
-            None => {
-                let all = match &range {
-                    Some(r) => r.clone(),
-                    None => 0..rel.atoms.len() as u32,
-                };
-                all.for_each(|at| try_atom(at, b, trail));
+            undo(b, trail, mark);
+            if self.stopped.get() {
+                return;
             }
         }
     }
 }
 
-enum Resolved {
-    /// Ground, and this term exists.
-    Ground(TermId),
-    /// Ground, but no such term exists anywhere, so it holds nowhere.
-    Absent,
-    /// Contains an unbound variable.
-    Open,
+/// Atom positions to try: an index's list, or a range of positions.
+enum Candidates<'a> {
+    List(std::slice::Iter<'a, u32>),
+    Range(Range<u32>),
 }
 
-fn resolve(store: &TermStore, p: &Pat, b: &[Option<TermId>]) -> Resolved {
-    match p {
-        Pat::Var(v) => b[*v as usize].map_or(Resolved::Open, Resolved::Ground),
-        Pat::Ground(id) => Resolved::Ground(*id),
-        Pat::App(name, args) => {
-            let mut ids = Vec::with_capacity(args.len());
-            let mut open = false;
-            for a in args.iter() {
-                match resolve(store, a, b) {
-                    Resolved::Ground(id) => ids.push(id),
-                    Resolved::Absent => return Resolved::Absent,
-                    Resolved::Open => open = true,
-                }
-            }
-            if open {
-                return Resolved::Open;
-            }
-            store.find(&Node::App(*name, ids.into())).map_or(Resolved::Absent, Resolved::Ground)
+impl Iterator for Candidates<'_> {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        match self {
+            Candidates::List(it) => it.next().copied(),
+            Candidates::Range(r) => r.next(),
         }
+    }
+}
+
+/// Unbinds the variables bound since the trail was `mark` long.
+fn undo(b: &mut Bindings, trail: &mut Vec<u16>, mark: usize) {
+    while trail.len() > mark {
+        let v = trail.pop().expect("trail is longer than mark");
+        b[v as usize] = None;
     }
 }
 
@@ -512,7 +942,7 @@ pub(crate) fn match_pat(store: &TermStore, p: &Pat, t: TermId, b: &mut Bindings,
         },
         Pat::Ground(id) => *id == t,
         Pat::App(name, args) => match store.node(t) {
-            Node::App(n, targs) if n == name && targs.len() == args.len() => {
+            Node::App(n, targs) if n == *name && targs.len() == args.len() => {
                 args.iter().zip(targs.iter()).all(|(a, t)| match_pat(store, a, *t, b, trail))
             }
             _ => false,
@@ -543,7 +973,7 @@ fn equal(store: &TermStore, x: &Pat, y: &Pat, b: &[Option<TermId>]) -> bool {
                 f == g && xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(p, q)| eq(store, V::P(p), V::P(q), b))
             }
             (V::P(Pat::App(f, xs)), V::T(t)) | (V::T(t), V::P(Pat::App(f, xs))) => match store.node(t) {
-                Node::App(g, ts) if g == f && ts.len() == xs.len() => {
+                Node::App(g, ts) if g == *f && ts.len() == xs.len() => {
                     xs.iter().zip(ts.iter()).all(|(p, t)| eq(store, V::P(p), V::T(*t), b))
                 }
                 _ => false,
@@ -619,9 +1049,24 @@ mod tests {
 
     fn model_of(text: &str) -> (Program, Model) {
         let mut program = Program::new(&Game::parse(text).unwrap());
-        let evaluator = Evaluator::new(program.rules.clone(), &program.store);
+        let evaluator = Evaluator::new(program.rules.clone(), &program.store, &|_| 10);
         let mut model = Model::default();
         evaluator.run(&mut program.store, &mut model, &Negation::Exact);
+        let mut once = Model::default();
+        Evaluator::run_once(
+            program.rules.clone(),
+            &mut program.store,
+            &mut once,
+            &Negation::Exact,
+            &mut Budget::unlimited(),
+        );
+        for pred in model.rels.keys() {
+            let mut a = model.atoms(*pred).to_vec();
+            let mut b = once.atoms(*pred).to_vec();
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "planned once or in advance, the same model");
+        }
         (program, model)
     }
 
@@ -670,5 +1115,51 @@ mod tests {
         let pos = |n: usize| sccs.iter().position(|c| c.contains(&n)).unwrap();
         assert!(pos(1) < pos(0));
         assert_eq!(pos(1), pos(2));
+    }
+
+    #[test]
+    fn recursion_through_several_relations_reaches_the_fixpoint() {
+        // The bridges of grounding: true from init and next, does from legal.
+        let (p, m) = model_of(
+            "(succ 1 2) (succ 2 3) (succ 3 4) (init (at 1)) (init (control w))
+             (<= (legal w (move ?x ?y)) (true (at ?x)) (succ ?x ?y) (true (control w)))
+             (<= (next (at ?y)) (does ?r (move ?x ?y)))
+             (<= (next (control w)) (true (control w)))
+             (<= (does ?r ?m) (legal ?r ?m)) (<= (true ?x) (next ?x)) (<= (true ?x) (init ?x))",
+        );
+        assert_eq!(count(&p, &m, "true", 1), 5, "(at 1) … (at 4) and (control w)");
+        assert_eq!(count(&p, &m, "legal", 2), 3);
+    }
+
+    #[test]
+    fn duplicate_derivations_do_not_spend_the_atom_budget() {
+        // 20 facts, then 400 instances of the rule body for 20 atoms of p: a
+        // budget of 45 atoms suffices.
+        let mut program = Program::new(
+            &Game::parse(
+                "(n 0) (n 1) (n 2) (n 3) (n 4) (n 5) (n 6) (n 7) (n 8) (n 9) (n 10) (n 11) (n 12) (n 13) \
+                 (n 14) (n 15) (n 16) (n 17) (n 18) (n 19) (<= (p ?x) (n ?x) (n ?y))",
+            )
+            .unwrap(),
+        );
+        let mut model = Model::default();
+        let mut budget = Budget { atoms: 45, joins: 1000 };
+        Evaluator::run_once(program.rules.clone(), &mut program.store, &mut model, &Negation::Exact, &mut budget);
+        assert!(!budget.is_spent(), "{budget:?}");
+        assert_eq!(count(&program, &model, "p", 1), 20);
+        // Too few joins for the 400 instances: the evaluation stops, spent.
+        let mut model = Model::default();
+        let mut budget = Budget { atoms: 45, joins: 100 };
+        Evaluator::run_once(program.rules.clone(), &mut program.store, &mut model, &Negation::Exact, &mut budget);
+        assert!(budget.is_spent());
+    }
+
+    #[test]
+    fn joins_follow_the_cheapest_order() {
+        let program = Program::new(&Game::parse("(<= (h ?x ?y) (big ?x ?y) (small ?x))").unwrap());
+        let rule = &program.rules[0];
+        let sizes = |p: Pred| if p.arity == 2 { 1000 } else { 3 };
+        let plan = Plan::new(rule, None, &program.store, &sizes);
+        assert_eq!(plan.order().collect::<Vec<_>>(), vec![1, 0], "the small relation first, then the bound lookup");
     }
 }

@@ -9,15 +9,19 @@
 //! instantiated against that approximation; what remains of its body is
 //! literals over state-dependent atoms.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+use std::hash::Hasher;
 
 use crate::compile_error::CompileError;
-use crate::datalog::{Evaluator, Join, Model, Negation, instantiate};
+use crate::datalog::{Budget, Evaluator, Join, Model, Negation, Plan, find_instance};
+use crate::decompose::decompose;
 use crate::game::Game;
+use crate::hash::{FastMap, WordHasher};
+use crate::magic;
 use crate::normalize::{Lit, NRule, Pat, Program};
 use crate::prover::dynamic_preds;
 use crate::store::{Pred, TermId, TermStore};
-use crate::symbol::{Symbols, kw};
+use crate::symbol::{Sym, Symbols, kw};
 
 /// Limits that keep grounding of huge games from exhausting memory.
 #[derive(Debug, Clone, Copy)]
@@ -51,27 +55,26 @@ pub(crate) fn ground(game: &Game, limits: Limits) -> Result<Grounding, CompileEr
     if program.roles.is_empty() {
         return Err(CompileError::NoRoles);
     }
-    let dynamic = dynamic_preds(&program);
-    let is_dynamic = |p: Pred| dynamic.contains(&p) || matches!(p.name, kw::TRUE | kw::DOES);
+    let mut dynamic = dynamic_preds(&program);
+    let state = |p: Pred| dynamic.contains(&p) || matches!(p.name, kw::TRUE | kw::DOES);
     let (dynamic_rules, static_rules): (Vec<NRule>, Vec<NRule>) =
-        program.rules.iter().cloned().partition(|r| is_dynamic(r.head.pred(&program.store)));
+        program.rules.iter().cloned().partition(|r| state(r.head.pred(&program.store)));
+    let (dynamic_rules, helpers) = decompose(dynamic_rules, &state, &mut program.store, &mut program.symbols);
+    dynamic.extend(helpers);
+    let is_dynamic = |p: Pred| dynamic.contains(&p) || matches!(p.name, kw::TRUE | kw::DOES);
 
     let mut statics = Model::default();
-    let mut budget = limits.atoms;
-    Evaluator::new(static_rules, &program.store).run_limited(
-        &mut program.store,
-        &mut statics,
-        &Negation::Exact,
-        &mut budget,
-    );
-    if budget == 0 {
+    let mut budget = Budget { atoms: limits.atoms, joins: limits.rules.saturating_mul(JOINS_PER_RULE) };
+    Evaluator::run_once(static_rules, &mut program.store, &mut statics, &Negation::Exact, &mut budget);
+    if budget.is_spent() {
         return Err(CompileError::TooLarge("the relations that do not depend on the state"));
     }
 
-    let init_pred = Pred::new(kw::INIT, 1);
-    let mut bridged = dynamic_rules.clone();
+    // Everything that can ever hold, of what the legal moves, goals,
+    // terminality and next state can depend on.
+    let mut bridged = dynamic_rules;
     let v = |i| Pat::Var(i);
-    for (from, arity) in [(kw::INIT, 1), (kw::NEXT, 1), (kw::LEGAL, 2)] {
+    for (from, arity) in BRIDGES {
         let args: Vec<Pat> = (0..arity).map(v).collect();
         let to = if from == kw::LEGAL { kw::DOES } else { kw::TRUE };
         bridged.push(NRule {
@@ -80,57 +83,85 @@ pub(crate) fn ground(game: &Game, limits: Limits) -> Result<Grounding, CompileEr
             vars: arity as usize,
         });
     }
+    let free = |p: Pred, n: usize| (p, vec![false; n]);
+    let queries = [
+        free(Pred::new(kw::LEGAL, 2), 2),
+        free(Pred::new(kw::GOAL, 2), 2),
+        free(Pred::proposition(kw::TERMINAL), 0),
+        free(Pred::new(kw::NEXT, 1), 1),
+        free(Pred::new(kw::INIT, 1), 1),
+        free(Pred::new(kw::TRUE, 1), 1),
+        free(Pred::new(kw::DOES, 2), 2),
+    ];
+    let size = |p: Pred| statics.relation(p).map_or(GUESS, |r| r.atoms.len());
+    let demand = magic::transform(&bridged, &queries, &mut program.store, &mut program.symbols, &size);
     let mut domain = statics.clone();
-    let not_dynamic = |p: Pred| !is_dynamic(p);
-    Evaluator::new(bridged, &program.store).run_limited(
-        &mut program.store,
-        &mut domain,
-        &Negation::Only(&not_dynamic),
-        &mut budget,
-    );
-    if budget == 0 {
+    let not_dynamic = |p: Pred| !is_dynamic(p) && !demand.demand.contains(&p);
+    let negation = Negation::Only(&not_dynamic);
+    Evaluator::run_once(demand.rules.clone(), &mut program.store, &mut domain, &negation, &mut budget);
+    if budget.is_spent() {
         return Err(CompileError::TooLarge("the propositions that can ever hold"));
     }
 
+    // Each rule instantiated against it: what remains of a body is its
+    // literals over state-dependent atoms.
     let mut rules = Vec::new();
-    for rule in &dynamic_rules {
-        let mut solutions: Vec<Vec<Option<TermId>>> = Vec::new();
-        let join =
-            Join { store: &program.store, model: &domain, rule, negation: &Negation::Only(&not_dynamic), delta: None };
-        let plan = join.default_plan();
-        let mut overflow = false;
-        join.solutions(&plan, &mut |b| {
-            if rules.len() + solutions.len() >= limits.rules {
-                overflow = true;
-            } else {
-                solutions.push(b.to_vec());
-            }
-        });
-        if overflow {
-            return Err(CompileError::TooLarge("the ground rules"));
+    // Each ground rule once: the first rule with each hash, and for each rule
+    // the next with the same hash.
+    let mut seen: FastMap<u64, u32> = FastMap::default();
+    let mut chain: Vec<u32> = Vec::new();
+    const NONE: u32 = u32::MAX;
+    for rule in &demand.rules {
+        let head = rule.head.pred(&program.store);
+        if demand.demand.contains(&head) || is_bridge(rule, &program.store) {
+            continue;
         }
-        for b in solutions {
-            let Some(head) = instantiate(&rule.head, &b, &mut program.store) else { continue };
+        let plan = Plan::new(rule, None, &program.store, &|p| domain.atoms(p).len());
+        domain.prepare(rule, &plan, &program.store);
+        let store = &program.store;
+        let join = Join::new(store, &domain, rule, &negation, &plan, None);
+        let mut overflow = false;
+        join.solutions(&mut |b| {
+            let Some(head) = find_instance(&rule.head, b, store) else { return true };
             let mut body = Vec::new();
             for lit in &rule.body {
                 match lit {
-                    Lit::Pos(p) if is_dynamic(p.pred(&program.store)) => {
-                        let atom = instantiate(p, &b, &mut program.store).expect("positive literals are bound");
-                        body.push((atom, true));
+                    Lit::Pos(p) | Lit::Neg(p) if demand.demand.contains(&p.pred(store)) => {}
+                    Lit::Pos(p) if is_dynamic(p.pred(store)) => {
+                        body.push((find_instance(p, b, store).expect("positive literals are in the domain"), true));
                     }
-                    Lit::Neg(p) if is_dynamic(p.pred(&program.store)) => {
-                        let Some(atom) = instantiate(p, &b, &mut program.store) else { continue };
+                    Lit::Neg(p) if is_dynamic(p.pred(store)) => {
                         // What can never hold needs no test.
-                        if domain.contains(atom, &program.store) {
+                        if let Some(atom) = find_instance(p, b, store).filter(|&a| domain.contains(a, store)) {
                             body.push((atom, false));
                         }
                     }
                     _ => {}
                 }
             }
-            rules.push(GroundRule { head, body });
+            let rule = GroundRule { head, body };
+            let key = hash_rule(&rule);
+            // The rules with this hash, chained through `chain`.
+            let mut at = seen.get(&key).copied().unwrap_or(NONE);
+            while at != NONE {
+                if rules[at as usize] == rule {
+                    return true;
+                }
+                at = chain[at as usize];
+            }
+            if rules.len() >= limits.rules {
+                overflow = true;
+                return false;
+            }
+            chain.push(seen.insert(key, rules.len() as u32).unwrap_or(NONE));
+            rules.push(rule);
+            true
+        });
+        if overflow {
+            return Err(CompileError::TooLarge("the ground rules"));
         }
     }
+    drop((seen, chain));
     // Keyword relations that do not depend on the state hold always.
     let constant: HashSet<Pred> =
         [Pred::new(kw::LEGAL, 2), Pred::new(kw::GOAL, 2), Pred::proposition(kw::TERMINAL), Pred::new(kw::NEXT, 1)]
@@ -142,12 +173,45 @@ pub(crate) fn ground(game: &Game, limits: Limits) -> Result<Grounding, CompileEr
             rules.push(GroundRule { head: atom, body: Vec::new() });
         }
     }
-    let mut init: Vec<TermId> = domain.atoms(init_pred).iter().map(|&a| program.store.args(a)[0]).collect();
+    let mut init: Vec<TermId> =
+        domain.atoms(Pred::new(kw::INIT, 1)).iter().map(|&a| program.store.args(a)[0]).collect();
     init.sort();
     init.dedup();
-    let mut seen = HashMap::new();
-    rules.retain(|r| seen.insert((r.head, r.body.clone()), ()).is_none());
     Ok(Grounding { symbols: program.symbols, store: program.store, roles: program.roles, init, rules })
+}
+
+/// `(true x)` from `(init x)` and `(next x)`, `(does r m)` from `(legal r m)`:
+/// the relations and arities.
+const BRIDGES: [(Sym, u16); 3] = [(kw::INIT, 1), (kw::NEXT, 1), (kw::LEGAL, 2)];
+
+/// How many rule instances the evaluation of everything that can ever hold
+/// may find per ground rule allowed: each ground rule is one of them, the
+/// others are found again in later rounds or lead nowhere.
+const JOINS_PER_RULE: usize = 4;
+
+/// The size assumed, when ordering joins for demand, for a relation not yet
+/// evaluated.
+const GUESS: usize = 1000;
+
+/// Whether `rule` is one of the [`BRIDGES`] (with a demand literal, perhaps).
+fn is_bridge(rule: &NRule, store: &TermStore) -> bool {
+    let head = rule.head.pred(store);
+    if !matches!(head.name, kw::TRUE | kw::DOES) {
+        return false;
+    }
+    let Some(Lit::Pos(last)) = rule.body.last() else { return false };
+    let from = last.pred(store);
+    BRIDGES.iter().any(|&(name, arity)| from == Pred::new(name, arity as usize))
+        && matches!(last, Pat::App(_, args) if args.iter().enumerate().all(|(i, a)| *a == Pat::Var(i as u16)))
+}
+
+fn hash_rule(rule: &GroundRule) -> u64 {
+    let mut h = WordHasher::default();
+    h.write_u32(rule.head.0);
+    for &(atom, positive) in &rule.body {
+        h.write_u32(atom.0 << 1 | u32::from(positive));
+    }
+    h.finish()
 }
 
 #[cfg(test)]

@@ -1,33 +1,130 @@
-//! Monte Carlo tree search for any game, simultaneous moves included:
-//! decoupled UCT, where each role keeps its own statistics per move at every
-//! node and picks its move by UCB1, and random playouts to the end score the
-//! new leaves.
+//! Monte Carlo tree search for any game, simultaneous moves included: the
+//! search trees (see [`crate::tree`]: decoupled UCT over a graph of states
+//! with GRAVE, MCTS-Solver and MAST playouts) run on several threads at once
+//! — root parallelism: each thread grows its own tree from the same state
+//! with its own random generator, and their root statistics are added up to
+//! choose the move. Each tree is kept from one move to the next, so the part
+//! searched below the move actually played is not searched again.
 
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use crate::machine::{Machine, State};
+use crate::solver::Solver;
+use crate::tree::{MoveReport, Tree};
 
-use crate::hash::FastMap;
-use crate::machine::{Evaluator, Machine, State};
-
-/// The UCB1 exploration constant for rewards in [0, 1].
-const EXPLORATION: f64 = 1.0;
-/// Longest playout, in transitions.
-const MAX_PLAYOUT: usize = 10_000;
-
-struct TreeNode {
-    state: State,
-    /// Rewards in [0, 1] when terminal.
-    terminal: Option<Box<[f64]>>,
-    legal: Vec<Vec<u32>>,
-    /// Per role, per legal move: (visits, total reward).
-    stats: Vec<Vec<(u32, f64)>>,
-    visits: u32,
-    children: FastMap<u64, u32>,
+/// Settings of a [`Mcts`] search. [`MctsConfig::default`] is the strongest
+/// configuration; [`MctsConfig::plain`] is textbook decoupled UCT with
+/// uniformly random playouts, on one thread.
+///
+/// ```
+/// use bouton_ggp::MctsConfig;
+///
+/// let strong = MctsConfig::default();
+/// assert!(strong.mast && strong.grave && strong.solver && strong.reuse && strong.threads == 2);
+/// let plain = MctsConfig::plain();
+/// assert!(!plain.mast && !plain.grave && !plain.solver && !plain.reuse && plain.threads == 1);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct MctsConfig {
+    /// Search threads, each with its own tree (at least 1).
+    pub threads: usize,
+    /// The UCB1 exploration constant, for returns in [0, 1].
+    pub exploration: f64,
+    /// Playouts by move-average sampling rather than uniformly at random.
+    pub mast: bool,
+    /// MAST: the Gibbs temperature τ, for returns in [0, 1] (moves drawn in
+    /// proportion to `exp(average / τ)`); 0 for ε-greedy playouts (the best
+    /// average 60% of the time, a random move otherwise).
+    pub mast_temperature: f64,
+    /// GRAVE: moves judged also by their all-moves-as-first records.
+    pub grave: bool,
+    /// GRAVE: simulations a node needs before its all-moves-as-first records
+    /// are used for the nodes below it.
+    pub grave_ref: u32,
+    /// GRAVE: how fast a move's own mean takes over from the all-moves-as-
+    /// first mean as its visits grow (smaller: slower).
+    pub grave_bias: f64,
+    /// MCTS-Solver: proven values replace estimates; states the exact
+    /// solver has solved count as proven.
+    pub solver: bool,
+    /// Keep each tree for the next move.
+    pub reuse: bool,
+    /// Most nodes per tree; beyond, new states are only played out.
+    pub max_nodes: usize,
 }
 
-/// Decoupled UCT search.
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig {
+            threads: 2,
+            exploration: 0.2,
+            mast: true,
+            mast_temperature: 0.1,
+            grave: true,
+            grave_ref: 50,
+            grave_bias: 1e-3,
+            solver: true,
+            reuse: true,
+            max_nodes: 1_000_000,
+        }
+    }
+}
+
+impl MctsConfig {
+    /// Decoupled UCT with random playouts, on one thread, a new tree for
+    /// every search: the baseline the enhancements are measured against.
+    pub fn plain() -> MctsConfig {
+        MctsConfig {
+            threads: 1,
+            exploration: 1.0,
+            mast: false,
+            grave: false,
+            solver: false,
+            reuse: false,
+            ..MctsConfig::default()
+        }
+    }
+}
+
+/// What the search knows about one move of a role at the root.
+///
+/// ```
+/// use bouton_ggp::{Game, Machine, Mcts};
+///
+/// // Three moves: one wins, one draws, one loses.
+/// let game = Game::parse("(role r) (init start) (legal r win) (legal r draw) (legal r lose)
+///     (<= (next (end ?m)) (does r ?m)) (<= terminal (true (end ?m)))
+///     (<= (goal r 100) (true (end win))) (<= (goal r 50) (true (end draw)))
+///     (<= (goal r 0) (true (end lose)))")?;
+/// let machine = Machine::compile(&game)?;
+/// let mut mcts = Mcts::new(&machine, 1);
+/// mcts.search_iterations(&machine.initial_state(), 0, 100);
+/// for m in mcts.statistics(0) {
+///     let name = machine.moves(0)[m.mv as usize].to_string();
+///     // Every move tried is proven by the state it leads to.
+///     if m.visits > 0 {
+///         let value = [("win", 100), ("draw", 50), ("lose", 0)].iter().find(|(n, _)| *n == name).unwrap().1;
+///         assert_eq!(m.proven, Some(value));
+///         assert_eq!(m.mean, f64::from(value) / 100.0);
+///     }
+/// }
+/// assert_eq!(mcts.proven(), Some(vec![100]));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MoveStatistics {
+    /// The move's number.
+    pub mv: u32,
+    /// Simulations that began with it, over all threads.
+    pub visits: u32,
+    /// Their mean return for the role, in [0, 1].
+    pub mean: f64,
+    /// The role's goal under perfect play after this move, when proven.
+    pub proven: Option<u8>,
+}
+
+/// Monte Carlo tree search.
 ///
 /// ```
 /// use bouton_ggp::{Game, Machine, Mcts};
@@ -40,150 +137,224 @@ struct TreeNode {
 ///     (<= (goal r 100) (true won)) (<= (goal r 0) (not (true won)))")?;
 /// let machine = Machine::compile(&game)?;
 /// let mut mcts = Mcts::new(&machine, 7);
-/// let best = mcts.search(&machine.initial_state(), 0, Instant::now() + Duration::from_millis(50));
+/// // Both moves end the game: the start is soon proven won, and the search
+/// // stops long before its deadline.
+/// let best = mcts.search(&machine.initial_state(), 0, Instant::now() + Duration::from_secs(60));
 /// assert_eq!(machine.moves(0)[best.unwrap() as usize].to_string(), "good");
+/// assert_eq!(mcts.proven(), Some(vec![100]));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct Mcts {
-    machine: Machine,
-    eval: Evaluator,
-    rng: SmallRng,
-    nodes: Vec<TreeNode>,
-    max_nodes: usize,
+    config: MctsConfig,
+    trees: Vec<Tree>,
+    /// How many trees (the first ones) are rooted at the last state searched
+    /// (pondering roots only the first).
+    current: usize,
     iterations: u64,
 }
 
 impl Mcts {
-    /// A search seeded with `seed`.
+    /// A search with [`MctsConfig::default`], seeded with `seed`.
     pub fn new(machine: &Machine, seed: u64) -> Mcts {
-        Mcts {
-            machine: machine.clone(),
-            eval: Evaluator::new(machine),
-            rng: SmallRng::seed_from_u64(seed),
-            nodes: Vec::new(),
-            max_nodes: 2_000_000,
-            iterations: 0,
-        }
+        Mcts::with_config(machine, seed, MctsConfig::default())
     }
 
-    /// Iterations run by the last search.
+    /// A search with `config`, seeded with `seed` (each thread's generator
+    /// is derived from it).
+    pub fn with_config(machine: &Machine, seed: u64, config: MctsConfig) -> Mcts {
+        let trees = (0..config.threads.max(1) as u64)
+            .map(|i| Tree::new(machine, &config, seed ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15)))
+            .collect();
+        Mcts { config, trees, current: 0, iterations: 0 }
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &MctsConfig {
+        &self.config
+    }
+
+    /// Iterations run by the last search, over all threads.
     pub fn iterations(&self) -> u64 {
         self.iterations
     }
 
-    fn rewards(&mut self) -> Box<[f64]> {
-        let roles = self.machine.roles().len();
-        (0..roles).map(|r| f64::from(self.eval.goal(r).unwrap_or(0)) / 100.0).collect()
+    /// Nodes in the trees, over all threads.
+    pub fn nodes(&self) -> usize {
+        self.trees.iter().map(Tree::len).sum()
     }
 
-    /// A node for the state loaded in the evaluator.
-    fn make_node(&mut self) -> u32 {
-        let roles = self.machine.roles().len();
-        let state = self.eval.state();
-        let (terminal, legal) = if self.eval.is_terminal() {
-            (Some(self.rewards()), vec![Vec::new(); roles])
-        } else {
-            let mut legal = vec![Vec::new(); roles];
-            for (r, l) in legal.iter_mut().enumerate() {
-                self.eval.legal_moves(r, l);
-            }
-            if legal.iter().any(Vec::is_empty) { (Some(self.rewards()), legal) } else { (None, legal) }
-        };
-        let stats = legal.iter().map(|l| vec![(0, 0.0); l.len()]).collect();
-        self.nodes.push(TreeNode { state, terminal, legal, stats, visits: 0, children: FastMap::default() });
-        (self.nodes.len() - 1) as u32
+    /// Forgets every tree.
+    pub fn clear(&mut self) {
+        self.trees.iter_mut().for_each(Tree::clear);
+        self.current = 0;
     }
 
-    fn select(&mut self, node: u32) -> Vec<usize> {
-        let n = &self.nodes[node as usize];
-        let log_n = f64::from(n.visits.max(1)).ln();
-        let mut choice = Vec::with_capacity(n.stats.len());
-        for stats in &n.stats {
-            let unvisited = stats.iter().filter(|s| s.0 == 0).count();
-            if unvisited > 0 {
-                let k = self.rng.random_range(0..unvisited);
-                choice.push(stats.iter().enumerate().filter(|(_, s)| s.0 == 0).nth(k).expect("k < unvisited").0);
+    /// Every role's goal under perfect play from the last state searched,
+    /// if the search proved it.
+    pub fn proven(&self) -> Option<Vec<u8>> {
+        self.trees[..self.current].iter().find_map(|t| t.root_proven()).map(<[u8]>::to_vec)
+    }
+
+    /// The statistics of `role`'s moves at the last state searched, added
+    /// up over the threads, in the order of its legal moves.
+    pub fn statistics(&self, role: usize) -> Vec<MoveStatistics> {
+        let mut merged: Vec<MoveReport> = Vec::new();
+        for tree in &self.trees[..self.current] {
+            let report = tree.report(role);
+            if merged.is_empty() {
+                merged = report;
                 continue;
             }
-            let mut best = (f64::MIN, 0);
-            for (i, &(visits, total)) in stats.iter().enumerate() {
-                let v = f64::from(visits);
-                let ucb = total / v + EXPLORATION * (log_n / v).sqrt() + self.rng.random::<f64>() * 1e-9;
-                if ucb > best.0 {
-                    best = (ucb, i);
-                }
+            for (m, r) in merged.iter_mut().zip(report) {
+                debug_assert_eq!(m.mv, r.mv);
+                m.visits += r.visits;
+                m.total += r.total;
+                m.proven = m.proven.or(r.proven);
             }
-            choice.push(best.1);
         }
-        choice
+        merged
+            .into_iter()
+            .map(|m| MoveStatistics {
+                mv: m.mv,
+                visits: m.visits,
+                mean: if m.visits > 0 { m.total / f64::from(m.visits) } else { 0.0 },
+                proven: m.proven,
+            })
+            .collect()
     }
 
-    /// Searches from `state` until `deadline` and returns the most visited
-    /// move of `role` (`None` if the state is terminal or `role` has no move).
+    /// Searches from `state` until `deadline` (or until the state is
+    /// proven) and returns the best move of `role` (`None` if the state is
+    /// terminal or `role` has no move).
     pub fn search(&mut self, state: &State, role: usize, deadline: Instant) -> Option<u32> {
-        self.nodes.clear();
-        self.iterations = 0;
-        self.eval.load(state);
-        let root = self.make_node();
-        if self.nodes[0].terminal.is_some() {
-            return None;
-        }
-        loop {
-            if self.iterations.is_multiple_of(16) && Instant::now() >= deadline {
-                break;
-            }
-            self.iterate(root);
-            self.iterations += 1;
-        }
-        let root = &self.nodes[root as usize];
-        let stats = &root.stats[role];
-        let best = (0..stats.len()).max_by(|&a, &b| {
-            let key = |i: usize| (stats[i].0, if stats[i].0 == 0 { 0.0 } else { stats[i].1 / f64::from(stats[i].0) });
-            key(a).partial_cmp(&key(b)).expect("rewards are finite")
-        })?;
-        Some(root.legal[role][best])
+        self.search_with(state, role, deadline, u64::MAX, None)
     }
 
-    fn iterate(&mut self, root: u32) {
-        let mut path: Vec<(u32, Vec<usize>)> = Vec::new();
-        let mut node = root;
-        let rewards: Box<[f64]> = loop {
-            if let Some(r) = &self.nodes[node as usize].terminal {
-                break r.clone();
+    /// As [`Mcts::search`], for `iterations` iterations shared among the
+    /// threads instead of a deadline: the result and the trees then depend
+    /// only on the seed, the configuration and the states searched before,
+    /// not on timing.
+    ///
+    /// ```
+    /// use bouton_ggp::{Game, Machine, Mcts};
+    ///
+    /// let game = Game::parse("(role r) (init (n 0)) (s 0 1) (s 1 2) (s 2 3)
+    ///     (legal r up) (legal r stay)
+    ///     (<= (next (n ?y)) (does r up) (true (n ?x)) (s ?x ?y))
+    ///     (<= (next (n ?x)) (does r stay) (true (n ?x)))
+    ///     (<= (next (t ?y)) (true (t ?x)) (s ?x ?y)) (init (t 0))
+    ///     (<= terminal (true (t 3)))
+    ///     (<= (goal r 100) (true (n 3))) (<= (goal r 0) (not (true (n 3))))")?;
+    /// let machine = Machine::compile(&game)?;
+    /// let start = machine.initial_state();
+    /// let mut a = Mcts::new(&machine, 5);
+    /// let mut b = Mcts::new(&machine, 5);
+    /// assert_eq!(a.search_iterations(&start, 0, 300), b.search_iterations(&start, 0, 300));
+    /// assert_eq!(a.statistics(0), b.statistics(0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn search_iterations(&mut self, state: &State, role: usize, iterations: u64) -> Option<u32> {
+        let far = Instant::now() + std::time::Duration::from_secs(365 * 24 * 3600);
+        self.search_with(state, role, far, iterations, None)
+    }
+
+    /// Searches from `state` on one thread until `deadline` without choosing
+    /// a move: thinking on the opponents' time (when the role has a single
+    /// legal move), so that the tree is grown for the next move.
+    ///
+    /// ```
+    /// use bouton_ggp::{Game, Machine, Mcts};
+    /// use std::time::{Duration, Instant};
+    ///
+    /// // b chooses a number, then a guesses whether it was high.
+    /// let game = Game::parse("(role a) (role b) (init (turn b))
+    ///     (<= (legal b (pick ?n)) (true (turn b)) (num ?n)) (<= (legal a wait) (true (turn b)))
+    ///     (<= (legal a (say ?h)) (true (picked ?n)) (hl ?h)) (<= (legal b wait) (true (picked ?n)))
+    ///     (num 1) (num 2) (hl high) (hl low) (high 2)
+    ///     (<= (next (picked ?n)) (does b (pick ?n))) (<= (next (said ?h)) (does a (say ?h)))
+    ///     (<= (next (was ?n)) (true (picked ?n)))
+    ///     (<= terminal (true (said ?h)))
+    ///     (<= right (true (said high)) (true (was ?n)) (high ?n))
+    ///     (<= right (true (said low)) (true (was 1)))
+    ///     (<= (goal a 100) right) (<= (goal a 0) (not right))
+    ///     (<= (goal b 0) right) (<= (goal b 100) (not right))")?;
+    /// let machine = Machine::compile(&game)?;
+    /// let mut mcts = Mcts::new(&machine, 1);
+    /// // While b chooses, a (with a single move) ponders: the states after
+    /// // each pick get searched too.
+    /// let start = machine.initial_state();
+    /// mcts.ponder(&start, Instant::now() + Duration::from_secs(60));
+    /// assert!(mcts.nodes() > 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn ponder(&mut self, state: &State, deadline: Instant) {
+        let tree = &mut self.trees[0];
+        tree.set_root(state, None);
+        self.current = 1;
+        self.iterations = tree.run(deadline, u64::MAX, None, None);
+    }
+
+    /// The search proper; `oracle` is an exact solver whose solved states
+    /// count as proven.
+    pub(crate) fn search_with(
+        &mut self,
+        state: &State,
+        role: usize,
+        deadline: Instant,
+        budget: u64,
+        oracle: Option<&Solver>,
+    ) -> Option<u32> {
+        let threads = self.trees.len() as u64;
+        self.current = self.trees.len();
+        let share =
+            |i: u64| if budget == u64::MAX { budget } else { budget / threads + u64::from(i < budget % threads) };
+        // Against the clock, a tree that proves the root stops the others;
+        // with a number of iterations each tree runs its share, whatever the
+        // others do.
+        let proven = AtomicBool::new(false);
+        let stop = (budget == u64::MAX).then_some(&proven);
+        self.iterations = std::thread::scope(|s| {
+            let (first, rest) = self.trees.split_first_mut().expect("at least one tree");
+            let handles: Vec<_> = rest
+                .iter_mut()
+                .enumerate()
+                .map(|(i, tree)| {
+                    let budget = share(i as u64 + 1);
+                    s.spawn(move || {
+                        tree.set_root(state, oracle);
+                        tree.run(deadline, budget, oracle, stop)
+                    })
+                })
+                .collect();
+            first.set_root(state, oracle);
+            let mut total = first.run(deadline, share(0), oracle, stop);
+            for h in handles {
+                total += h.join().expect("a search thread panicked");
             }
-            let choice = self.select(node);
-            let n = &self.nodes[node as usize];
-            let mut key = 0u64;
-            for (r, &c) in choice.iter().enumerate() {
-                key = key.wrapping_mul(n.legal[r].len() as u64).wrapping_add(c as u64);
-            }
-            let joint: Vec<u32> = choice.iter().enumerate().map(|(r, &c)| n.legal[r][c]).collect();
-            path.push((node, choice));
-            if let Some(&child) = n.children.get(&key) {
-                node = child;
-                continue;
-            }
-            let state = n.state.clone();
-            self.eval.load(&state);
-            self.eval.advance(&joint);
-            if self.nodes.len() >= self.max_nodes {
-                // No room for more nodes: score by a playout from here.
-                self.eval.playout(&mut self.rng, MAX_PLAYOUT);
-                break self.rewards();
-            }
-            let child = self.make_node();
-            self.nodes[node as usize].children.insert(key, child);
-            path.push((child, Vec::new()));
-            self.eval.playout(&mut self.rng, MAX_PLAYOUT);
-            break self.rewards();
-        };
-        for (node, choice) in path {
-            let n = &mut self.nodes[node as usize];
-            n.visits += 1;
-            for (r, &c) in choice.iter().enumerate() {
-                n.stats[r][c].0 += 1;
-                n.stats[r][c].1 += rewards[r];
-            }
+            total
+        });
+        self.choose(role)
+    }
+
+    /// The move to play: one proven to achieve the role's proven value, else
+    /// the most simulated move not proven — unless a proven move is at least
+    /// as good as its mean.
+    fn choose(&self, role: usize) -> Option<u32> {
+        let stats = self.statistics(role);
+        if let Some(value) = self.proven()
+            && let Some(m) = stats.iter().find(|m| m.proven == Some(value[role]))
+        {
+            return Some(m.mv);
+        }
+        let best_proven = stats.iter().filter(|m| m.proven.is_some()).max_by_key(|m| m.proven);
+        let best_open = stats
+            .iter()
+            .filter(|m| m.proven.is_none())
+            .max_by(|a, b| (a.visits, a.mean).partial_cmp(&(b.visits, b.mean)).expect("means are finite"));
+        match (best_proven, best_open) {
+            (Some(p), Some(o)) if f64::from(p.proven.expect("proven")) / 100.0 >= o.mean => Some(p.mv),
+            (_, Some(o)) => Some(o.mv),
+            (p, None) => p.map(|p| p.mv),
         }
     }
 }

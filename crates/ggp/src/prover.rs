@@ -5,8 +5,9 @@
 
 use std::collections::HashSet;
 
-use crate::datalog::{Evaluator, Model, Negation};
+use crate::datalog::{Budget, Evaluator, Model, Negation};
 use crate::game::Game;
+use crate::magic::{self, Adornment};
 use crate::normalize::{Lit, Program};
 use crate::store::{Node, Pred, TermId, TermStore};
 use crate::symbol::{Symbols, kw};
@@ -51,8 +52,42 @@ pub struct Prover {
     symbols: Symbols,
     store: TermStore,
     roles: Vec<TermId>,
+    /// The relations that do not depend on the state, with the indexes the
+    /// evaluators below use.
     statics: Model,
-    dynamic: Evaluator,
+    /// Each query evaluates only the rules it depends on.
+    queries: Queries,
+}
+
+/// The rules each query needs, rewritten for its demand and planned once.
+#[derive(Debug, Clone)]
+struct Queries {
+    init: Query,
+    inspect: Query,
+    legal: Query,
+    terminal: Query,
+    goal: Query,
+    next: Query,
+}
+
+/// The rules of one query, and the demand relation to seed with the query's
+/// bound arguments, if it has any.
+#[derive(Debug, Clone)]
+struct Query {
+    evaluator: Evaluator,
+    seed: Option<Pred>,
+}
+
+/// What a question asks for.
+#[derive(Debug, Clone, Copy)]
+enum Ask {
+    Init,
+    Inspect,
+    /// The legal moves of one role.
+    Legal(usize),
+    Terminal,
+    Goal,
+    Next,
 }
 
 /// Which relations depend on the state (`true`, `does`, and everything derived
@@ -85,6 +120,10 @@ pub(crate) fn dynamic_preds(program: &Program) -> HashSet<Pred> {
     }
 }
 
+/// The size assumed, when planning joins, for a relation the sample state
+/// does not have.
+const GUESS: usize = 100;
+
 impl Prover {
     /// Prepares the reasoner: evaluates once everything that does not depend
     /// on the state.
@@ -96,16 +135,75 @@ impl Prover {
     /// invalid games can define infinite relations, which are then cut short
     /// (and the answers are incomplete).
     pub fn with_budget(game: &Game, budget: usize) -> Prover {
+        Prover::build(game, budget, true)
+    }
+
+    /// The prover, evaluating only what each query demands (`use_demand`) or
+    /// every rule a query depends on.
+    fn build(game: &Game, budget: usize, use_demand: bool) -> Prover {
         let mut program = Program::new(game);
         let dynamic_preds = dynamic_preds(&program);
         let (dynamic_rules, static_rules): (Vec<_>, Vec<_>) =
             program.rules.iter().cloned().partition(|r| dynamic_preds.contains(&r.head.pred(&program.store)));
-        let statics_eval = Evaluator::new(static_rules, &program.store);
         let mut statics = Model::default();
-        let mut left = budget;
-        statics_eval.run_limited(&mut program.store, &mut statics, &Negation::Exact, &mut left);
-        let dynamic = Evaluator::new(dynamic_rules, &program.store);
-        Prover { budget, symbols: program.symbols, store: program.store, roles: program.roles, statics, dynamic }
+        let limit = Prover::limit(budget);
+        Evaluator::run_once(static_rules, &mut program.store, &mut statics, &Negation::Exact, &mut limit.clone());
+        let first_role = program.roles.first().copied();
+        let roles = program.roles.len();
+        // Each query's rules, planned with the sizes the relations have in
+        // `sample`, a state.
+        let query = |targets: &[(Pred, Adornment)], sample: &Model, statics: &mut Model, program: &mut Program| {
+            let guess = |p: Pred| match p.name {
+                kw::DOES => roles,
+                _ => sample.relation(p).map_or(GUESS, |r| r.atoms.len()),
+            };
+            let demand = magic::transform(&dynamic_rules, targets, &mut program.store, &mut program.symbols, &guess);
+            let probe = Evaluator::new(demand.rules.clone(), &program.store, &guess);
+            let (rules, seed) = if use_demand && probe.is_stratified(&program.store) {
+                (demand.rules, demand.seeds[0])
+            } else {
+                let preds: Vec<Pred> = targets.iter().map(|t| t.0).collect();
+                (Evaluator::new(dynamic_rules.clone(), &program.store, &guess).cone(&preds).rules(), None)
+            };
+            let mut model = sample.clone();
+            if let (Some(seed), Some(role)) = (seed, first_role) {
+                let atom = program.store.app(seed.name, &[role]);
+                model.insert(atom, &program.store);
+            }
+            Evaluator::run_once(rules.clone(), &mut program.store, &mut model, &Negation::Exact, &mut limit.clone());
+            let size = |p: Pred| if p.name == kw::DOES { roles } else { model.atoms(p).len() };
+            let evaluator = Evaluator::new(rules, &program.store, &size);
+            evaluator.prepare(statics, &program.store);
+            (Query { evaluator, seed }, model)
+        };
+        let free = |p: Pred, n: usize| (p, vec![false; n]);
+        let init_pred = Pred::new(kw::INIT, 1);
+        let (init, start) = query(&[free(init_pred, 1)], &statics.clone(), &mut statics, &mut program);
+        // The sample state: the initial one.
+        let mut sample = statics.clone();
+        for &atom in start.atoms(init_pred) {
+            let fact = program.store.args(atom)[0];
+            let atom = program.store.app(kw::TRUE, &[fact]);
+            sample.insert(atom, &program.store);
+        }
+        let legal = Pred::new(kw::LEGAL, 2);
+        let goal = Pred::new(kw::GOAL, 2);
+        let terminal = Pred::proposition(kw::TERMINAL);
+        let queries = Queries {
+            init,
+            inspect: query(&[free(legal, 2), free(goal, 2), free(terminal, 0)], &sample, &mut statics, &mut program).0,
+            legal: query(&[(legal, vec![true, false])], &sample, &mut statics, &mut program).0,
+            terminal: query(&[free(terminal, 0)], &sample, &mut statics, &mut program).0,
+            goal: query(&[free(goal, 2)], &sample, &mut statics, &mut program).0,
+            next: query(&[free(Pred::new(kw::NEXT, 1), 1)], &sample, &mut statics, &mut program).0,
+        };
+        Prover { budget, symbols: program.symbols, store: program.store, roles: program.roles, statics, queries }
+    }
+
+    /// What one evaluation may do: derive `budget` atoms, and find ten times
+    /// as many rule instances.
+    fn limit(budget: usize) -> Budget {
+        Budget { atoms: budget, joins: budget.saturating_mul(10) }
     }
 
     /// The roles, in declaration order.
@@ -113,7 +211,7 @@ impl Prover {
         self.roles.iter().map(|r| self.store.to_term(*r, &self.symbols)).collect()
     }
 
-    fn model(&mut self, facts: &[TermId], joint: &[TermId]) -> Model {
+    fn model(&mut self, ask: Ask, facts: &[TermId], joint: &[TermId]) -> Model {
         let mut model = self.statics.clone();
         for &f in facts {
             let atom = self.store.app(kw::TRUE, &[f]);
@@ -123,8 +221,20 @@ impl Prover {
             let atom = self.store.app(kw::DOES, &[role, mv]);
             model.insert(atom, &self.store);
         }
-        let mut left = self.budget;
-        self.dynamic.run_limited(&mut self.store, &mut model, &Negation::Exact, &mut left);
+        let q = &self.queries;
+        let query = match ask {
+            Ask::Init => &q.init,
+            Ask::Inspect => &q.inspect,
+            Ask::Legal(_) => &q.legal,
+            Ask::Terminal => &q.terminal,
+            Ask::Goal => &q.goal,
+            Ask::Next => &q.next,
+        };
+        if let (Some(seed), Ask::Legal(role)) = (query.seed, ask) {
+            let atom = self.store.app(seed.name, &[self.roles[role]]);
+            model.insert(atom, &self.store);
+        }
+        query.evaluator.run_limited(&mut self.store, &mut model, &Negation::Exact, &mut Prover::limit(self.budget));
         model
     }
 
@@ -137,38 +247,86 @@ impl Prover {
 
     /// The initial state (`init` may be derived by rules).
     pub fn initial_state(&mut self) -> ProverState {
-        let model = self.model(&[], &[]);
+        let model = self.model(Ask::Init, &[], &[]);
         Prover::state_of(&model, Pred::new(kw::INIT, 1), &self.store)
     }
 
     /// Legal moves, terminality and goals in `state`.
     pub fn inspect(&mut self, state: &ProverState) -> Inspection {
-        let model = self.model(&state.facts, &[]);
-        let mut legal = vec![Vec::new(); self.roles.len()];
-        let mut goals = vec![None; self.roles.len()];
+        let model = self.model(Ask::Inspect, &state.facts, &[]);
+        Inspection {
+            legal: (0..self.roles.len()).map(|r| self.legal_in(&model, r)).collect(),
+            terminal: !model.atoms(Pred::proposition(kw::TERMINAL)).is_empty(),
+            goals: self.goals_in(&model),
+        }
+    }
+
+    /// The legal moves of role number `role` (in declaration order) in
+    /// `state`, sorted; only the rules `legal` depends on are evaluated.
+    ///
+    /// ```
+    /// use bouton_ggp::{Game, Prover};
+    ///
+    /// let game = Game::parse("(role a) (role b) (init (turn a))
+    ///     (<= (legal ?r go) (true (turn ?r))) (<= (legal ?r wait) (role ?r) (not (true (turn ?r))))
+    ///     (<= (next (turn b)) (true (turn a))) (<= terminal (true (turn b))) (goal a 100) (goal b 0)")?;
+    /// let mut prover = Prover::new(&game);
+    /// let start = prover.initial_state();
+    /// assert_eq!(prover.legal_moves(&start, 0), vec!["go".parse()?]);
+    /// assert_eq!(prover.legal_moves(&start, 1), vec!["wait".parse()?]);
+    /// assert!(!prover.is_terminal(&start));
+    /// assert_eq!(prover.goals(&start), vec![Some(100), Some(0)]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn legal_moves(&mut self, state: &ProverState, role: usize) -> Vec<Term> {
+        let model = self.model(Ask::Legal(role), &state.facts, &[]);
+        self.legal_in(&model, role)
+    }
+
+    /// Whether `state` is terminal; only the rules `terminal` depends on are
+    /// evaluated.
+    pub fn is_terminal(&mut self, state: &ProverState) -> bool {
+        let model = self.model(Ask::Terminal, &state.facts, &[]);
+        !model.atoms(Pred::proposition(kw::TERMINAL)).is_empty()
+    }
+
+    /// Each role's goal value in `state` (the largest, should several hold);
+    /// only the rules `goal` depends on are evaluated.
+    pub fn goals(&mut self, state: &ProverState) -> Vec<Option<u8>> {
+        let model = self.model(Ask::Goal, &state.facts, &[]);
+        self.goals_in(&model)
+    }
+
+    fn legal_in(&self, model: &Model, role: usize) -> Vec<Term> {
+        let mut moves = Vec::new();
         for &atom in model.atoms(Pred::new(kw::LEGAL, 2)) {
-            let [role, mv] = self.store.args(atom) else { continue };
-            if let Some(r) = self.roles.iter().position(|x| x == role) {
-                legal[r].push(self.store.to_term(*mv, &self.symbols));
+            let [r, mv] = self.store.args(atom) else { continue };
+            if *r == self.roles[role] {
+                moves.push(self.store.to_term(*mv, &self.symbols));
             }
         }
+        moves.sort();
+        moves
+    }
+
+    fn goals_in(&self, model: &Model) -> Vec<Option<u8>> {
+        let mut goals = vec![None; self.roles.len()];
         for &atom in model.atoms(Pred::new(kw::GOAL, 2)) {
             let [role, value] = self.store.args(atom) else { continue };
             let Node::Sym(v) = self.store.node(*value) else { continue };
-            if let (Some(r), Some(v)) = (self.roles.iter().position(|x| x == role), self.symbols.goal_value(*v)) {
+            if let (Some(r), Some(v)) = (self.roles.iter().position(|x| x == role), self.symbols.goal_value(v)) {
                 goals[r] = goals[r].max(Some(v));
             }
         }
-        legal.iter_mut().for_each(|moves| moves.sort());
-        let terminal = !model.atoms(Pred::proposition(kw::TERMINAL)).is_empty();
-        Inspection { legal, terminal, goals }
+        goals
     }
 
     /// The state after every role plays its move in `joint` (roles in
-    /// declaration order). Moves are not checked for legality.
+    /// declaration order). Moves are not checked for legality; only the
+    /// rules `next` depends on are evaluated.
     pub fn next_state(&mut self, state: &ProverState, joint: &[Term]) -> ProverState {
         let joint: Vec<TermId> = joint.iter().map(|t| self.intern(t)).collect();
-        let model = self.model(&state.facts, &joint);
+        let model = self.model(Ask::Next, &state.facts, &joint);
         Prover::state_of(&model, Pred::new(kw::NEXT, 1), &self.store)
     }
 
@@ -190,6 +348,77 @@ impl Prover {
                 let args: Vec<TermId> = args.iter().map(|a| self.intern(a)).collect();
                 self.store.app(sym, &args)
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+    use std::path::Path;
+
+    /// Plays `playouts` random matches of up to `steps` joint moves, asking
+    /// the demand-driven prover and one that evaluates every rule the same
+    /// questions; `None` if they always agree, else what differed.
+    fn disagreement(game: &Game, playouts: usize, steps: usize) -> Option<String> {
+        let mut fast = Prover::build(game, 10_000_000, true);
+        let mut full = Prover::build(game, 10_000_000, false);
+        let mut rng = SmallRng::seed_from_u64(3);
+        for _ in 0..playouts {
+            let mut a = fast.initial_state();
+            let mut b = full.initial_state();
+            for step in 0..steps {
+                if fast.facts(&a) != full.facts(&b) {
+                    return Some(format!("step {step}: states"));
+                }
+                let (x, y) = (fast.inspect(&a), full.inspect(&b));
+                if x != y {
+                    return Some(format!("step {step}: {x:?} vs {y:?}"));
+                }
+                for r in 0..x.legal.len() {
+                    if fast.legal_moves(&a, r) != y.legal[r] {
+                        return Some(format!("step {step}: legal moves of role {r} alone"));
+                    }
+                }
+                if fast.is_terminal(&a) != y.terminal || fast.goals(&a) != y.goals {
+                    return Some(format!("step {step}: terminal or goals alone"));
+                }
+                if x.terminal || x.legal.iter().any(Vec::is_empty) {
+                    break;
+                }
+                let joint: Vec<Term> = x.legal.iter().map(|l| l[rng.random_range(0..l.len())].clone()).collect();
+                a = fast.next_state(&a, &joint);
+                b = full.next_state(&b, &joint);
+            }
+        }
+        None
+    }
+
+    fn games_in(dir: &Path) -> Vec<(String, Game)> {
+        let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+        let mut games: Vec<(String, Game)> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "kif"))
+            .filter_map(|p| {
+                let text = std::fs::read_to_string(&p).ok()?;
+                Some((p.display().to_string(), Game::parse(&text).ok()?))
+            })
+            .collect();
+        games.sort_by(|a, b| a.0.cmp(&b.0));
+        games
+    }
+
+    #[test]
+    fn demand_changes_no_answer() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut games = games_in(&root.join("games"));
+        games.extend(games_in(&root.join("../../../shared/gdl")));
+        games.extend(games_in(&root.join("../../../shared/gdl/testcases")));
+        assert!(!games.is_empty());
+        for (name, game) in games {
+            assert_eq!(disagreement(&game, 3, 30), None, "{name}");
         }
     }
 }

@@ -13,7 +13,7 @@ use tokio::time::Instant;
 use crate::compile_error::CompileError;
 use crate::game::Game;
 use crate::http::{self, ClientError};
-use crate::machine::Machine;
+use crate::judge::Judge;
 use crate::protocol::Message;
 use crate::record::{MatchRecord, Replacement, Step};
 use crate::sexp::Sexp;
@@ -52,7 +52,8 @@ impl Default for RefereeConfig {
 /// Why a match could not be run.
 #[derive(Debug, thiserror::Error)]
 pub enum RefereeError {
-    /// The game cannot be compiled.
+    /// The game has no roles (a game too large to compile is refereed by
+    /// the reference prover).
     #[error(transparent)]
     Compile(#[from] CompileError),
     /// Not one player per role.
@@ -94,8 +95,8 @@ pub async fn run_match(
     config: &RefereeConfig,
     progress: &mut (dyn FnMut(&Step) + Send),
 ) -> Result<MatchRecord, RefereeError> {
-    let machine = Machine::compile(game)?;
-    let roles = machine.roles().to_vec();
+    let mut judge = Judge::new(game)?;
+    let roles = judge.roles();
     if roles.len() != players.len() {
         return Err(RefereeError::PlayerCount { roles: roles.len(), players: players.len() });
     }
@@ -121,38 +122,33 @@ pub async fn run_match(
         goals: Vec::new(),
         finished: false,
     };
-    let mut state = machine.initial_state();
     let mut previous: Option<Vec<Term>> = None;
-    let mut legal = Vec::new();
-    while !machine.is_terminal(&state) && record.steps.len() < config.max_steps {
+    while !judge.is_terminal() && record.steps.len() < config.max_steps {
         let plays: Vec<Message> =
             roles.iter().map(|_| Message::Play { id: config.match_id.clone(), moves: previous.clone() }).collect();
         let replies = broadcast(players, &plays, Instant::now() + config.play_clock + config.grace).await;
-        let mut joint = Vec::with_capacity(roles.len());
         let mut step = Step { moves: Vec::new(), replaced: Vec::new() };
         for (r, reply) in replies.into_iter().enumerate() {
-            legal.clear();
-            legal.extend(machine.legal_moves(&state, r));
+            let legal = judge.legal(r);
             if legal.is_empty() {
                 return Err(RefereeError::NoMoves(roles[r].clone()));
             }
             let chosen = match reply {
-                Ok(text) => match text.trim().parse::<Term>().ok().and_then(|t| machine.move_index(r, &t)) {
-                    Some(mv) if legal.contains(&mv) => Ok(mv),
-                    _ => Err(Replacement::Illegal(text.trim().to_string())),
+                Ok(text) => match text.trim().parse::<Term>().ok().and_then(|t| legal.iter().find(|m| **m == t)) {
+                    Some(mv) => Ok(mv.clone()),
+                    None => Err(Replacement::Illegal(text.trim().to_string())),
                 },
                 Err(ClientError::Timeout) => Err(Replacement::Late),
                 Err(e) => Err(Replacement::Failed(e.to_string())),
             };
             let (mv, why) = match chosen {
                 Ok(mv) => (mv, None),
-                Err(why) => (legal[rng.random_range(0..legal.len())], Some(why)),
+                Err(why) => (legal[rng.random_range(0..legal.len())].clone(), Some(why)),
             };
-            joint.push(mv);
-            step.moves.push(machine.moves(r)[mv as usize].clone());
+            step.moves.push(mv);
             step.replaced.push(why);
         }
-        state = machine.next_state(&state, &joint);
+        judge.play(&step.moves);
         previous = Some(step.moves.clone());
         progress(&step);
         record.steps.push(step);
@@ -160,8 +156,8 @@ pub async fn run_match(
     let stops: Vec<Message> =
         roles.iter().map(|_| Message::Stop { id: config.match_id.clone(), moves: previous.clone() }).collect();
     let _ = broadcast(players, &stops, Instant::now() + config.play_clock + config.grace).await;
-    record.goals = machine.goals(&state);
-    record.finished = machine.is_terminal(&state);
+    record.goals = judge.goals();
+    record.finished = judge.is_terminal();
     Ok(record)
 }
 

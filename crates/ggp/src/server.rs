@@ -2,14 +2,18 @@
 //! it.
 //!
 //! - `START`: compiles the rules within the start clock (a very large game
-//!   keeps compiling in the background while the reference [`Prover`]
-//!   answers), then uses the rest of the start clock to solve the game if it
-//!   can; answers `ready`. A START for another match while one is running
-//!   gets `busy`.
+//!   keeps compiling in the background while the reference
+//!   [`Prover`](crate::Prover), on a thread of its own that follows the
+//!   match, answers), then uses the rest of the start clock to solve the game
+//!   if it can; answers `ready`. A START for another match while one is
+//!   running gets `busy`.
 //! - `PLAY`: applies the previous joint move and answers a legal move,
 //!   spelled as the rules spell it, before the play clock ends minus a safety
 //!   margin — the thinking runs on a blocking thread and, should it overrun,
-//!   a legal move computed up front is sent instead.
+//!   a legal move computed up front is sent instead. Without a compiled
+//!   machine the prover's random legal move is sent; should the prover be
+//!   late, a move it found legal before (never an error: a manager counts an
+//!   error as an illegal move, and a guess may still be legal).
 //! - `STOP`/`ABORT` end the match (`done`/`aborted`); `INFO` tells whether
 //!   the player is free; `PREVIEW` is acknowledged.
 //! - Anything else — unparsable, truncated, oversized — gets an error reply;
@@ -22,11 +26,11 @@ use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::time::{Instant, timeout_at};
 
+use crate::follower::Follower;
 use crate::game::Game;
 use crate::http;
 use crate::machine::{Evaluator, Machine, State};
 use crate::protocol::Message;
-use crate::prover::{Prover, ProverState};
 use crate::term::Term;
 use crate::thinker::{Strategy, Thinker};
 
@@ -102,7 +106,10 @@ struct Session {
     game: Arc<Game>,
     history: Vec<Vec<Term>>,
     engine: Arc<Mutex<Option<Engine>>>,
-    fallback: Option<(Prover, ProverState, usize)>,
+    /// The reference prover following the match, once one was needed.
+    follower: Option<Follower>,
+    /// The legal moves the follower last gave, for a guess when it is late.
+    last_legal: Vec<Term>,
     seed: u64,
 }
 
@@ -268,7 +275,8 @@ impl Player {
                 game: Arc::clone(&game),
                 history: Vec::new(),
                 engine: Arc::new(Mutex::new(None)),
-                fallback: None,
+                follower: None,
+                last_legal: Vec::new(),
                 seed,
             }));
             *current = Some(Current {
@@ -283,10 +291,11 @@ impl Player {
             eprintln!("{id}: start as {role} ({} rules, clocks {start_clock:?}/{play_clock:?})", game.rule_count());
         }
         let deadline = received + start_clock.saturating_sub(safety_margin(start_clock));
+        let mut session = session.lock().await;
         if self.config.prover_only {
+            session.follower = Some(Follower::start(&game, session.role.clone()));
             return Ok("ready".into());
         }
-        let session = session.lock().await;
         let slot = Arc::clone(&session.engine);
         let strategy = self.config.strategy;
         let seed = session.seed;
@@ -324,78 +333,63 @@ impl Player {
                 if self.config.verbose {
                     eprintln!("{id}: {e}; the reference prover will answer");
                 }
+                session.follower = Some(Follower::start(&game, session.role.clone()));
                 Ok("ready".into())
             }
             // Still compiling: the prover answers meanwhile (the compilation
             // installs itself when done).
-            _ => Ok("ready".into()),
+            _ => {
+                session.follower = Some(Follower::start(&game, session.role.clone()));
+                Ok("ready".into())
+            }
         }
     }
 }
 
 impl Session {
-    /// The legal move to send and how it was chosen.
+    /// The legal move to send and how it was chosen. Whatever happens, a
+    /// move is sent: the compiled machine's choice, else the reference
+    /// prover's, else (when even the prover is late) a guess from the legal
+    /// moves it gave last.
     async fn play(&mut self, moves: Option<Vec<Term>>, received: Instant) -> Result<(Term, &'static str), String> {
         if let Some(moves) = moves {
             self.history.push(moves);
         }
         let deadline = received + self.play_clock.saturating_sub(safety_margin(self.play_clock));
         let engine = lock(&self.engine).clone();
-        match engine {
-            Some(engine) => {
-                let state = replay(&engine.machine, &self.history)?;
-                let legal = engine.machine.legal_moves(&state, engine.role);
-                let Some(&first) = legal.first() else {
-                    return Err("no legal move in this state".into());
-                };
-                let thinker = Arc::clone(&engine.thinker);
-                let think_until = deadline.into_std();
-                let task = tokio::task::spawn_blocking(move || lock(&thinker).choose(&state, think_until));
-                let (mv, how) = match timeout_at(deadline, task).await {
-                    Ok(Ok(mv)) => (mv, "chosen"),
-                    _ => (first, "out of time: first legal move"),
-                };
-                Ok((engine.machine.moves(engine.role)[mv as usize].clone(), how))
-            }
-            None => self.play_with_prover(deadline).await,
+        if let Some(engine) = engine
+            && let Ok(state) = replay(&engine.machine, &self.history)
+            && let Some(&first) = engine.machine.legal_moves(&state, engine.role).first()
+        {
+            let thinker = Arc::clone(&engine.thinker);
+            let think_until = deadline.into_std();
+            let task = tokio::task::spawn_blocking(move || lock(&thinker).choose(&state, think_until));
+            let (mv, how) = match timeout_at(deadline, task).await {
+                Ok(Ok(mv)) => (mv, "chosen"),
+                _ => (first, "out of time: first legal move"),
+            };
+            return Ok((engine.machine.moves(engine.role)[mv as usize].clone(), how));
         }
+        // Not compiled (yet), or the compiled machine does not know the
+        // moves played: the reference prover answers.
+        Ok(self.play_with_prover(deadline).await)
     }
 
-    /// Without a compiled machine: a random legal move by the reference
-    /// reasoner.
-    async fn play_with_prover(&mut self, deadline: Instant) -> Result<(Term, &'static str), String> {
-        let fallback = self.fallback.take();
-        let game = Arc::clone(&self.game);
-        let history = self.history.clone();
-        let role = self.role.clone();
-        let seed = self.seed.wrapping_add(history.len() as u64);
-        let task = tokio::task::spawn_blocking(move || {
-            let (mut prover, mut state, mut done) = match fallback {
-                Some(f) => f,
-                None => {
-                    let mut prover = Prover::new(&game);
-                    let state = prover.initial_state();
-                    (prover, state, 0)
-                }
-            };
-            for joint in &history[done..] {
-                state = prover.next_state(&state, joint);
-                done += 1;
+    /// A random legal move by the reference prover following the match; if
+    /// it has not caught up by the deadline, a guess.
+    async fn play_with_prover(&mut self, deadline: Instant) -> (Term, &'static str) {
+        let seed = self.seed.wrapping_add(self.history.len() as u64);
+        let (game, role) = (&self.game, &self.role);
+        let follower = self.follower.get_or_insert_with(|| Follower::start(game, role.clone()));
+        let pick = |legal: &[Term]| legal[(seed % legal.len() as u64) as usize].clone();
+        match timeout_at(deadline, follower.legal_after(&self.history)).await {
+            Ok(Ok(legal)) if !legal.is_empty() => {
+                let mv = pick(&legal);
+                self.last_legal = legal;
+                (mv, "reference reasoner: random legal move")
             }
-            let r = prover.roles().iter().position(|r| *r == role);
-            let legal = r.map(|r| prover.inspect(&state).legal.swap_remove(r)).unwrap_or_default();
-            (prover, state, done, legal)
-        });
-        match timeout_at(deadline, task).await {
-            Ok(Ok((prover, state, done, legal))) => {
-                self.fallback = Some((prover, state, done));
-                if legal.is_empty() {
-                    return Err("no legal move in this state".into());
-                }
-                let k = (seed % legal.len() as u64) as usize;
-                Ok((legal[k].clone(), "reference reasoner: random legal move"))
-            }
-            _ => Err("the reasoner did not answer in time".into()),
+            _ if !self.last_legal.is_empty() => (pick(&self.last_legal), "reasoner late: a move legal before"),
+            _ => ("noop".parse().expect("a term"), "reasoner late: noop"),
         }
     }
 }

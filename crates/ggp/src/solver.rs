@@ -100,9 +100,14 @@ impl Solver {
         self.table.len()
     }
 
-    /// Forgets every solved state.
+    /// Forgets every solved state. A large table is freed on another
+    /// thread (millions of states take a while to free, which the caller,
+    /// thinking against a clock, cannot spare).
     pub fn clear(&mut self) {
-        self.table.clear();
+        let table = std::mem::take(&mut self.table);
+        if table.len() >= 100_000 {
+            let _ = std::thread::Builder::new().name("ggp-free".into()).spawn(move || drop(table));
+        }
     }
 
     /// Whether the table of solved states is full.

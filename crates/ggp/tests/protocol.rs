@@ -335,3 +335,24 @@ async fn a_start_for_a_role_not_in_the_game_is_refused_and_leaves_the_player_fre
     let (_, _, body) = exchange_async(addr, post(&format!("(START m2 ROBOT {rules} 2 1)")), false).await;
     assert_eq!(body, "ready", "roles match whatever their letter case");
 }
+
+/// The repository's own copies of competition games (`tests/games`).
+fn repository_game(name: &str) -> Game {
+    common::game(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games").join(name))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chess_and_checkers_get_a_legal_move_before_every_clock_over_http() {
+    // One player reasons with the reference prover only (the fallback for a
+    // game still compiling); the other as it would in a competition.
+    let prover = spawn_player(PlayerConfig { prover_only: true, ..PlayerConfig::default() }).await.to_string();
+    let best = spawn_player(PlayerConfig::default()).await.to_string();
+    // Each kind of player on each side once.
+    for (file, players) in [("chess.kif", [prover.clone(), best.clone()]), ("checkers.kif", [best, prover])] {
+        let game = repository_game(file);
+        let config = RefereeConfig { max_steps: 4, ..referee_config(file, 5, 3000) };
+        let record = run_match(&game, &players, &config, &mut |_| {}).await.unwrap();
+        assert_eq!(record.steps.len(), 4, "{file}: {record}");
+        assert_eq!(record.replacements(), vec![0, 0], "{file}: every move legal and in time\n{record}");
+    }
+}

@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# Plays bouton's `best` player against the flat Monte Carlo baseline
+# (`flat-mc`, the ggp-base sample gamer's method) through bouton's own
+# referee: two `bouton ggp serve` players on local ports, one with
+# `--strategy best`, one with `--strategy flat-mc`, and `bouton ggp referee`
+# running each match over HTTP with the same clocks for both. Every game is
+# played with best in the first role and then in the second, MATCHES times
+# each, and the results are printed per game and seat order:
+#
+#   breakthrough   best first   3 won 0 drawn 1 lost   score 75%
+#
+# where the score counts a draw as half a win (a player's goal of 100 is a
+# win, 0 a loss, anything between a draw). A game that does not compile
+# within the start clock (`bouton ggp check` with a timeout) is reported as
+# such and skipped: the players would only answer random moves through the
+# reference prover. Moves the referee had to replace (late, illegal) are
+# counted per player.
+#
+# Usage: bench/ggp-strength.sh [GAME...]
+#   GAME      game names of the GGP repository (default: breakthrough pentago
+#             knightThrough nineBoardTicTacToe checkers chess connectFour)
+#
+# Environment:
+#   MATCHES       matches per game and seat order (default 1)
+#   START_CLOCK   seconds before the first move (default 10)
+#   PLAY_CLOCK    seconds per move (default 5)
+#   GAMES_DIR     where NAME.kif files are looked for first (default
+#                 /tmp/ggpgames); missing ones are taken from the repository
+#   GGP_REPOSITORY  the GGP repository, a bare git directory or a checkout
+#                 (default /work/.mirror/ggp-org+ggp-repository/repo)
+#   BOUTON        the binary to use (default: this tree's release build,
+#                 built first); it is copied, so rebuilding during the run
+#                 changes nothing
+#   PORT          the first of the two ports used (default 9240)
+#   LOGS          where each match's record and the players' logs are kept
+#                 (default a temp dir)
+#
+# With the defaults (five games that compile, one match per seat order, a
+# 5 s play clock) a run takes about an hour. The two players share the
+# machine: `best` searches on two threads on its own turns and on one
+# thread on the opponent's turns; flat-mc uses one thread on its turns.
+# Other work on the machine takes from both.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+case "${1:-}" in
+    -h | --help)
+        sed -n '2,44p' "$0" | sed 's/^# \{0,1\}//'
+        exit 0
+        ;;
+esac
+
+games=("$@")
+if [ ${#games[@]} -eq 0 ]; then
+    games=(breakthrough pentago knightThrough nineBoardTicTacToe checkers chess connectFour)
+fi
+matches=${MATCHES:-1}
+start_clock=${START_CLOCK:-10}
+play_clock=${PLAY_CLOCK:-5}
+games_dir=${GAMES_DIR:-/tmp/ggpgames}
+repo=${GGP_REPOSITORY:-/work/.mirror/ggp-org+ggp-repository/repo}
+port=${PORT:-9240}
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/ggp-strength.XXXXXX")
+logs=${LOGS:-$work/logs}
+mkdir -p "$logs"
+if [ -z "${BOUTON:-}" ]; then
+    cargo build --release --quiet -p bouton
+    BOUTON=target/release/bouton
+fi
+cp "$BOUTON" "$work/bouton"
+bouton=$work/bouton
+
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do
+        kill "$pid" 2>/dev/null || true
+    done
+    wait 2>/dev/null || true
+}
+trap cleanup EXIT
+
+# Starts a player; waits until it listens.
+start_player() { # strategy port name
+    "$bouton" ggp serve --strategy "$1" --port "$2" --name "$3" 2>>"$logs/$3.log" >"$work/$3.out" &
+    pids+=($!)
+    for _ in $(seq 100); do
+        grep -q listening "$work/$3.out" 2>/dev/null && return 0
+        sleep 0.1
+    done
+    echo "the $1 player did not start; see $logs/$3.log" >&2
+    exit 1
+}
+
+# The rule sheet of a game, from GAMES_DIR or the repository.
+game_file() { # name
+    if [ -f "$games_dir/$1.kif" ]; then
+        echo "$games_dir/$1.kif"
+        return 0
+    fi
+    local out=$work/$1.kif
+    if git -C "$repo" show "HEAD:games/$1/$1.kif" >"$out" 2>/dev/null ||
+        git -C "$repo" show "HEAD:war/root/games/$1/$1.kif" >"$out" 2>/dev/null; then
+        echo "$out"
+        return 0
+    fi
+    return 1
+}
+
+best_port=$port
+flat_port=$((port + 1))
+start_player best "$best_port" best
+start_player flat-mc "$flat_port" flat-mc
+
+echo "best against flat-mc: $matches match(es) per seat order, clocks ${start_clock} s / ${play_clock} s"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); logs in $logs"
+summary=()
+for game in "${games[@]}"; do
+    if ! file=$(game_file "$game"); then
+        summary+=("$(printf '%-20s not found in %s or the repository' "$game" "$games_dir")")
+        echo "${summary[-1]}"
+        continue
+    fi
+    # The players compile within the start clock; a game that cannot would
+    # be played with random moves.
+    set +e
+    timeout "$start_clock" "$bouton" ggp check "$file" --solve-time 0 >"$logs/$game.check" 2>&1
+    status=$?
+    set -e
+    if [ $status -ne 0 ]; then
+        if [ $status -eq 124 ]; then
+            why="does not compile within the start clock (${start_clock} s)"
+        else
+            why="does not compile: $(grep -m1 -E 'cannot|error' "$logs/$game.check" || echo "exit $status")"
+        fi
+        summary+=("$(printf '%-20s %s; not played' "$game" "$why")")
+        echo "${summary[-1]}"
+        continue
+    fi
+    for seat in 0 1; do
+        won=0 drawn=0 lost=0 late_best=0 late_flat=0
+        for i in $(seq "$matches"); do
+            id="$game-$seat-$i-$$"
+            if [ $seat -eq 0 ]; then
+                players=(--player "127.0.0.1:$best_port" --player "127.0.0.1:$flat_port")
+            else
+                players=(--player "127.0.0.1:$flat_port" --player "127.0.0.1:$best_port")
+            fi
+            record=$logs/$id.txt
+            started=$(date +%s)
+            if ! "$bouton" ggp referee "$file" "${players[@]}" --start-clock "$start_clock" \
+                --play-clock "$play_clock" --match-id "$id" --seed "$i" >"$record" 2>&1; then
+                echo "  $game match $id failed; see $record" >&2
+                continue
+            fi
+            # "goals: ROLE G, ROLE G"; the first role is seat 0.
+            goals=$(grep -E '^(goals|abandoned; goals now):' "$record" | tail -1 | sed 's/^[^:]*: //')
+            ours=$(echo "$goals" | tr ',' '\n' | sed -n "$((seat + 1))p" | awk '{print $NF}')
+            case "$ours" in
+                100) won=$((won + 1)) ;;
+                0 | none) lost=$((lost + 1)) ;;
+                *) drawn=$((drawn + 1)) ;;
+            esac
+            steps=$(grep -cE '^ *[0-9]+\.' "$record" || true)
+            # Replaced moves per role: each step line lists the roles' moves
+            # in order, a replaced one followed by "[replaced: why]".
+            read -r rep0 rep1 < <(grep -E '^ *[0-9]+\.' "$record" | awk '
+                {
+                    sub(/^ *[0-9]+\. /, "")
+                    role = -1; depth = 0; inside = 0
+                    for (i = 1; i <= length($0); i++) {
+                        c = substr($0, i, 1)
+                        if (inside) { if (c == "]") inside = 0; continue }
+                        if (c == "[") { inside = 1; count[role]++; continue }
+                        if (depth == 0 && c != " " && c != ")") { if (c == "(" || prev == " " || i == 1) role++ }
+                        if (c == "(") depth++
+                        if (c == ")") depth--
+                        prev = c
+                    }
+                    prev = ""
+                }
+                END { print count[0] + 0, count[1] + 0 }')
+            if [ $seat -eq 0 ]; then
+                late_best=$((late_best + rep0)) late_flat=$((late_flat + rep1))
+            else
+                late_best=$((late_best + rep1)) late_flat=$((late_flat + rep0))
+            fi
+            echo "  $game, best as role $seat, match $i: goals $goals ($steps steps, $(($(date +%s) - started)) s)"
+        done
+        total=$((won + drawn + lost))
+        if [ $total -gt 0 ]; then
+            score=$(((200 * won + 100 * drawn) / (2 * total)))
+        else
+            score=0
+        fi
+        order=$([ $seat -eq 0 ] && echo "best first " || echo "best second")
+        summary+=("$(printf '%-20s %s  %d won %d drawn %d lost  score %3d%%  (replaced moves: best %d, flat-mc %d)' \
+            "$game" "$order" "$won" "$drawn" "$lost" "$score" "$late_best" "$late_flat")")
+        echo "${summary[-1]}"
+    done
+done
+
+echo
+echo "summary (best against flat-mc, clocks ${start_clock} s / ${play_clock} s, $matches match(es) per seat order):"
+printf '%s\n' "${summary[@]}"

@@ -1,0 +1,264 @@
+//! Demand: rewriting rules so that bottom-up evaluation derives only what a
+//! query needs (the "magic sets" transformation of deductive databases).
+//!
+//! Bottom-up evaluation computes every relation in full, although a rule
+//! such as chess's
+//!
+//! ```text
+//! (<= (legal ?p (move ?piece ?u ?v ?x ?y)) … (true (cell ?kx ?ky ?king))
+//!     (not (threatened_with_capture ?p ?x ?y ?kx ?ky ?u ?v)))
+//! ```
+//!
+//! only ever asks about the few `threatened_with_capture` atoms whose
+//! arguments the literals before it bind — millions fewer than the relation
+//! holds. A top-down prover passes those bindings down; here they become
+//! *demand* relations. For a relation `q` asked with some arguments bound (an
+//! *adornment*: which top-level arguments are bound), `demand q` holds the
+//! bound values asked for; each rule for `q` gets `demand q` as its first
+//! literal; and each rule body that asks about `q` defines `demand q` from the
+//! literals that bind those arguments (the join order of [`join_order`] is
+//! the order bindings pass in). A relation asked with nothing bound is
+//! computed in full, as before, and needs no demand relation.
+//!
+//! The derived atoms of a relation asked with several adornments land in the
+//! one relation, and every atom derived is true: the rewritten rules derive a
+//! subset of what the original ones do, and every atom a query depends on.
+//! Negative literals get demand too, but never pass it on through a negative
+//! literal of a rewritten relation, which keeps stratified rules stratified
+//! in practice (callers that need exact negation check it:
+//! [`crate::datalog::Evaluator::is_stratified`]).
+
+use std::collections::{HashMap, HashSet};
+
+use crate::datalog::join_order;
+use crate::normalize::{Lit, NRule, Pat};
+use crate::store::{Pred, TermStore};
+use crate::symbol::Symbols;
+
+/// Which top-level arguments of a literal are bound.
+pub(crate) type Adornment = Vec<bool>;
+
+/// Rules rewritten for demand.
+#[derive(Debug, Clone)]
+pub(crate) struct Demand {
+    /// The rewritten rules: those of the relations the queries depend on,
+    /// with demand literals, and the rules of the demand relations.
+    pub(crate) rules: Vec<NRule>,
+    /// The demand relations, which hold no facts of the game.
+    pub(crate) demand: HashSet<Pred>,
+    /// For each query, the demand relation to seed with the bound arguments
+    /// asked about (`None` when the query is computed in full).
+    pub(crate) seeds: Vec<Option<Pred>>,
+}
+
+/// Rewrites `rules` for the `queries` (a relation and which of its
+/// arguments will be bound), `size` estimating relation sizes for the join
+/// orders. Relations that `rules` do not define are taken as given.
+pub(crate) fn transform(
+    rules: &[NRule],
+    queries: &[(Pred, Adornment)],
+    store: &mut TermStore,
+    symbols: &mut Symbols,
+    size: &dyn Fn(Pred) -> usize,
+) -> Demand {
+    let mut rules_of: HashMap<Pred, Vec<usize>> = HashMap::new();
+    for (i, r) in rules.iter().enumerate() {
+        rules_of.entry(r.head.pred(store)).or_default().push(i);
+    }
+    let partial = |a: &Adornment| a.iter().any(|&b| b);
+    // Pass 1: which relations are asked about in full somewhere (they are
+    // then computed in full, and their other adornments need no rules).
+    let mut full: HashSet<Pred> = HashSet::new();
+    let mut seen: HashSet<(Pred, Adornment)> = HashSet::new();
+    let mut work: Vec<(Pred, Adornment)> = queries.to_vec();
+    while let Some((p, a)) = work.pop() {
+        let first = if partial(&a) { seen.insert((p, a.clone())) } else { full.insert(p) };
+        if !first {
+            continue;
+        }
+        for &r in rules_of.get(&p).map_or(&[][..], |v| v) {
+            walk(&rules[r], &a, store, size, &|q| rules_of.contains_key(&q), &mut |q, b, _| work.push((q, b)));
+        }
+    }
+    // Pass 2: the rules.
+    let mut out = Vec::new();
+    let mut demand_of: HashMap<(Pred, Adornment), Pred> = HashMap::new();
+    let mut demand_pred = |p: Pred, a: &Adornment, symbols: &mut Symbols| {
+        *demand_of.entry((p, a.clone())).or_insert_with(|| {
+            let name = symbols.fresh(&format!("demand {}", symbols.name(p.name)));
+            Pred::new(name, a.iter().filter(|&&b| b).count())
+        })
+    };
+    let mut emitted: HashSet<(Pred, Adornment)> = HashSet::new();
+    let mut seeds = Vec::new();
+    let mut work: Vec<(Pred, Adornment)> = Vec::new();
+    for (p, a) in queries {
+        if full.contains(p) || !partial(a) {
+            seeds.push(None);
+            work.push((*p, vec![false; a.len()]));
+        } else {
+            seeds.push(Some(demand_pred(*p, a, symbols)));
+            work.push((*p, a.clone()));
+        }
+    }
+    while let Some((p, a)) = work.pop() {
+        let a = if full.contains(&p) { vec![false; a.len()] } else { a };
+        if !emitted.insert((p, a.clone())) {
+            continue;
+        }
+        for &r in rules_of.get(&p).map_or(&[][..], |v| v) {
+            let rule = &rules[r];
+            let head_demand = partial(&a).then(|| {
+                let d = demand_pred(p, &a, symbols);
+                Lit::Pos(demand_pattern(&rule.head, &a, d, store))
+            });
+            let mut asked = Vec::new();
+            walk(rule, &a, store, size, &|q| rules_of.contains_key(&q), &mut |q, b, prior| {
+                asked.push((q, b, prior.0, prior.1.to_vec()));
+            });
+            for (q, b, at, prior) in asked {
+                if full.contains(&q) || !partial(&b) {
+                    work.push((q, vec![false; b.len()]));
+                    continue;
+                }
+                let (Lit::Pos(lit) | Lit::Neg(lit)) = &rule.body[at] else { unreachable!("asked literals are atoms") };
+                let d = demand_pred(q, &b, symbols);
+                let head = demand_pattern(lit, &b, d, store);
+                let body = head_demand.iter().cloned().chain(prior.iter().map(|&i| rule.body[i].clone())).collect();
+                out.push(NRule { head, body, vars: rule.vars });
+                work.push((q, b));
+            }
+            let body = head_demand.into_iter().chain(rule.body.iter().cloned()).collect();
+            out.push(NRule { head: rule.head.clone(), body, vars: rule.vars });
+        }
+    }
+    let demand = demand_of.into_values().collect();
+    out.dedup();
+    Demand { rules: out, demand, seeds }
+}
+
+/// What [`walk`] reports for each literal asking about a defined relation:
+/// the relation, the adornment, and (the literal, the literals before it that
+/// bind its arguments).
+type Asked<'a> = dyn FnMut(Pred, Adornment, (usize, &[usize])) + 'a;
+
+/// Which literals of `rule`'s body ask about relations `defined`, and with
+/// what bound, when the head is asked with adornment `a`: `asked` gets the
+/// relation, the adornment, and (the literal, the literals before it that
+/// bind its arguments).
+fn walk(
+    rule: &NRule,
+    a: &Adornment,
+    store: &TermStore,
+    size: &dyn Fn(Pred) -> usize,
+    defined: &dyn Fn(Pred) -> bool,
+    asked: &mut Asked<'_>,
+) {
+    let mut bound: Vec<u16> = Vec::new();
+    for (i, arg) in args_of(&rule.head, store).iter().enumerate() {
+        if a.get(i).copied().unwrap_or(false) {
+            arg.vars(&mut bound);
+        }
+    }
+    let order = join_order(rule, &bound, store, size);
+    let mut prior: Vec<usize> = Vec::new();
+    for i in order {
+        let lit = &rule.body[i];
+        let all_bound = |bound: &[u16]| {
+            let mut vars = Vec::new();
+            lit.vars(&mut vars);
+            vars.iter().all(|v| bound.contains(v))
+        };
+        match lit {
+            Lit::Pos(p) | Lit::Neg(p) if defined(p.pred(store)) => {
+                let b = adornment(p, &bound, store);
+                asked(p.pred(store), b, (i, &prior));
+            }
+            _ => {}
+        }
+        match lit {
+            Lit::Pos(p) => {
+                p.vars(&mut bound);
+                prior.push(i);
+            }
+            Lit::Neg(p) if !defined(p.pred(store)) && all_bound(&bound) => prior.push(i),
+            Lit::Distinct(..) | Lit::Same(..) if all_bound(&bound) => prior.push(i),
+            _ => {}
+        }
+    }
+}
+
+/// The top-level arguments of a sentence pattern.
+fn args_of(p: &Pat, store: &TermStore) -> Vec<Pat> {
+    match p {
+        Pat::App(_, args) => args.to_vec(),
+        Pat::Ground(id) => store.args(*id).iter().map(|&t| Pat::Ground(t)).collect(),
+        Pat::Var(_) => unreachable!("a sentence is never a variable"),
+    }
+}
+
+/// Which arguments of `p` are bound when the variables `bound` are.
+fn adornment(p: &Pat, bound: &[u16], store: &TermStore) -> Adornment {
+    args_of(p, store)
+        .iter()
+        .map(|arg| {
+            let mut vars = Vec::new();
+            arg.vars(&mut vars);
+            vars.iter().all(|v| bound.contains(v))
+        })
+        .collect()
+}
+
+/// `(d args…)`: the bound arguments of `p` under adornment `a`, as a
+/// sentence of the demand relation `d`.
+fn demand_pattern(p: &Pat, a: &Adornment, d: Pred, store: &mut TermStore) -> Pat {
+    let args: Vec<Pat> = args_of(p, store).into_iter().zip(a).filter(|(_, b)| **b).map(|(arg, _)| arg).collect();
+    let ground: Option<Vec<_>> =
+        args.iter().map(|arg| if let Pat::Ground(id) = arg { Some(*id) } else { None }).collect();
+    match ground {
+        Some(ids) => Pat::Ground(store.app(d.name, &ids)),
+        None => Pat::App(d.name, args.into_boxed_slice()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datalog::{Budget, Evaluator, Model, Negation};
+    use crate::game::Game;
+    use crate::normalize::Program;
+
+    /// Every atom of `pred` that the full program derives and the demand
+    /// program too, for a query asking with the given adornment.
+    #[test]
+    fn demand_derives_what_is_asked_and_no_more() {
+        let text = "(succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5)
+            (<= (lt ?x ?y) (succ ?x ?y)) (<= (lt ?x ?z) (succ ?x ?y) (lt ?y ?z))
+            (<= (small ?x) (lt ?x 3))
+            (<= (big ?x) (succ ?w ?x) (not (small ?x)))";
+        let mut program = Program::new(&Game::parse(text).unwrap());
+        let sym = |p: &Program, n: &str| p.symbols.lookup(n).unwrap();
+        let big = Pred::new(sym(&program, "big"), 1);
+        let lt = Pred::new(sym(&program, "lt"), 2);
+        let (facts, rules): (Vec<NRule>, Vec<NRule>) = program.rules.iter().cloned().partition(|r| r.body.is_empty());
+        let mut statics = Model::default();
+        Evaluator::run_once(facts, &mut program.store, &mut statics, &Negation::Exact, &mut Budget::unlimited());
+        let demand = transform(&rules, &[(big, vec![false])], &mut program.store, &mut program.symbols, &|_| 10);
+        assert_eq!(demand.seeds, vec![None]);
+        let mut model = statics.clone();
+        Evaluator::run_once(demand.rules, &mut program.store, &mut model, &Negation::Exact, &mut Budget::unlimited());
+        let mut full = statics.clone();
+        Evaluator::run_once(rules, &mut program.store, &mut full, &Negation::Exact, &mut Budget::unlimited());
+        let names = |m: &Model, p: Pred| {
+            let mut v: Vec<String> =
+                m.atoms(p).iter().map(|&a| program.store.to_term(a, &program.symbols).to_string()).collect();
+            v.sort();
+            v
+        };
+        assert_eq!(names(&model, big), names(&full, big));
+        assert_eq!(names(&model, big), ["(big 3)", "(big 4)", "(big 5)"]);
+        // Only (lt x 3) was asked about, for x = 2…5.
+        assert!(names(&model, lt).iter().all(|a| a.ends_with(" 3)")), "{:?}", names(&model, lt));
+        assert_eq!(names(&full, lt).len(), 10);
+    }
+}

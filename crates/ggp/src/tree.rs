@@ -1,0 +1,658 @@
+//! One Monte Carlo search tree — in truth a graph: every state has one node
+//! (transpositions share their statistics), found through a table keyed by
+//! the state's hash. The tree outlives each move: the next search starts
+//! from the node of the state actually reached, and once the tree is large
+//! the nodes no longer reachable from it are dropped (freed on another
+//! thread, so that no deadline waits for it).
+//!
+//! An iteration descends from the root choosing a move for each role at each
+//! node (decoupled: every role keeps its own statistics per move, so
+//! simultaneous moves need nothing special), adds the first new state it
+//! reaches, plays it out with the MAST policy (see [`crate::mast`]) and
+//! credits every role's return along the way.
+//!
+//! - Selection is UCB1 with GRAVE (generalised rapid action value
+//!   estimation, Cazenave 2015): a move's mean is blended with its
+//!   all-moves-as-first mean — how its role fared whenever it played that
+//!   move anywhere later in the simulation — taken from the closest node
+//!   above with enough simulations to be trusted. A move never tried there
+//!   is judged by that estimate alone, so good moves are tried first.
+//! - MCTS-Solver (Winands, Björnsson and Saito 2008): terminal states, and
+//!   states the exact [`Solver`] has solved, are proven; a state where one
+//!   role chooses is proven once a move proven to give the mover its best
+//!   possible goal exists, or once every move is proven (the mover takes
+//!   the best, as in the solver: minimax for two players, max-n beyond).
+//!   Proven states are scored by their exact value instead of playouts; a
+//!   move proven worse than another proven move is never chosen again, and
+//!   the best proven move competes with the unproven ones by its exact
+//!   value (proving a draw this way can take long: the moves that look
+//!   worse than it get little exploration).
+
+use std::hash::BuildHasher;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+use crate::hash::{BuildWordHasher, FastMap};
+use crate::machine::{Evaluator, Machine, State};
+use crate::mast::Mast;
+use crate::mcts::MctsConfig;
+use crate::solver::Solver;
+
+/// No node.
+const NONE: u32 = u32::MAX;
+/// Longest playout, in transitions.
+const MAX_PLAYOUT: usize = 10_000;
+/// Deepest descent through the tree (a game whose states repeat can cycle).
+const MAX_DESCENT: usize = 1_000;
+/// Most joint moves a node keeps in a dense child array.
+const DENSE_CHILDREN: usize = 4096;
+
+/// Simulations through a move and the sum of its role's returns.
+#[derive(Debug, Clone, Copy, Default)]
+struct Stat {
+    visits: u32,
+    total: f64,
+}
+
+/// All-moves-as-first record of a move.
+#[derive(Debug, Clone, Copy, Default)]
+struct Amaf {
+    visits: u32,
+    total: f32,
+}
+
+/// Who chooses in a state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Terminal, or a role has no legal move: the play ends here.
+    End,
+    /// Every role has a single legal move.
+    Forced,
+    /// Exactly one role has a choice.
+    Turn(u16),
+    /// Several roles choose at once.
+    Simultaneous,
+}
+
+/// The children of a node, by joint-move number (the mixed-radix number of
+/// each role's choice).
+enum Children {
+    Dense(Box<[u32]>),
+    Sparse(FastMap<u64, u32>),
+}
+
+impl Children {
+    fn new(joints: usize) -> Children {
+        if joints <= DENSE_CHILDREN {
+            Children::Dense(vec![NONE; joints].into_boxed_slice())
+        } else {
+            Children::Sparse(FastMap::default())
+        }
+    }
+
+    fn get(&self, key: u64) -> u32 {
+        match self {
+            Children::Dense(v) => v[key as usize],
+            Children::Sparse(m) => m.get(&key).copied().unwrap_or(NONE),
+        }
+    }
+
+    fn set(&mut self, key: u64, child: u32) {
+        match self {
+            Children::Dense(v) => v[key as usize] = child,
+            Children::Sparse(m) => {
+                m.insert(key, child);
+            }
+        }
+    }
+
+    fn for_each_mut(&mut self, mut f: impl FnMut(&mut u32)) {
+        match self {
+            Children::Dense(v) => v.iter_mut().filter(|c| **c != NONE).for_each(&mut f),
+            Children::Sparse(m) => m.values_mut().for_each(f),
+        }
+    }
+}
+
+struct Node {
+    state: State,
+    hash: u64,
+    kind: Kind,
+    /// Role `r`'s legal moves are `legal[offsets[r]..offsets[r + 1]]`.
+    offsets: Box<[u32]>,
+    legal: Box<[u32]>,
+    /// Parallel to `legal`.
+    stats: Box<[Stat]>,
+    visits: u32,
+    children: Children,
+    /// Children known to be proven (only counted where one role chooses).
+    proven_children: u32,
+    /// Every role's goal under perfect play, once proven (terminal states
+    /// are proven by their goals).
+    proven: Option<Box<[u8]>>,
+    /// Per role, per move number: all-moves-as-first records, kept once
+    /// the node has enough simulations.
+    amaf: Option<Box<[Box<[Amaf]>]>>,
+}
+
+impl Node {
+    /// A node that owns no memory, left behind when a node is moved out.
+    fn placeholder() -> Node {
+        Node {
+            state: State(Box::new([])),
+            hash: 0,
+            kind: Kind::End,
+            offsets: Box::new([]),
+            legal: Box::new([]),
+            stats: Box::new([]),
+            visits: 0,
+            children: Children::Dense(Box::new([])),
+            proven_children: 0,
+            proven: None,
+            amaf: None,
+        }
+    }
+
+    fn moves(&self, role: usize) -> std::ops::Range<usize> {
+        self.offsets[role] as usize..self.offsets[role + 1] as usize
+    }
+}
+
+/// One step of a descent: the node, where its roles' choices start in the
+/// choice list, where the moves played from it start in the trace, and the
+/// joint move's number.
+#[derive(Clone, Copy)]
+struct Step {
+    node: u32,
+    choices: u32,
+    trace: u32,
+    key: u64,
+}
+
+/// What the root's search found for one move of a role.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct MoveReport {
+    pub(crate) mv: u32,
+    pub(crate) visits: u32,
+    pub(crate) total: f64,
+    /// The role's exact goal after this move, when proven (only where the
+    /// role alone chooses).
+    pub(crate) proven: Option<u8>,
+}
+
+/// One search tree with its own evaluator, random generator and MAST table.
+pub(crate) struct Tree {
+    machine: Machine,
+    config: MctsConfig,
+    eval: Evaluator,
+    rng: SmallRng,
+    mast: Mast,
+    nodes: Vec<Node>,
+    /// Nodes by the hash of their state (a state whose hash is taken by
+    /// another state, which in practice never happens, gets a node
+    /// outside the table).
+    table: FastMap<u64, u32>,
+    hasher: BuildWordHasher,
+    root: u32,
+    // Scratch space of one iteration.
+    path: Vec<Step>,
+    choices: Vec<u32>,
+    trace: Vec<(u16, u32)>,
+    joint: Vec<u32>,
+    rewards: Vec<f64>,
+    legal: Vec<u32>,
+}
+
+impl Tree {
+    pub(crate) fn new(machine: &Machine, config: &MctsConfig, seed: u64) -> Tree {
+        Tree {
+            machine: machine.clone(),
+            config: config.clone(),
+            eval: Evaluator::new(machine),
+            rng: SmallRng::seed_from_u64(seed),
+            mast: Mast::new(machine, config.mast, config.mast_temperature),
+            nodes: Vec::new(),
+            table: FastMap::default(),
+            hasher: BuildWordHasher::default(),
+            root: NONE,
+            path: Vec::new(),
+            choices: Vec::new(),
+            trace: Vec::new(),
+            joint: Vec::new(),
+            rewards: vec![0.0; machine.roles().len()],
+            legal: Vec::new(),
+        }
+    }
+
+    /// Nodes in the tree.
+    pub(crate) fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Forgets everything searched. A large tree is freed on another thread:
+    /// freeing hundreds of thousands of nodes takes longer than a deadline
+    /// can wait.
+    pub(crate) fn clear(&mut self) {
+        let old = std::mem::replace(&mut self.nodes, Vec::with_capacity(self.config.max_nodes));
+        discard(old);
+        self.table.clear();
+        self.root = NONE;
+    }
+
+    /// The node of `state`, if in the tree.
+    fn find(&self, state: &State, hash: u64) -> Option<u32> {
+        self.table.get(&hash).copied().filter(|&n| self.nodes[n as usize].state == *state)
+    }
+
+    /// Makes `state` the root, keeping what was searched below it when the
+    /// tree is reused (and forgetting the rest once the tree gets large),
+    /// or starting afresh.
+    pub(crate) fn set_root(&mut self, state: &State, oracle: Option<&Solver>) {
+        if self.nodes.capacity() == 0 {
+            // Room for the largest tree at once: growing a vector or a table
+            // of a million entries copies them all, long enough to overrun
+            // a deadline. Untouched, the room costs address space only.
+            self.nodes.reserve_exact(self.config.max_nodes);
+            self.table.reserve(self.config.max_nodes);
+        }
+        if !self.config.reuse {
+            self.clear();
+        }
+        let hash = self.hasher.hash_one(state);
+        match self.find(state, hash) {
+            Some(node) => {
+                self.root = node;
+                if self.nodes.len() > self.config.max_nodes / 4 {
+                    self.collect_garbage();
+                }
+            }
+            None => {
+                self.clear();
+                self.eval.load(state);
+                self.root = self.make_node(state.clone(), hash, oracle);
+            }
+        }
+        self.mast.decay(0.5);
+    }
+
+    /// Keeps only the nodes reachable from the root (the others are freed
+    /// on another thread).
+    fn collect_garbage(&mut self) {
+        let mut remap = vec![NONE; self.nodes.len()];
+        let mut order = vec![self.root];
+        remap[self.root as usize] = 0;
+        let mut i = 0;
+        let mut found = Vec::new();
+        while i < order.len() {
+            let node = order[i] as usize;
+            i += 1;
+            found.clear();
+            self.nodes[node].children.for_each_mut(|c| found.push(*c));
+            for &c in &found {
+                if remap[c as usize] == NONE {
+                    remap[c as usize] = order.len() as u32;
+                    order.push(c);
+                }
+            }
+        }
+        let mut old = std::mem::replace(&mut self.nodes, Vec::with_capacity(self.config.max_nodes));
+        self.nodes.extend(order.iter().map(|&i| std::mem::replace(&mut old[i as usize], Node::placeholder())));
+        discard(old);
+        self.table.clear();
+        for (i, node) in self.nodes.iter_mut().enumerate() {
+            node.children.for_each_mut(|c| *c = remap[*c as usize]);
+            self.table.insert(node.hash, i as u32);
+        }
+        self.root = 0;
+    }
+
+    /// The root's proven value, if any.
+    pub(crate) fn root_proven(&self) -> Option<&[u8]> {
+        self.nodes.get(self.root as usize).and_then(|n| n.proven.as_deref())
+    }
+
+    /// The root's figures for each legal move of `role`.
+    pub(crate) fn report(&self, role: usize) -> Vec<MoveReport> {
+        let Some(root) = self.nodes.get(self.root as usize) else { return Vec::new() };
+        let alone = root.kind == Kind::Turn(role as u16);
+        root.moves(role)
+            .enumerate()
+            .map(|(i, k)| {
+                let proven = if alone {
+                    let child = root.children.get(i as u64);
+                    (child != NONE).then(|| self.nodes[child as usize].proven.as_ref().map(|p| p[role])).flatten()
+                } else {
+                    None
+                };
+                MoveReport { mv: root.legal[k], visits: root.stats[k].visits, total: root.stats[k].total, proven }
+            })
+            .collect()
+    }
+
+    /// Runs iterations until `deadline`, `budget` iterations, the root is
+    /// proven, or `stop` is raised (this tree raises it when it proves the
+    /// root); returns how many ran.
+    pub(crate) fn run(
+        &mut self,
+        deadline: Instant,
+        budget: u64,
+        oracle: Option<&Solver>,
+        stop: Option<&AtomicBool>,
+    ) -> u64 {
+        let mut done = 0;
+        while done < budget && Instant::now() < deadline && !stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            if self.root_proven().is_some() {
+                if let Some(stop) = stop {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                break;
+            }
+            self.iterate(oracle);
+            done += 1;
+        }
+        done
+    }
+
+    /// A node for `state` (whose hash is `hash`), which the evaluator holds.
+    fn make_node(&mut self, state: State, hash: u64, oracle: Option<&Solver>) -> u32 {
+        let roles = self.machine.roles().len();
+        let mut offsets = Vec::with_capacity(roles + 1);
+        let mut legal = Vec::new();
+        let mut kind = if self.eval.is_terminal() { Kind::End } else { Kind::Forced };
+        if kind != Kind::End {
+            offsets.push(0);
+            for r in 0..roles {
+                self.eval.legal_moves(r, &mut self.legal);
+                if self.legal.is_empty() {
+                    kind = Kind::End;
+                    break;
+                }
+                if self.legal.len() > 1 {
+                    kind = if kind == Kind::Forced { Kind::Turn(r as u16) } else { Kind::Simultaneous };
+                }
+                legal.extend_from_slice(&self.legal);
+                offsets.push(legal.len() as u32);
+            }
+        }
+        let mut proven = None;
+        if kind == Kind::End {
+            offsets = vec![0; roles + 1];
+            legal.clear();
+            proven = Some((0..roles).map(|r| self.eval.goal(r).unwrap_or(0)).collect());
+        } else if self.config.solver {
+            proven = oracle.and_then(|s| s.known(&state)).map(Box::from);
+        }
+        let joints = offsets.windows(2).map(|w| (w[1] - w[0]) as usize).try_fold(1usize, |a, b| a.checked_mul(b));
+        let children = Children::new(if kind == Kind::End { 0 } else { joints.unwrap_or(usize::MAX) });
+        let id = self.nodes.len() as u32;
+        self.table.entry(hash).or_insert(id);
+        self.nodes.push(Node {
+            state,
+            hash,
+            kind,
+            offsets: offsets.into_boxed_slice(),
+            stats: vec![Stat::default(); legal.len()].into_boxed_slice(),
+            legal: legal.into_boxed_slice(),
+            visits: 0,
+            children,
+            proven_children: 0,
+            proven,
+            amaf: None,
+        });
+        id
+    }
+
+    /// Chooses each role's move at `node` (pushed to `choices` as indices
+    /// into the role's legal moves), judging unknown moves by the
+    /// all-moves-as-first records of `reference`.
+    fn select(&mut self, node: u32, reference: u32) {
+        let n = &self.nodes[node as usize];
+        let roles = n.offsets.len() - 1;
+        let log_n = f64::from(n.visits.max(1)).ln();
+        let amaf =
+            if self.config.grave { self.nodes.get(reference as usize).and_then(|r| r.amaf.as_ref()) } else { None };
+        for r in 0..roles {
+            let range = n.moves(r);
+            if range.len() == 1 {
+                self.choices.push(0);
+                continue;
+            }
+            let alone = n.kind == Kind::Turn(r as u16) && n.proven_children > 0;
+            // Where the role alone chooses, a move proven worse than another
+            // proven move is never taken again; the others are scored by
+            // their exact value (a certain arm: it still gets its exploration
+            // share, so that the uncertain moves get theirs and are proven
+            // in turn).
+            let proven_value = |i: usize| -> Option<u8> {
+                let child = n.children.get(i as u64);
+                (child != NONE).then(|| self.nodes[child as usize].proven.as_ref().map(|p| p[r])).flatten()
+            };
+            let floor = if alone { range.clone().enumerate().filter_map(|(i, _)| proven_value(i)).max() } else { None };
+            let (mut best, mut best_score, mut ties) = (0u32, f64::NEG_INFINITY, 0u32);
+            for (i, k) in range.enumerate() {
+                let score = match alone.then(|| proven_value(i)).flatten() {
+                    Some(value) if Some(value) < floor => continue,
+                    Some(value) => {
+                        let v = f64::from(n.stats[k].visits);
+                        f64::from(value) / 100.0 + self.config.exploration * (log_n / (v + 1.0)).sqrt()
+                    }
+                    _ => {
+                        let s = n.stats[k];
+                        let a = amaf.map_or(Amaf::default(), |a| a[r][n.legal[k] as usize]);
+                        if s.visits == 0 && a.visits == 0 {
+                            f64::INFINITY
+                        } else {
+                            let v = f64::from(s.visits);
+                            let mean = if s.visits > 0 { s.total / v } else { 0.0 };
+                            let value = if a.visits > 0 {
+                                let av = f64::from(a.visits);
+                                let beta = av / (av + v + self.config.grave_bias * av * v);
+                                (1.0 - beta) * mean + beta * f64::from(a.total) / av
+                            } else {
+                                mean
+                            };
+                            value + self.config.exploration * (log_n / (v + 1.0)).sqrt()
+                        }
+                    }
+                };
+                if score > best_score {
+                    (best, best_score, ties) = (i as u32, score, 1);
+                } else if score == best_score {
+                    ties += 1;
+                    if self.rng.random_range(0..ties) == 0 {
+                        best = i as u32;
+                    }
+                }
+            }
+            self.choices.push(best);
+        }
+    }
+
+    /// Tries to prove `node` from its children.
+    fn try_prove(&mut self, node: u32) {
+        let n = &self.nodes[node as usize];
+        if n.proven.is_some() {
+            return;
+        }
+        let proof = match n.kind {
+            Kind::Forced => {
+                let child = n.children.get(0);
+                (child != NONE).then(|| self.nodes[child as usize].proven.clone()).flatten()
+            }
+            Kind::Turn(mover) => {
+                let m = mover as usize;
+                let max = self.machine.max_goal(m);
+                let mut best: Option<&[u8]> = None;
+                let mut all = true;
+                let mut proven_children = 0;
+                let mut winning = None;
+                for i in 0..n.moves(m).len() {
+                    let child = n.children.get(i as u64);
+                    match (child != NONE).then(|| self.nodes[child as usize].proven.as_deref()).flatten() {
+                        Some(value) => {
+                            proven_children += 1;
+                            if value[m] >= max {
+                                winning = Some(value);
+                                break;
+                            }
+                            if best.is_none_or(|b| value[m] > b[m]) {
+                                best = Some(value);
+                            }
+                        }
+                        None => all = false,
+                    }
+                }
+                let proof = winning.or(if all { best } else { None }).map(Box::from);
+                self.nodes[node as usize].proven_children = proven_children;
+                proof
+            }
+            Kind::End | Kind::Simultaneous => None,
+        };
+        self.nodes[node as usize].proven = proof;
+    }
+
+    /// One descent, expansion, playout and update.
+    fn iterate(&mut self, oracle: Option<&Solver>) {
+        self.path.clear();
+        self.choices.clear();
+        self.trace.clear();
+        let roles = self.machine.roles().len();
+        let mut node = self.root;
+        let mut reference = NONE;
+        let mut leaf = NONE;
+        loop {
+            if let Some(value) = &self.nodes[node as usize].proven {
+                for (r, &v) in value.iter().enumerate() {
+                    self.rewards[r] = f64::from(v) / 100.0;
+                }
+                break;
+            }
+            if self.path.len() >= MAX_DESCENT {
+                self.eval.load(&self.nodes[node as usize].state);
+                self.play_out();
+                break;
+            }
+            if self.nodes[node as usize].amaf.is_some() {
+                reference = node;
+            }
+            let first = self.choices.len();
+            let trace = self.trace.len() as u32;
+            self.select(node, reference);
+            let n = &self.nodes[node as usize];
+            let mut key = 0u64;
+            self.joint.clear();
+            for r in 0..roles {
+                let range = n.moves(r);
+                let c = self.choices[first + r];
+                key = key.wrapping_mul(range.len() as u64).wrapping_add(u64::from(c));
+                let mv = n.legal[range.start + c as usize];
+                self.joint.push(mv);
+                if range.len() > 1 {
+                    self.trace.push((r as u16, mv));
+                }
+            }
+            self.path.push(Step { node, choices: first as u32, trace, key });
+            let child = n.children.get(key);
+            if child != NONE {
+                node = child;
+                continue;
+            }
+            self.eval.load(&n.state);
+            self.eval.advance(&self.joint);
+            let state = self.eval.state();
+            let hash = self.hasher.hash_one(&state);
+            if let Some(known) = self.find(&state, hash) {
+                self.link(node, key, known);
+                node = known;
+                continue;
+            }
+            if self.nodes.len() >= self.config.max_nodes {
+                self.play_out();
+                break;
+            }
+            let child = self.make_node(state, hash, oracle);
+            self.link(node, key, child);
+            leaf = child;
+            match &self.nodes[child as usize].proven {
+                Some(value) => {
+                    for (r, &v) in value.iter().enumerate() {
+                        self.rewards[r] = f64::from(v) / 100.0;
+                    }
+                }
+                None => self.play_out(),
+            }
+            break;
+        }
+        self.update(leaf);
+    }
+
+    fn link(&mut self, parent: u32, key: u64, child: u32) {
+        self.nodes[parent as usize].children.set(key, child);
+        if self.config.solver && self.nodes[child as usize].proven.is_some() {
+            self.try_prove(parent);
+        }
+    }
+
+    /// Plays out from the evaluator's state; the returns go to `rewards`.
+    fn play_out(&mut self) {
+        self.mast.playout(&mut self.eval, &mut self.rng, MAX_PLAYOUT, &mut self.trace);
+        for r in 0..self.rewards.len() {
+            self.rewards[r] = f64::from(self.eval.goal(r).unwrap_or(0)) / 100.0;
+        }
+    }
+
+    /// Credits the returns along the path, proves what can be proven, and
+    /// feeds the MAST and GRAVE records.
+    fn update(&mut self, leaf: u32) {
+        if leaf != NONE {
+            self.nodes[leaf as usize].visits += 1;
+        }
+        let roles = self.rewards.len();
+        for i in (0..self.path.len()).rev() {
+            let step = self.path[i];
+            let n = &mut self.nodes[step.node as usize];
+            n.visits += 1;
+            for r in 0..roles {
+                let k = n.offsets[r] as usize + self.choices[step.choices as usize + r] as usize;
+                n.stats[k].visits += 1;
+                n.stats[k].total += self.rewards[r];
+            }
+            if self.config.grave {
+                match &mut n.amaf {
+                    Some(amaf) => {
+                        for &(r, mv) in &self.trace[step.trace as usize..] {
+                            let a = &mut amaf[r as usize][mv as usize];
+                            a.visits += 1;
+                            a.total += self.rewards[r as usize] as f32;
+                        }
+                    }
+                    None if n.visits >= self.config.grave_ref => {
+                        n.amaf = Some(
+                            (0..roles).map(|r| vec![Amaf::default(); self.machine.moves(r).len()].into()).collect(),
+                        );
+                    }
+                    None => {}
+                }
+            }
+            if self.config.solver && n.proven.is_none() {
+                let child = n.children.get(step.key);
+                if child != NONE && self.nodes[child as usize].proven.is_some() {
+                    self.try_prove(step.node);
+                }
+            }
+        }
+        self.mast.update(&self.trace, &self.rewards);
+    }
+}
+
+/// Frees `nodes` on another thread when there are many (a few hundred
+/// thousand nodes take a few hundred milliseconds to free); should no thread
+/// start, they are freed here.
+fn discard(nodes: Vec<Node>) {
+    if nodes.len() >= 10_000 {
+        let _ = std::thread::Builder::new().name("ggp-free".into()).spawn(move || drop(nodes));
+    }
+}

@@ -1,0 +1,121 @@
+//! Games of the public GGP repository that are large for a propositional
+//! network (`tests/games`, see `SOURCES.txt` there): checkers, a chess
+//! variant, simultaneous bidding, a race. Each compiled machine is checked
+//! step by step against the reference prover along a few short random
+//! playouts. Chess itself is too large to compile: there the prover — which
+//! a player falls back on — is checked to play it, and should chess one day
+//! compile, the machine is checked like the others.
+//!
+//! The data is part of this repository, so a missing file fails the test.
+//! Nothing here is timed: compilation speed is measured by
+//! `bench/ggp-compile-sweep.sh`.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use bouton_ggp::{CompileError, Game, Machine, Prover, Term};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+fn repository_game(name: &str) -> Game {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games").join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let game = Game::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(game.validate().is_valid(), "{name} is valid GDL");
+    game
+}
+
+/// `playouts` random playouts of at most `steps` joint moves, comparing the
+/// compiled machine with the prover at every step: state, terminality,
+/// goals and every role's legal moves.
+fn agree(name: &str, machine: &Machine, prover: &mut Prover, playouts: usize, steps: usize, seed: u64) {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let roles = machine.roles().len();
+    assert_eq!(machine.roles(), prover.roles().as_slice(), "{name}: roles");
+    for playout in 0..playouts {
+        let mut state = machine.initial_state();
+        let mut ps = prover.initial_state();
+        for step in 0..steps {
+            let at = format!("{name}, playout {playout}, step {step}");
+            assert_eq!(machine.facts(&state), prover.facts(&ps), "{at}: states differ");
+            let inspection = prover.inspect(&ps);
+            assert_eq!(machine.is_terminal(&state), inspection.terminal, "{at}: terminal");
+            assert_eq!(machine.goals(&state), inspection.goals, "{at}: goals");
+            let legal: Vec<Vec<u32>> = (0..roles).map(|r| machine.legal_moves(&state, r)).collect();
+            for (r, moves) in legal.iter().enumerate() {
+                let compiled: BTreeSet<&Term> = moves.iter().map(|&i| &machine.moves(r)[i as usize]).collect();
+                let proved: BTreeSet<&Term> = inspection.legal[r].iter().collect();
+                assert_eq!(compiled, proved, "{at}: legal moves of {}", machine.roles()[r]);
+            }
+            if inspection.terminal || legal.iter().any(Vec::is_empty) {
+                break;
+            }
+            let joint: Vec<u32> = legal.iter().map(|l| l[rng.random_range(0..l.len())]).collect();
+            let terms: Vec<Term> =
+                joint.iter().enumerate().map(|(r, &i)| machine.moves(r)[i as usize].clone()).collect();
+            state = machine.next_state(&state, &joint);
+            ps = prover.next_state(&ps, &terms);
+        }
+    }
+}
+
+#[test]
+fn formerly_uncompilable_games_compile_and_agree_with_the_prover() {
+    for name in ["checkers.kif", "pawnToQueen.kif", "gt_attrition.kif", "racer.kif"] {
+        let game = repository_game(name);
+        let machine = Machine::compile(&game).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mut prover = Prover::new(&game);
+        agree(name, &machine, &mut prover, 3, 12, 20);
+    }
+}
+
+fn t(text: &str) -> Term {
+    text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+#[test]
+fn the_prover_plays_chess() {
+    let game = repository_game("chess.kif");
+    let mut prover = Prover::new(&game);
+    let start = prover.initial_state();
+    // The twenty opening moves, and black waits.
+    let white = prover.legal_moves(&start, 0);
+    assert_eq!(white.len(), 20, "{white:?}");
+    assert!(white.contains(&t("(move wp e 2 e 4)")) && white.contains(&t("(move wn g 1 f 3)")));
+    assert_eq!(prover.legal_moves(&start, 1), vec![t("noop")]);
+    let inspection = prover.inspect(&start);
+    assert_eq!(inspection.legal, vec![white, vec![t("noop")]]);
+    assert!(!inspection.terminal && !prover.is_terminal(&start));
+    // 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#: scholar's mate.
+    let moves = [
+        ("(move wp e 2 e 4)", "noop"),
+        ("noop", "(move bp e 7 e 5)"),
+        ("(move wq d 1 h 5)", "noop"),
+        ("noop", "(move bn b 8 c 6)"),
+        ("(move wb f 1 c 4)", "noop"),
+        ("noop", "(move bn g 8 f 6)"),
+        ("(move wq h 5 f 7)", "noop"),
+    ];
+    let mut state = start;
+    for (w, b) in moves {
+        let inspection = prover.inspect(&state);
+        assert!(inspection.legal[0].contains(&t(w)), "{w} is legal");
+        assert!(inspection.legal[1].contains(&t(b)), "{b} is legal");
+        state = prover.next_state(&state, &[t(w), t(b)]);
+    }
+    let facts = prover.facts(&state);
+    assert!(facts.contains(&t("(cell f 7 wq)")) && facts.contains(&t("(cell e 8 bk)")));
+    assert!(facts.contains(&t("(check black queen f 7)")), "{facts:?}");
+    assert!(prover.is_terminal(&state), "checkmate ends the game");
+    assert_eq!(prover.goals(&state), vec![Some(100), Some(0)]);
+    assert_eq!(prover.legal_moves(&state, 1), Vec::<Term>::new(), "black has no move");
+}
+
+#[test]
+fn chess_compiles_and_agrees_or_is_refused_as_too_large() {
+    let game = repository_game("chess.kif");
+    match Machine::compile(&game) {
+        Ok(machine) => agree("chess.kif", &machine, &mut Prover::new(&game), 2, 8, 21),
+        Err(e) => assert!(matches!(e, CompileError::TooLarge(_)), "{e}"),
+    }
+}
