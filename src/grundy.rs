@@ -64,7 +64,8 @@ pub struct GrundyArgs {
     #[arg(long)]
     pub until_proved: bool,
     /// The longest period looked for (default: N / 3, the longest that can
-    /// repeat three times, at least 16384 and at most 2^26).
+    /// repeat three times, at least 16384 and at most 2^20; up to 2^26 when
+    /// given).
     #[arg(long, value_name = "P", value_parser = max_period, allow_negative_numbers = true)]
     pub max_period: Option<u64>,
     /// Memory for the values, in MiB; beyond it they stream to a
@@ -79,6 +80,10 @@ pub struct GrundyArgs {
 /// The most `--max-period` may be: the tracker keeps a word per period.
 const MOST_PERIOD: u64 = 1 << 26;
 
+/// The most the default period limit grows to: following every candidate
+/// costs a comparison per candidate per block of values.
+const MOST_DEFAULT_PERIOD: u64 = 1 << 20;
+
 /// `--max-period`: from 1 to 2^26.
 fn max_period(text: &str) -> Result<u64, crate::wording::BadNumber> {
     whole_number(text, 1, MOST_PERIOD)
@@ -87,7 +92,7 @@ fn max_period(text: &str) -> Result<u64, crate::wording::BadNumber> {
 impl GrundyArgs {
     /// The longest period to look for: as given, else N / 3 within bounds.
     fn max_period(&self) -> u64 {
-        self.max_period.unwrap_or_else(|| (self.upto / 3).clamp(DEFAULT_MAX_PERIOD, MOST_PERIOD))
+        self.max_period.unwrap_or_else(|| (self.upto / 3).clamp(DEFAULT_MAX_PERIOD, MOST_DEFAULT_PERIOD))
     }
 }
 
