@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Compiles every game of the public GGP repository (ggp-org/ggp-repository)
 # with `bouton ggp check GAME --solve-time 0` and reports, one line per game,
-# the wall time, the peak memory and the result:
+# the wall time, the peak memory (maximum resident set), the CPU time (user
+# plus system: less disturbed than the wall time by other work on a shared
+# machine) and the result:
 #
 #   compiled      valid GDL, compiled
 #   too large     valid GDL, grounding exceeded its limits
@@ -40,7 +42,7 @@ for arg in "$@"; do
     case "$arg" in
         --all) all=1 ;;
         -h | --help)
-            sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'
+            sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'
             exit 0
             ;;
         *) filter="$arg" ;;
@@ -86,7 +88,7 @@ mkdir -p "$work/games"
 
 echo "$count rule sheets from $repo; binary $BOUTON"
 echo "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); timeout ${timeout_s} s; logs in $logs"
-printf '%-40s %8s %8s  %s\n' game seconds peak_MB result
+printf '%-40s %8s %8s %8s  %s\n' game seconds peak_MB cpu_s result
 
 ok=0
 valid=0
@@ -112,16 +114,17 @@ while IFS= read -r path; do
     set +e
     (
         if [ "$memory_mb" != 0 ]; then ulimit -v $((memory_mb * 1024)); fi
-        /usr/bin/time -o "$work/time.txt" -f '%e %M' timeout -k 5 "$timeout_s" \
+        /usr/bin/time -o "$work/time.txt" -f '%e %M %U %S' timeout -k 5 "$timeout_s" \
             "$BOUTON" ggp check "$file" --solve-time 0 >"$log" 2>&1
     )
     code=$?
     set -e
     # /usr/bin/time writes "Command exited with non-zero status N" (or
     # "terminated by signal") before its figures.
-    read -r secs kb < <(tail -n 1 "$work/time.txt") || true
+    read -r secs kb user sys < <(tail -n 1 "$work/time.txt") || true
     [[ "${secs:-}" =~ ^[0-9.]+$ ]] || secs=0
     [[ "${kb:-}" =~ ^[0-9]+$ ]] || kb=0
+    cpu=$(awk -v u="${user:-0}" -v s="${sys:-0}" 'BEGIN { printf "%.2f", u + s }')
     mb=$((kb / 1024))
     compiled=0
     grep -q '^compiled in ' "$log" && compiled=1
@@ -143,13 +146,13 @@ while IFS= read -r path; do
             if [ "$result" = compiled ] && awk -v s="$secs" -v m="$mb" 'BEGIN { exit !(s <= 10 && m <= 2048) }'; then
                 ok=$((ok + 1))
             else
-                misses+=("$(printf '%-40s %8s %8s  %s' "$name" "$secs" "$mb" "$result")")
+                misses+=("$(printf '%-40s %8s %8s %8s  %s' "$name" "$secs" "$mb" "$cpu" "$result")")
             fi
             ;;
     esac
     key=${result%% (*}
     tally[$key]=$((${tally[$key]:-0} + 1))
-    printf '%-40s %8s %8s  %s\n' "$name" "$secs" "$mb" "$result"
+    printf '%-40s %8s %8s %8s  %s\n' "$name" "$secs" "$mb" "$cpu" "$result"
 done <"$work/list.txt"
 
 echo

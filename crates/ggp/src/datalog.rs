@@ -18,6 +18,7 @@
 //! [`Prover`](crate::Prover), which evaluates the rules afresh in each state —
 //! only those a query needs ([`Evaluator::cone`]).
 
+use std::cell::Cell;
 use std::hash::Hasher;
 use std::ops::Range;
 use std::sync::Arc;
@@ -521,11 +522,15 @@ impl Evaluator {
         }
         let mut derived = Vec::with_capacity(group.rules.len());
         let mut room = *budget;
+        // Relations of the group that are still empty need no check that a
+        // head is already known.
+        let empty = group.preds.iter().all(|&p| model.atoms(p).is_empty());
         for (k, &r) in group.rules.iter().enumerate() {
             let rule = &self.rules[r];
             let join = Join::new(store, model, rule, negation, &group.plans[k].0, None);
             let mut heads = Heads::default();
-            collect_heads(&join, rule, &group.head_vars[k], model, &mut heads, &mut room);
+            let known = (!empty).then_some(&*model);
+            collect_heads(&join, rule, &group.head_vars[k], known, &mut heads, &mut room);
             derived.push(heads);
         }
         budget.joins = room.joins;
@@ -548,7 +553,7 @@ impl Evaluator {
                     let Lit::Pos(p) = &rule.body[*lit] else { unreachable!("delta literals are positive") };
                     let Some(range) = fresh.get(&p.pred(store)) else { continue };
                     let join = Join::new(store, model, rule, negation, plan, Some((*lit, range.clone())));
-                    collect_heads(&join, rule, &group.head_vars[k], model, &mut heads, &mut room);
+                    collect_heads(&join, rule, &group.head_vars[k], Some(model), &mut heads, &mut room);
                 }
                 derived.push(heads);
             }
@@ -652,13 +657,14 @@ impl Heads {
 }
 
 /// Adds to `heads` the solutions of `join` whose head is not already in
-/// `model`, while `room` lasts: each solution costs a join, each new head an
-/// atom; when either runs out, the join stops and `room` is left spent.
+/// `known` (if given), while `room` lasts: each solution costs a join, each
+/// new head an atom; when either runs out, the join stops and `room` is left
+/// spent.
 fn collect_heads(
     join: &Join<'_>,
     rule: &NRule,
     head_vars: &[u16],
-    model: &Model,
+    known: Option<&Model>,
     heads: &mut Heads,
     room: &mut Budget,
 ) {
@@ -669,7 +675,9 @@ fn collect_heads(
             return false;
         }
         room.joins -= 1;
-        if find_instance(&rule.head, b, store).is_some_and(|atom| model.contains(atom, store)) {
+        if let Some(model) = known
+            && find_instance(&rule.head, b, store).is_some_and(|atom| model.contains(atom, store))
+        {
             return true;
         }
         tuple.clear();
@@ -752,7 +760,10 @@ pub(crate) struct Join<'a> {
     /// … and, for a negative literal, whether it is checked.
     checked: Vec<bool>,
     /// Set when the caller asked to stop.
-    stopped: std::cell::Cell<bool>,
+    stopped: Cell<bool>,
+    /// For each body literal, the atom its positive literal matched in the
+    /// current solution.
+    matched: Vec<Cell<TermId>>,
 }
 
 impl<'a> Join<'a> {
@@ -776,7 +787,8 @@ impl<'a> Join<'a> {
             rels: vec![None; n],
             indexes: vec![None; n],
             checked: vec![true; n],
-            stopped: std::cell::Cell::new(false),
+            stopped: Cell::new(false),
+            matched: (0..rule.body.len()).map(|_| Cell::new(TermId(u32::MAX))).collect(),
         };
         for (k, step) in plan.steps.iter().enumerate() {
             let (Lit::Pos(p) | Lit::Neg(p)) = &rule.body[step.lit] else { continue };
@@ -787,6 +799,12 @@ impl<'a> Join<'a> {
             join.checked[k] = negation.checks(pred);
         }
         join
+    }
+
+    /// The atom that positive body literal `lit` matched in the solution
+    /// being reported (to `solutions`' callback).
+    pub(crate) fn matched(&self, lit: usize) -> TermId {
+        self.matched[lit].get()
     }
 
     /// Calls `found` with the bindings of every solution, until it returns
@@ -810,7 +828,11 @@ impl<'a> Join<'a> {
                     Some((d, r)) if *d == step.lit => Some(r.clone()),
                     _ => None,
                 };
-                self.each_match(k, p, range, b, trail, &mut |b, trail| self.step(k + 1, b, trail, found));
+                let lit = step.lit;
+                self.each_match(k, p, range, b, trail, &mut |b, trail, atom| {
+                    self.matched[lit].set(atom);
+                    self.step(k + 1, b, trail, found);
+                });
             }
             Lit::Neg(p) => {
                 if !self.checked[k] || !self.holds(k, p, b, trail) {
@@ -877,13 +899,13 @@ impl<'a> Join<'a> {
         range: Option<Range<u32>>,
         b: &mut Bindings,
         trail: &mut Vec<u16>,
-        then: &mut dyn FnMut(&mut Bindings, &mut Vec<u16>),
+        then: &mut dyn FnMut(&mut Bindings, &mut Vec<u16>, TermId),
     ) {
         let Some(rel) = self.rels[k] else { return };
         let args = match p {
             Pat::Ground(id) => {
                 if rel.position.get(id).is_some_and(|at| range.as_ref().is_none_or(|r| r.contains(at))) {
-                    then(b, trail);
+                    then(b, trail, *id);
                 }
                 return;
             }
@@ -892,8 +914,9 @@ impl<'a> Join<'a> {
         };
         let mark = trail.len();
         for at in self.candidates(k, args, range, b) {
-            if match_pat(self.store, p, rel.atoms[at as usize], b, trail) {
-                then(b, trail);
+            let atom = rel.atoms[at as usize];
+            if match_pat(self.store, p, atom, b, trail) {
+                then(b, trail, atom);
             }
             undo(b, trail, mark);
             if self.stopped.get() {

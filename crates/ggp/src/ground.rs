@@ -1,13 +1,17 @@
 //! Grounding: every rule instantiated with the ground terms it can ever
 //! apply to.
 //!
-//! First the relations that do not depend on the state are evaluated exactly.
-//! Then everything that could ever hold is over-approximated: the rules are
-//! evaluated with negation on state-dependent relations ignored, with
-//! `(true x)` for every `(init x)` and `(next x)`, and `(does r m)` for every
-//! `(legal r m)`, to a fixpoint. Finally each state-dependent rule is
-//! instantiated against that approximation; what remains of its body is
-//! literals over state-dependent atoms.
+//! The state-dependent rules are first decomposed ([`crate::decompose`]) so
+//! that no rule body is a needless cross product. Then the relations that do
+//! not depend on the state are evaluated exactly. Then everything that could
+//! ever hold is over-approximated: the rules are evaluated with negation on
+//! state-dependent relations ignored, with `(true x)` for every `(init x)`
+//! and `(next x)`, and `(does r m)` for every `(legal r m)`, to a fixpoint —
+//! rewritten for demand ([`crate::magic`]), so that only the atoms that the
+//! legal moves, goals, terminality and next state can depend on are derived.
+//! Finally each rule is instantiated against that approximation (its demand
+//! literal keeping only the instances asked for); what remains of its body is
+//! literals over state-dependent atoms. Each ground rule is kept once.
 
 use std::collections::HashSet;
 use std::hash::Hasher;
@@ -124,12 +128,10 @@ pub(crate) fn ground(game: &Game, limits: Limits) -> Result<Grounding, CompileEr
         join.solutions(&mut |b| {
             let Some(head) = find_instance(&rule.head, b, store) else { return true };
             let mut body = Vec::new();
-            for lit in &rule.body {
+            for (i, lit) in rule.body.iter().enumerate() {
                 match lit {
                     Lit::Pos(p) | Lit::Neg(p) if demand.demand.contains(&p.pred(store)) => {}
-                    Lit::Pos(p) if is_dynamic(p.pred(store)) => {
-                        body.push((find_instance(p, b, store).expect("positive literals are in the domain"), true));
-                    }
+                    Lit::Pos(p) if is_dynamic(p.pred(store)) => body.push((join.matched(i), true)),
                     Lit::Neg(p) if is_dynamic(p.pred(store)) => {
                         // What can never hold needs no test.
                         if let Some(atom) = find_instance(p, b, store).filter(|&a| domain.contains(a, store)) {

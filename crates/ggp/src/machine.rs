@@ -82,7 +82,8 @@ impl std::fmt::Debug for Machine {
 }
 
 /// The default bound on grounding: atoms in the over-approximation, and
-/// ground rules.
+/// ground rules (and four times as many rule instances found while
+/// over-approximating).
 pub const DEFAULT_GROUNDING_LIMIT: usize = 4_000_000;
 
 impl Machine {
@@ -92,14 +93,15 @@ impl Machine {
     ///
     /// [`CompileError::NoRoles`], or [`CompileError::TooLarge`] when grounding
     /// exceeds its limits (the [`Prover`](crate::Prover) can still reason
-    /// about such a game, slowly).
+    /// about such a game, more slowly).
     pub fn compile(game: &Game) -> Result<Machine, CompileError> {
         Machine::compile_within(game, DEFAULT_GROUNDING_LIMIT)
     }
 
-    /// As [`Machine::compile`], with at most `limit` atoms and `limit` ground
-    /// rules during grounding (invalid games can define infinite relations;
-    /// huge games take long to ground).
+    /// As [`Machine::compile`], with at most `limit` atoms, `limit` ground
+    /// rules and four times `limit` rule instances found during grounding
+    /// (invalid games can define infinite relations; huge games take long to
+    /// ground).
     ///
     /// ```
     /// use bouton_ggp::{CompileError, Game, Machine};
