@@ -3,7 +3,7 @@
 //! ignores ASCII case, while its spelling — the first one seen — is kept for
 //! printing: moves are answered as the manager spells them.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// An interned symbol (constant, function or relation name, or variable).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -42,11 +42,15 @@ pub(crate) mod kw {
 pub(crate) struct Symbols {
     spellings: Vec<Box<str>>,
     ids: HashMap<Box<str>, Sym>,
+    /// The first other spelling seen of each constant written in more than
+    /// one letter case (keywords and variables aside), for the validator's
+    /// warning.
+    other_spellings: BTreeMap<Sym, Box<str>>,
 }
 
 impl Default for Symbols {
     fn default() -> Self {
-        let mut symbols = Symbols { spellings: Vec::new(), ids: HashMap::new() };
+        let mut symbols = Symbols { spellings: Vec::new(), ids: HashMap::new(), other_spellings: BTreeMap::new() };
         for name in kw::NAMES {
             symbols.intern(name);
         }
@@ -57,13 +61,17 @@ impl Default for Symbols {
 impl Symbols {
     /// The symbol spelled `name` (in any case), created if new.
     pub(crate) fn intern(&mut self, name: &str) -> Sym {
-        if let Some(&sym) = self.ids.get(name) {
+        let found = match self.ids.get(name) {
+            Some(&sym) => Some(sym),
+            None => self.ids.get(name.to_ascii_lowercase().as_str()).copied(),
+        };
+        if let Some(sym) = found {
+            if sym.0 as usize >= kw::NAMES.len() && !name.starts_with('?') && *self.spellings[sym.0 as usize] != *name {
+                self.other_spellings.entry(sym).or_insert_with(|| name.into());
+            }
             return sym;
         }
         let folded = name.to_ascii_lowercase();
-        if let Some(&sym) = self.ids.get(folded.as_str()) {
-            return sym;
-        }
         let sym = Sym(u32::try_from(self.spellings.len()).expect("fewer than 2^32 symbols"));
         self.spellings.push(name.into());
         self.ids.insert(folded.into_boxed_str(), sym);
@@ -81,6 +89,12 @@ impl Symbols {
     pub(crate) fn fresh(&mut self, hint: &str) -> Sym {
         let name = format!("{hint} {}", self.spellings.len());
         self.intern(&name)
+    }
+
+    /// Constants written in more than one letter case: each one's first
+    /// spelling and the first other spelling seen.
+    pub(crate) fn mixed_case(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.other_spellings.iter().map(|(&sym, other)| (self.name(sym), &**other))
     }
 
     /// The spelling of `sym`.

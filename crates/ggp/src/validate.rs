@@ -41,6 +41,11 @@ pub enum DiagnosticKind {
     EmptyRule,
     /// Warning: a bare proposition at the top level.
     BareProposition,
+    /// Warning: one constant written in more than one letter case. GDL
+    /// managers read symbols without regard to case (the Dresden
+    /// GameController, ggp-base's GameServer), and so does bouton; a
+    /// case-sensitive reader would see two different symbols.
+    MixedCase,
 }
 
 /// One error or warning about a game description.
@@ -138,6 +143,15 @@ impl Validator<'_> {
             }
         }
         self.check_arities();
+        for (first, other) in game.symbols.mixed_case() {
+            self.v.warn(
+                DiagnosticKind::MixedCase,
+                format!(
+                    "{first} is also written {other}: read as one symbol, since letter case does not matter in GDL \
+                     (a case-sensitive reader would see two)"
+                ),
+            );
+        }
         let expanded: Vec<(&Rule, Vec<Vec<Flat>>)> = game
             .rules
             .iter()
@@ -520,6 +534,22 @@ mod tests {
     #[test]
     fn minimal_game_is_clean() {
         assert_eq!(kinds(MINIMAL), (vec![], vec![]));
+    }
+
+    #[test]
+    fn a_constant_in_two_letter_cases_is_one_symbol_with_a_warning() {
+        // alexChess (ggp-repository) defines `nextFile` and uses `nextfile`.
+        let text = format!("{MINIMAL} (nextFile a b) (<= (legal r (go ?x)) (nextfile ?x b))");
+        let v = Game::parse(&text).unwrap().validate();
+        assert!(v.is_valid());
+        assert_eq!(v.warnings.len(), 1, "{:?}", v.warnings);
+        assert_eq!(v.warnings[0].kind, DiagnosticKind::MixedCase);
+        assert!(v.warnings[0].message.starts_with("nextFile is also written nextfile"), "{}", v.warnings[0]);
+        // Keywords, variables and a consistently upper-cased sheet are not flagged.
+        assert_eq!(
+            kinds("(ROLE r) (LEGAL r A) (<= TERMINAL (TRUE done)) (goal r 100) (<= (p ?X) (q ?x)) (q A)").1,
+            vec![]
+        );
     }
 
     #[test]
