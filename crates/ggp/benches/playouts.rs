@@ -2,7 +2,8 @@
 //! playouts, single thread, on ticTacToe, connectFour and nim1–nim4 (each
 //! transition computes every role's legal moves, picks a random joint move,
 //! computes the next state and tests terminality); the reference prover on
-//! ticTacToe for comparison; the time to solve nim3 exactly (about
+//! ticTacToe for comparison, and on chess and checkers (`tests/games`), where
+//! it is the fallback while they compile or when they cannot; the time to solve nim3 exactly (about
 //! 130,000 states) from its initial state; and simulations per second of the
 //! players' searches from the initial state of ticTacToe and connectFour, on
 //! one thread: flat Monte Carlo, plain decoupled UCT (random playouts), and
@@ -71,29 +72,33 @@ fn bench_playouts(c: &mut Criterion) {
     group.finish();
 
     // The reference prover, for scale: far fewer transitions per iteration.
+    // Chess and checkers (`tests/games`) are the games too large or slow to
+    // compile where it is the fallback.
+    let repository = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games");
     let mut group = c.benchmark_group("playouts-prover");
-    const PROVER_TRANSITIONS: u64 = 100;
-    group.throughput(Throughput::Elements(PROVER_TRANSITIONS));
     group.sample_size(10);
     group.sampling_mode(SamplingMode::Flat);
-    let g = game(&dir, "ticTacToe");
-    let mut prover = Prover::new(&g);
-    let mut rng = SmallRng::seed_from_u64(7);
-    group.bench_function(BenchmarkId::new("prover", "ticTacToe"), |b| {
-        b.iter(|| {
-            let mut state = prover.initial_state();
-            for _ in 0..PROVER_TRANSITIONS {
-                let inspection = prover.inspect(&state);
-                if inspection.terminal {
-                    state = prover.initial_state();
-                    continue;
+    for (name, dir, n) in [("ticTacToe", &dir, 100), ("checkers", &repository, 40), ("chess", &repository, 10)] {
+        group.throughput(Throughput::Elements(n));
+        let mut prover = Prover::new(&game(dir, name));
+        let mut rng = SmallRng::seed_from_u64(7);
+        let mut state = prover.initial_state();
+        group.bench_function(BenchmarkId::new("prover", name), |b| {
+            b.iter(|| {
+                for _ in 0..n {
+                    let inspection = prover.inspect(&state);
+                    if inspection.terminal || inspection.legal.iter().any(Vec::is_empty) {
+                        state = prover.initial_state();
+                        continue;
+                    }
+                    let joint: Vec<_> =
+                        inspection.legal.iter().map(|l| l[rng.random_range(0..l.len())].clone()).collect();
+                    state = prover.next_state(&state, &joint);
                 }
-                let joint: Vec<_> = inspection.legal.iter().map(|l| l[rng.random_range(0..l.len())].clone()).collect();
-                state = prover.next_state(&state, &joint);
-            }
-            black_box(state)
+                black_box(&state);
+            });
         });
-    });
+    }
     group.finish();
 }
 

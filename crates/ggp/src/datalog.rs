@@ -68,6 +68,11 @@ pub(crate) struct Model {
 }
 
 impl Model {
+    /// Forgets every atom of `pred`.
+    pub(crate) fn remove(&mut self, pred: Pred) {
+        self.rels.remove(&pred);
+    }
+
     pub(crate) fn relation(&self, pred: Pred) -> Option<&Relation> {
         self.rels.get(&pred).map(|r| &**r)
     }
@@ -503,6 +508,37 @@ impl Evaluator {
                 return;
             }
         }
+    }
+
+    /// As [`Evaluator::run_once`], but evaluates only the groups that fit
+    /// in `budget` in full, in dependency order: at the first group that
+    /// does not, its atoms are removed from `model` again, and the rules of
+    /// that group and of every later one are returned, unevaluated. `budget`
+    /// is spent only by the groups evaluated.
+    pub(crate) fn run_while_within(
+        rules: Vec<NRule>,
+        store: &mut TermStore,
+        model: &mut Model,
+        negation: &Negation<'_>,
+        budget: &mut Budget,
+    ) -> Vec<NRule> {
+        let mut evaluator = Evaluator::unplanned(rules, store);
+        for k in 0..evaluator.groups.len() {
+            evaluator.plan_group(k, store, &|p| model.atoms(p).len());
+            let group = &evaluator.groups[k];
+            let mut room = *budget;
+            evaluator.run_group(group, store, model, negation, &mut room);
+            if room.is_spent() {
+                for &p in &group.preds {
+                    model.remove(p);
+                }
+                let rest =
+                    evaluator.groups[k..].iter().flat_map(|g| g.rules.iter().map(|&r| evaluator.rules[r].clone()));
+                return rest.collect();
+            }
+            *budget = room;
+        }
+        Vec::new()
     }
 
     fn run_group(

@@ -1,16 +1,22 @@
 //! Grounding: every rule instantiated with the ground terms it can ever
 //! apply to.
 //!
-//! The state-dependent rules are first decomposed ([`crate::decompose`]) so
-//! that no rule body is a needless cross product. Then the relations that do
-//! not depend on the state are evaluated exactly. Then everything that could
-//! ever hold is over-approximated: the rules are evaluated with negation on
-//! state-dependent relations ignored, with `(true x)` for every `(init x)`
-//! and `(next x)`, and `(does r m)` for every `(legal r m)`, to a fixpoint —
-//! rewritten for demand ([`crate::magic`]), so that only the atoms that the
-//! legal moves, goals, terminality and next state can depend on are derived.
-//! Finally each rule is instantiated against that approximation (its demand
-//! literal keeping only the instances asked for); what remains of its body is
+//! The rules are first simplified: fluents that are only ever carried over
+//! are read from `init` ([`crate::fluents`]), arguments that only a type
+//! tests are projected away ([`crate::guards`]), and the state-dependent
+//! rules are decomposed ([`crate::decompose`]) so that no rule body is a
+//! needless cross product. Then the relations that do not depend on the
+//! state are evaluated exactly, those that fit in a share of the budget in
+//! full. Then everything that could ever hold is over-approximated: the rules
+//! are evaluated with negation on state-dependent relations ignored, with
+//! `(true x)` for every `(init x)` and `(next x)`, and `(does r m)` for every
+//! `(legal r m)`, to a fixpoint — rewritten for demand ([`crate::magic`]), so
+//! that only the atoms that the legal moves, goals, terminality and next
+//! state can depend on are derived. The state-independent relations too
+//! large to evaluate in full are part of that, with negation ignored at
+//! first, and then evaluated exactly for every instance asked about. Finally
+//! each rule is instantiated against that approximation (its demand literal
+//! keeping only the instances asked for); what remains of its body is
 //! literals over state-dependent atoms. Each ground rule is kept once.
 
 use std::collections::HashSet;
@@ -19,7 +25,9 @@ use std::hash::Hasher;
 use crate::compile_error::CompileError;
 use crate::datalog::{Budget, Evaluator, Join, Model, Negation, Plan, find_instance};
 use crate::decompose::decompose;
+use crate::fluents;
 use crate::game::Game;
+use crate::guards;
 use crate::hash::{FastMap, WordHasher};
 use crate::magic;
 use crate::normalize::{Lit, NRule, Pat, Program};
@@ -56,9 +64,12 @@ pub(crate) struct Grounding {
 
 pub(crate) fn ground(game: &Game, limits: Limits) -> Result<Grounding, CompileError> {
     let mut program = Program::new(game);
+    fluents::inline_constant_fluents(&mut program.rules, &mut program.store);
     if program.roles.is_empty() {
         return Err(CompileError::NoRoles);
     }
+    let dynamic = dynamic_preds(&program);
+    guards::project_guarded_arguments(&mut program.rules, &dynamic, &mut program.store, &mut program.symbols);
     let mut dynamic = dynamic_preds(&program);
     let state = |p: Pred| dynamic.contains(&p) || matches!(p.name, kw::TRUE | kw::DOES);
     let (dynamic_rules, static_rules): (Vec<NRule>, Vec<NRule>) =
@@ -67,9 +78,18 @@ pub(crate) fn ground(game: &Game, limits: Limits) -> Result<Grounding, CompileEr
     dynamic.extend(helpers);
     let is_dynamic = |p: Pred| dynamic.contains(&p) || matches!(p.name, kw::TRUE | kw::DOES);
 
+    // The relations that do not depend on the state, in full where that
+    // is small; the others (mummymaze's `direction-from` over every pair of
+    // numbers, of which a few board squares are ever asked about) are left
+    // to demand below.
     let mut statics = Model::default();
     let mut budget = Budget { atoms: limits.atoms, joins: limits.rules.saturating_mul(JOINS_PER_RULE) };
-    Evaluator::run_once(static_rules, &mut program.store, &mut statics, &Negation::Exact, &mut budget);
+    let mut exact = Budget { atoms: budget.atoms / STATIC_SHARE, joins: budget.joins / STATIC_SHARE };
+    let before = exact;
+    let lazy =
+        Evaluator::run_while_within(static_rules, &mut program.store, &mut statics, &Negation::Exact, &mut exact);
+    budget.atoms -= before.atoms - exact.atoms;
+    budget.joins -= before.joins - exact.joins;
     if budget.is_spent() {
         return Err(CompileError::TooLarge("the relations that do not depend on the state"));
     }
@@ -77,6 +97,8 @@ pub(crate) fn ground(game: &Game, limits: Limits) -> Result<Grounding, CompileEr
     // Everything that can ever hold, of what the legal moves, goals,
     // terminality and next state can depend on.
     let mut bridged = dynamic_rules;
+    let lazy_preds: HashSet<Pred> = lazy.iter().map(|r| r.head.pred(&program.store)).collect();
+    bridged.extend(lazy);
     let v = |i| Pat::Var(i);
     for (from, arity) in BRIDGES {
         let args: Vec<Pat> = (0..arity).map(v).collect();
@@ -102,7 +124,38 @@ pub(crate) fn ground(game: &Game, limits: Limits) -> Result<Grounding, CompileEr
     let mut domain = statics.clone();
     let not_dynamic = |p: Pred| !is_dynamic(p) && !demand.demand.contains(&p);
     let negation = Negation::Only(&not_dynamic);
-    Evaluator::run_once(demand.rules.clone(), &mut program.store, &mut domain, &negation, &mut budget);
+    // The relations left to demand are evaluated with their negative
+    // literals ignored first, with the rest (what they derive is then too
+    // much, never too little), and then exactly for every instance asked.
+    let approximate = |p: Pred| not_dynamic(p) && !lazy_preds.contains(&p);
+    Evaluator::run_once(
+        demand.rules.clone(),
+        &mut program.store,
+        &mut domain,
+        &Negation::Only(&approximate),
+        &mut budget,
+    );
+    if !lazy_preds.is_empty() && !budget.is_spent() {
+        let exact: Vec<NRule> =
+            demand.rules.iter().filter(|r| lazy_preds.contains(&r.head.pred(&program.store))).cloned().collect();
+        let evaluator = Evaluator::new(exact.clone(), &program.store, &|_| GUESS);
+        if !evaluator.is_stratified(&program.store) {
+            return Err(CompileError::TooLarge("the relations that do not depend on the state"));
+        }
+        let mut asked = statics.clone();
+        for &d in &demand.demand {
+            for &atom in domain.atoms(d) {
+                asked.insert(atom, &program.store);
+            }
+        }
+        Evaluator::run_once(exact, &mut program.store, &mut asked, &Negation::Exact, &mut budget);
+        for &p in &lazy_preds {
+            domain.remove(p);
+            for &atom in asked.atoms(p) {
+                domain.insert(atom, &program.store);
+            }
+        }
+    }
     if budget.is_spent() {
         return Err(CompileError::TooLarge("the propositions that can ever hold"));
     }
@@ -117,7 +170,7 @@ pub(crate) fn ground(game: &Game, limits: Limits) -> Result<Grounding, CompileEr
     const NONE: u32 = u32::MAX;
     for rule in &demand.rules {
         let head = rule.head.pred(&program.store);
-        if demand.demand.contains(&head) || is_bridge(rule, &program.store) {
+        if demand.demand.contains(&head) || !is_dynamic(head) || is_bridge(rule, &program.store) {
             continue;
         }
         let plan = Plan::new(rule, None, &program.store, &|p| domain.atoms(p).len());
@@ -171,7 +224,7 @@ pub(crate) fn ground(game: &Game, limits: Limits) -> Result<Grounding, CompileEr
             .filter(|p| !is_dynamic(*p))
             .collect();
     for pred in &constant {
-        for &atom in statics.atoms(*pred) {
+        for &atom in domain.atoms(*pred) {
             rules.push(GroundRule { head: atom, body: Vec::new() });
         }
     }
@@ -190,6 +243,10 @@ const BRIDGES: [(Sym, u16); 3] = [(kw::INIT, 1), (kw::NEXT, 1), (kw::LEGAL, 2)];
 /// may find per ground rule allowed: each ground rule is one of them, the
 /// others are found again in later rounds or lead nowhere.
 const JOINS_PER_RULE: usize = 4;
+
+/// The share of the grounding budget (atoms, rule instances) within which
+/// a relation that does not depend on the state is evaluated in full.
+const STATIC_SHARE: usize = 4;
 
 /// The size assumed, when ordering joins for demand, for a relation not yet
 /// evaluated.
@@ -235,6 +292,41 @@ mod tests {
         assert_eq!(next, 2, "c1 -> c2 and c2 -> c3");
         assert!(g.rules.iter().all(|r| r.body.len() <= 1));
         assert_eq!(g.init.len(), 1);
+    }
+
+    /// A relation that does not depend on the state, too large to evaluate
+    /// in full within the limits (60³ atoms), of which the rules ask about a
+    /// few instances, one of them negated.
+    fn asking_a_few_of_many() -> Game {
+        let numbers: String = (0..60).map(|i| format!("(n {i}) ")).collect();
+        let succ: String = (0..9).map(|i| format!("(succ {i} {}) ", i + 1)).collect();
+        Game::parse(&format!(
+            "(role r) (init (at 5)) {numbers} {succ}
+             (<= (big ?x ?y ?z) (n ?x) (n ?y) (n ?z) (distinct ?x ?y))
+             (<= (legal r (go ?y)) (true (at ?x)) (succ ?x ?y) (not (big ?x 5 5)))
+             (<= (legal r stay) (true (at ?x)))
+             (<= (next (at ?y)) (does r (go ?y))) (<= (next (at ?x)) (does r stay) (true (at ?x)))
+             (<= terminal (true (at 9))) (goal r 100)"
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn large_static_relations_are_evaluated_where_asked() {
+        let game = asking_a_few_of_many();
+        let limits = Limits { atoms: 100_000, rules: 100_000 };
+        let g = ground(&game, limits).unwrap();
+        let name = |t: TermId| g.store.to_term(t, &g.symbols).to_string();
+        let legal: Vec<String> = g
+            .rules
+            .iter()
+            .filter(|r| g.store.pred(r.head).name == kw::LEGAL)
+            .map(|r| format!("{} <- {:?}", name(r.head), r.body.iter().map(|&(a, p)| (name(a), p)).collect::<Vec<_>>()))
+            .collect();
+        // (big 5 5 5) is false, (big x 5 5) true for every other x: only
+        // from 5 can r go on, and negation on `big` is exact.
+        assert!(legal.contains(&r#"(legal r (go 6)) <- [("(true (at 5))", true)]"#.to_string()), "{legal:?}");
+        assert_eq!(legal.iter().filter(|l| l.contains("go")).count(), 1, "{legal:?}");
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Games of the public GGP repository that are large for a propositional
 //! network (`tests/games`, see `SOURCES.txt` there): checkers, a chess
-//! variant, simultaneous bidding, a race. Each compiled machine is checked
+//! variant, simultaneous bidding, a race, a maze, a test of rule depth. Each compiled machine is checked
 //! step by step against the reference prover along a few short random
 //! playouts. Chess itself is too large to compile: there the prover — which
 //! a player falls back on — is checked to play it, and should chess one day
@@ -67,6 +67,30 @@ fn formerly_uncompilable_games_compile_and_agree_with_the_prover() {
         let mut prover = Prover::new(&game);
         agree(name, &machine, &mut prover, 3, 12, 20);
     }
+}
+
+#[test]
+fn mummymaze_compiles_with_its_walls_read_as_constants_and_agrees_with_the_prover() {
+    // Its walls are fluents only ever carried over, and its static
+    // `direction-from` (every pair of fifty numbers) is too large to
+    // evaluate in full: both were in the way of compiling it.
+    let name = "mummymaze1p.kif";
+    let game = repository_game(name);
+    let machine = Machine::compile(&game).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut prover = Prover::new(&game);
+    agree(name, &machine, &mut prover, 1, 8, 22);
+}
+
+#[test]
+fn rule_depth_exponential_compiles_to_a_handful_of_propositions_and_agrees_with_the_prover() {
+    // `prereqN` has 2^N instances as written, all equivalent: its arguments
+    // are only ever tested by `bit`.
+    let name = "ruleDepthExponential.kif";
+    let game = repository_game(name);
+    let machine = Machine::compile(&game).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(machine.stats().ground_rules < 1000, "{:?}", machine.stats());
+    let mut prover = Prover::new(&game);
+    agree(name, &machine, &mut prover, 4, 25, 23);
 }
 
 fn t(text: &str) -> Term {
