@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use bouton_games::RuleSet;
 use bouton_grundy::{
-    ComputeError, ComputeOptions, DEFAULT_MAX_PERIOD, HeapGame, Periodicity, Progress, RareMask, Sequence, compute,
+    ComputeError, ComputeOptions, DEFAULT_MAX_PERIOD, HeapGame, MAX_UPTO, Periodicity, Progress, RareMask, Sequence,
+    compute,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget};
@@ -40,9 +41,9 @@ pub struct GrundyArgs {
     /// subtraction:2,3,7, all-but:1,2, take-limit:3.
     #[arg(value_name = "CODE")]
     pub code: String,
-    /// Compute G(0) to G(N).
-    #[arg(long, value_name = "N", default_value_t = 100, value_parser = any_number, allow_negative_numbers = true)]
-    pub upto: u64,
+    /// Compute G(0) to G(N) (default 100; with --until-proved, 2^32).
+    #[arg(long, value_name = "N", value_parser = any_number, allow_negative_numbers = true)]
+    pub upto: Option<u64>,
     /// Print JSON: the game, the facts, the periodicity and the values.
     #[arg(long)]
     pub json: bool,
@@ -63,11 +64,15 @@ pub struct GrundyArgs {
     /// Stop as soon as periodicity is proved, before N if possible.
     #[arg(long)]
     pub until_proved: bool,
-    /// The longest period looked for (default: N / 3, the longest that can
-    /// repeat three times, at least 16384 and at most 2^20; up to 2^26 when
-    /// given).
+    /// The longest period looked for (default: no limit; every period the
+    /// values have room for is looked for, at no cost in memory).
     #[arg(long, value_name = "P", value_parser = max_period, allow_negative_numbers = true)]
     pub max_period: Option<u64>,
+    /// Keep the values computed in FILE (now and then, and at the end) and
+    /// go on from the values it already holds for the same game: a long run
+    /// that is interrupted resumes where it was.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
     /// Memory for the values, in MiB; beyond it they stream to a
     /// temporary file.
     #[arg(long, value_name = "MIB", default_value_t = 1024, value_parser = positive_number, allow_negative_numbers = true)]
@@ -77,29 +82,46 @@ pub struct GrundyArgs {
     pub plain: bool,
 }
 
-/// The most `--max-period` may be: the tracker keeps a word per period.
-const MOST_PERIOD: u64 = 1 << 26;
+/// N when not given.
+const DEFAULT_UPTO: u64 = 100;
 
-/// The most the default period limit grows to: following every candidate
-/// costs a comparison per candidate per block of values.
-const MOST_DEFAULT_PERIOD: u64 = 1 << 20;
+/// N when not given with `--until-proved`: far enough for every period
+/// known (0.1777's proof needs 443,139,470 values), bounded all the same.
+const DEFAULT_UPTO_PROVING: u64 = 1 << 32;
 
-/// `--max-period`: from 1 to 2^26.
+/// `--max-period`: from 1 to the largest N.
 fn max_period(text: &str) -> Result<u64, crate::wording::BadNumber> {
-    whole_number(text, 1, MOST_PERIOD)
+    whole_number(text, 1, MAX_UPTO)
 }
 
 impl GrundyArgs {
-    /// The longest period to look for: as given, else N / 3 within bounds.
+    /// The longest period to look for: as given, else no limit.
     fn max_period(&self) -> u64 {
-        self.max_period.unwrap_or_else(|| (self.upto / 3).clamp(DEFAULT_MAX_PERIOD, MOST_DEFAULT_PERIOD))
+        self.max_period.unwrap_or(DEFAULT_MAX_PERIOD)
+    }
+
+    /// N: as given, else 100, or 2^32 when computing until proved.
+    fn upto(&self) -> u64 {
+        self.upto.unwrap_or(if self.until_proved { DEFAULT_UPTO_PROVING } else { DEFAULT_UPTO })
     }
 }
 
-/// The run was interrupted (Ctrl-C); exit code 130.
+/// The run was interrupted (Ctrl-C) after this many values, with the
+/// checkpoint file that keeps them, if any; exit code 130.
 #[derive(Debug, thiserror::Error)]
-#[error("interrupted after {0} values: nothing was written")]
-pub struct Interrupted(pub u64);
+#[error("interrupted after {} values: {}", .0, kept(.1.as_deref()))]
+pub struct Interrupted(pub u64, pub Option<PathBuf>);
+
+/// What became of the values of an interrupted run.
+fn kept(checkpoint: Option<&Path>) -> String {
+    match checkpoint {
+        Some(path) => format!(
+            "nothing was printed; the values are kept in {} (the same --checkpoint goes on from them)",
+            path.display()
+        ),
+        None => "nothing was written".to_owned(),
+    }
+}
 
 /// The heap game a CODE names.
 fn heap_game(code: &str) -> Result<(HeapGame, String), UsageError> {
@@ -227,7 +249,8 @@ fn compute_with_progress(game: &HeapGame, args: &GrundyArgs, mask: Option<RareMa
         // (tests) keeps the first, which sets the same kind of flag.
         let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
     }
-    let bar = ProgressBar::with_draw_target(Some(args.upto.saturating_add(1)), ProgressDrawTarget::hidden());
+    let upto = args.upto();
+    let bar = ProgressBar::with_draw_target(Some(upto.saturating_add(1)), ProgressDrawTarget::hidden());
     bar.set_style(progress_style("values"));
     let started = Instant::now();
     let mut on_progress = |p: Progress| {
@@ -243,15 +266,16 @@ fn compute_with_progress(game: &HeapGame, args: &GrundyArgs, mask: Option<RareMa
         memory_limit: args.memory.saturating_mul(1 << 20),
         progress: Some(&mut on_progress),
         cancel: Some(&interrupted),
+        checkpoint: args.checkpoint.clone(),
         ..ComputeOptions::default()
     };
-    let result = compute(game, args.upto, options);
+    let result = compute(game, upto, options);
     let shown = !bar.is_hidden();
     bar.finish_and_clear();
     let seq = match result {
         Ok(seq) => seq,
-        Err(ComputeError::Cancelled { reached }) => return Err(Interrupted(reached).into()),
-        Err(e @ (ComputeError::TooFar { .. } | ComputeError::OutOfMemory { .. })) => {
+        Err(ComputeError::Cancelled { reached }) => return Err(Interrupted(reached, args.checkpoint.clone()).into()),
+        Err(e @ (ComputeError::TooFar { .. } | ComputeError::OutOfMemory { .. } | ComputeError::Checkpoint(_))) => {
             return Err(UsageError(e.to_string()).into());
         }
         Err(e) => return Err(e.into()),
@@ -302,7 +326,7 @@ fn write_text(out: &mut dyn Write, seq: &Sequence, name: &str, args: &GrundyArgs
     let stats = seq.stats();
     let label = |s: &str| theme.strong(s);
     writeln!(out, "{} {name}, code {game}", label("Game:"))?;
-    let stopped = if seq.upto() < args.upto { " (stopped once periodicity was proved)" } else { "" };
+    let stopped = if seq.upto() < args.upto() { " (stopped once periodicity was proved)" } else { "" };
     writeln!(out, "{} G(0) to G({}){stopped}", label("Computed:"), seq.upto())?;
     writeln!(out, "{} {}", label("Checksum:"), stats.checksum())?;
     writeln!(out, "{} {} (first at n = {})", label("Largest value:"), stats.max(), stats.first_max())?;

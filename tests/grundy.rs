@@ -112,6 +112,50 @@ fn subtraction_games_and_until_proved() {
     assert!(out.stdout.contains("(stopped once periodicity was proved)"), "{out}");
 }
 
+/// Periods are looked for without a limit: 0.16's 149,459 is proved without
+/// `--until-proved` or `--max-period`, `--until-proved` alone computes as
+/// far as the proof needs, and `--max-period` still limits the search.
+#[test]
+fn periods_without_a_limit() {
+    let out = bouton(&["grundy", "0.16", "--upto", "600000", "--summary"]).run();
+    out.assert_clean_success();
+    assert!(out.stdout.contains("proved: period 149459, pre-period 105351 (last exception n = 105350)"), "{out}");
+    assert!(out.stdout.contains("from the values up to n = 509621"), "{out}");
+    let out = bouton(&["grundy", "dawsons-kayles", "--until-proved", "--summary"]).run();
+    out.assert_clean_success();
+    assert!(out.stdout.contains("proved: period 34, pre-period 53"), "{out}");
+    assert!(out.stdout.contains("(stopped once periodicity was proved)"), "{out}");
+    let out = bouton(&["grundy", "0.16", "--upto", "600000", "--summary", "--max-period", "100000"]).run();
+    out.assert_clean_success();
+    assert!(out.stdout.contains("none found (periods up to 100000 looked for)"), "{out}");
+}
+
+/// `--checkpoint FILE` keeps the values; a later run of the same game goes
+/// on from them (and proves what the first could not), one of another
+/// game is refused with a one-line message, and the file is left alone.
+#[test]
+fn checkpoints_resume_and_refuse_another_game() {
+    let dir = TempDir::new();
+    let file = dir.join("sixteen.ckpt");
+    let out = bouton(&["grundy", "0.16", "--upto", "300000", "--summary", "--checkpoint"]).arg_path(&file).run();
+    out.assert_clean_success();
+    assert!(out.stdout.contains("Computed: G(0) to G(300000)"), "{out}");
+    let saved = std::fs::metadata(&file).expect("the checkpoint").len();
+    assert!(saved > 300_000, "a byte a value at least: {saved}");
+    let out = bouton(&["grundy", "0.16", "--until-proved", "--summary", "--checkpoint"]).arg_path(&file).run();
+    out.assert_clean_success();
+    assert!(out.stdout.contains("proved: period 149459, pre-period 105351"), "{out}");
+    let fresh = bouton(&["grundy", "0.16", "--until-proved", "--summary"]).run();
+    assert_eq!(out.stdout, fresh.stdout, "the same report as without a checkpoint");
+    let out = bouton(&["grundy", "kayles", "--upto", "1000", "--checkpoint"]).arg_path(&file).run();
+    out.assert_one_line_error(2, &["checkpoint of 0.16", "not of 0.77"]);
+    let text = dir.join("notes.txt");
+    std::fs::write(&text, "my notes\n").expect("written");
+    let out = bouton(&["grundy", "kayles", "--checkpoint"]).arg_path(&text).run();
+    out.assert_one_line_error(2, &["not a bouton-grundy checkpoint"]);
+    assert_eq!(std::fs::read_to_string(&text).expect("read"), "my notes\n");
+}
+
 #[test]
 fn plots_are_svg_or_png() {
     let dir = TempDir::new();
@@ -163,6 +207,43 @@ fn ctrl_c_interrupts_cleanly() {
     let last = stderr.lines().last().unwrap_or_default();
     assert!(last.starts_with("bouton: interrupted after "), "{stderr}");
     assert!(output.stdout.is_empty(), "nothing is printed after an interruption");
+}
+
+/// Ctrl-C with `--checkpoint`: the values computed are saved, and the next
+/// run goes on from them to the same answer as a run from scratch.
+#[test]
+fn ctrl_c_keeps_the_values_in_the_checkpoint() {
+    let dir = TempDir::new();
+    let file = dir.join("grundy.ckpt");
+    let mut child = Command::new(BIN)
+        .args(["grundy", "grundy", "--upto", "1000000000000", "--summary", "--checkpoint"])
+        .arg(&file)
+        .env_remove("CI")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("bouton starts");
+    std::thread::sleep(Duration::from_millis(1500));
+    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill runs");
+    assert!(killed.success());
+    let started = Instant::now();
+    let output = loop {
+        if child.try_wait().expect("waiting").is_some() {
+            break child.wait_with_output().expect("output");
+        }
+        assert!(started.elapsed() < Duration::from_secs(20), "bouton did not stop after Ctrl-C");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(output.status.code(), Some(130));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(last.starts_with("bouton: interrupted after ") && last.contains("the values are kept in"), "{stderr}");
+    let saved = std::fs::metadata(&file).expect("the checkpoint").len();
+    assert!(saved > 1000, "values were saved: {saved} bytes");
+    let resumed = bouton(&["grundy", "grundy", "--upto", "300000", "--summary", "--checkpoint"]).arg_path(&file).run();
+    resumed.assert_clean_success();
+    let fresh = bouton(&["grundy", "grundy", "--upto", "300000", "--summary"]).run();
+    assert_eq!(resumed.stdout, fresh.stdout);
 }
 
 #[test]

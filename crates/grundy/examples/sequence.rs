@@ -3,7 +3,8 @@
 //! `cargo run --release -p bouton-grundy --example sequence -- 4!.0 16777216`, or
 //! `… -- 0.354 30000000 --prove` to stop once periodicity is proved.
 //! `MEMORY=BYTES` sets the memory limit (values beyond it go to disk);
-//! `DUMP=FILE` writes the values, one per line.
+//! `DUMP=FILE` writes the values, one per line; `THREADS=1` keeps to one
+//! core; `CHECKPOINT=FILE` keeps the values in FILE and resumes from it.
 
 use std::time::Instant;
 
@@ -18,6 +19,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut options = ComputeOptions { stop_when_proved: prove, ..Default::default() };
     if let Ok(limit) = std::env::var("MEMORY") {
         options.memory_limit = limit.parse()?;
+    }
+    if let Ok(threads) = std::env::var("THREADS") {
+        options.threads = threads.parse()?;
+    }
+    if let Ok(path) = std::env::var("CHECKPOINT") {
+        options.checkpoint = Some(path.into());
     }
     let seq = compute(&game, upto, options)?;
     let elapsed = started.elapsed();

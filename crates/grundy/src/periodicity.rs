@@ -2,8 +2,11 @@ use serde::Serialize;
 
 use crate::HeapGame;
 
-/// The longest period looked for unless asked otherwise.
-pub const DEFAULT_MAX_PERIOD: u64 = 1 << 14;
+/// The longest period looked for unless asked otherwise: no limit but the
+/// values themselves (every period with room to be proved or to repeat
+/// three times). The search keeps no array per candidate, so it costs no
+/// memory beyond the values.
+pub const DEFAULT_MAX_PERIOD: u64 = u64::MAX;
 
 /// What is known about the periodicity of a computed Grundy sequence.
 ///
@@ -143,127 +146,347 @@ impl ProofRule {
     }
 }
 
-/// Follows every candidate period as values arrive: for each p, the last n
-/// with G(n) ≠ G(n − p). A candidate that fails is usually caught at the
-/// first value looked at, so a block of values costs about one comparison
-/// per candidate, plus a full pass for the true period.
+/// Candidates followed value by value between full searches.
+const LIVE: usize = 8;
+
+/// A full search may make this many comparisons per value computed (plus
+/// [`SCAN_SLACK`]); past it the search stops and says how far it got.
+const SCAN_WORK: u64 = 24;
+const SCAN_SLACK: u64 = 1 << 22;
+
+/// A candidate period followed value by value: its least pre-period so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Live {
+    period: u64,
+    preperiod: u64,
+}
+
+/// Finds the periods of the values computed so far without any array per
+/// candidate period: for each candidate p (every p up to half the values,
+/// or the limit asked for) it reads back from the last value while
+/// G(n) = G(n − p). A wrong candidate fails after a comparison or two; the
+/// true one costs its run, and its multiples start where it is known to
+/// hold. A search costs about one comparison per candidate, so it runs at
+/// the end and, when the computation is to stop once proved, each time the
+/// values have grown by a quarter; between searches the few candidates that
+/// have repeated over a whole period are followed value by value, so a
+/// proof is seen at the next block of values.
 #[derive(Debug, Clone)]
 pub(crate) struct PeriodTracker {
     max_period: u64,
-    /// `last_mismatch[p]`: the last n ≥ p with G(n) ≠ G(n − p); 0 for none.
-    last_mismatch: Vec<u64>,
-    /// `saltus[p]`: G(n) − G(n − p) at the last n seen (it may be negative).
-    saltus: Vec<i64>,
-    /// `last_step[p]`: the last n > p with G(n) − G(n − p) different from
-    /// G(n − 1) − G(n − 1 − p); 0 for none.
-    last_step: Vec<u64>,
     /// Values seen: G(0) to G(count − 1).
     count: u64,
     rule: ProofRule,
+    /// Follow candidates between searches (only needed to stop once proved).
+    follow: bool,
+    live: Vec<Live>,
+    next_search: u64,
+}
+
+/// The least pre-period of one candidate in a search, and what it cost.
+struct Run {
+    preperiod: u64,
+    cost: u64,
+}
+
+/// Scans back from `start` while G(n) − G(n − p) = `diff`: the least e with
+/// G(m + p) = G(m) + diff for every m from e to the last.
+#[inline]
+fn run_back(at: &mut impl FnMut(u64) -> u32, p: u64, start: u64, diff: i64) -> Run {
+    let mut n = start;
+    let mut cost = 0;
+    while n >= p {
+        cost += 1;
+        if i64::from(at(n)) - i64::from(at(n - p)) != diff {
+            return Run { preperiod: n + 1 - p, cost };
+        }
+        if n == 0 {
+            break;
+        }
+        n -= 1;
+    }
+    Run { preperiod: 0, cost }
+}
+
+/// Candidates already known to hold from some point, whose multiples need
+/// only be scanned from where the known one ends: if G(n + q) = G(n) + s
+/// for n ≥ e, then G(n + kq) = G(n) + ks for n ≥ e.
+struct Known {
+    /// (q, e, next multiple of q to come).
+    list: Vec<(u64, u64, u64)>,
+    next: u64,
+}
+
+impl Known {
+    fn new() -> Known {
+        Known { list: Vec::new(), next: u64::MAX }
+    }
+
+    fn add(&mut self, q: u64, e: u64) {
+        if self.list.len() < LIVE {
+            self.list.push((q, e, 2 * q));
+            self.next = self.next.min(2 * q);
+        }
+    }
+
+    /// At candidate `p`: the least e of a known divisor's, if p is a
+    /// multiple of one (then the run for p holds from e + p on).
+    #[inline]
+    fn at(&mut self, p: u64) -> Option<u64> {
+        if p < self.next {
+            return None;
+        }
+        let mut found: Option<u64> = None;
+        self.next = u64::MAX;
+        for (q, e, next) in &mut self.list {
+            while *next < p {
+                *next += *q;
+            }
+            if *next == p {
+                found = Some(found.map_or(*e, |f| f.min(*e)));
+                *next += *q;
+            }
+            self.next = self.next.min(*next);
+        }
+        found
+    }
+}
+
+/// The divisors of `p` in increasing order.
+fn divisors(p: u64) -> Vec<u64> {
+    let mut low = Vec::new();
+    let mut high = Vec::new();
+    let mut d = 1;
+    while d * d <= p {
+        if p.is_multiple_of(d) {
+            low.push(d);
+            if d * d != p {
+                high.push(p / d);
+            }
+        }
+        d += 1;
+    }
+    low.extend(high.into_iter().rev());
+    low
 }
 
 impl PeriodTracker {
-    pub(crate) fn new(game: &HeapGame, max_period: u64) -> PeriodTracker {
-        let max_period = max_period.max(1);
+    /// A tracker looking for periods up to `max_period`; `follow` when the
+    /// computation stops as soon as a proof is complete.
+    pub(crate) fn new(game: &HeapGame, max_period: u64, follow: bool) -> PeriodTracker {
         PeriodTracker {
-            max_period,
-            last_mismatch: vec![0; max_period as usize + 1],
-            saltus: vec![0; max_period as usize + 1],
-            last_step: vec![0; max_period as usize + 1],
+            max_period: max_period.max(1),
             count: 0,
             rule: ProofRule::for_game(game),
+            follow,
+            live: Vec::new(),
+            next_search: 0,
         }
-    }
-
-    /// The longest period followed.
-    pub(crate) fn max_period(&self) -> u64 {
-        self.max_period
     }
 
     /// Takes in the values from the last call up to G(`count` − 1); `at(n)`
-    /// reads G(n) for any n ≥ `count_before` − max_period.
-    pub(crate) fn update(&mut self, count: u64, mut at: impl FnMut(u64) -> u32) {
+    /// reads G(n) for any n < `count`. Returns whether a proof is complete
+    /// (then [`PeriodTracker::report`] says which); only looked for when
+    /// following candidates.
+    pub(crate) fn update(&mut self, count: u64, mut at: impl FnMut(u64) -> u32) -> bool {
+        if !self.advance(count, &mut at) || !self.follow {
+            return false;
+        }
+        if count >= self.next_search {
+            self.next_search = count + count / 4;
+            return self.search(&mut at).is_proved();
+        }
+        let last = count - 1;
+        self.live.iter().any(|l| self.rule.needed(l.preperiod, l.period).is_some_and(|needed| needed <= last))
+    }
+
+    /// Brings the candidates followed up to `count` values; false if there
+    /// is nothing new.
+    fn advance(&mut self, count: u64, at: &mut impl FnMut(u64) -> u32) -> bool {
         let from = self.count;
         if count <= from {
-            return;
-        }
-        let top = self.max_period.min(count - 1);
-        for p in 1..=top {
-            let mut m = count - 1;
-            let low = from.max(p);
-            while m >= low {
-                if at(m) != at(m - p) {
-                    self.last_mismatch[p as usize] = m;
-                    break;
-                }
-                if m == 0 {
-                    break;
-                }
-                m -= 1;
-            }
-            if p < self.max_period {
-                self.follow_steps(p, from, count, &mut at);
-            }
+            return false;
         }
         self.count = count;
-    }
-
-    /// Follows the differences G(n) − G(n − p) over the new values: where
-    /// the last one differs from the one before it (arithmetic periodicity
-    /// broken), looking back only as far as needed.
-    fn follow_steps(&mut self, p: u64, from: u64, count: u64, at: &mut impl FnMut(u64) -> u32) {
-        let difference = |at: &mut dyn FnMut(u64) -> u32, n: u64| i64::from(at(n)) - i64::from(at(n - p));
-        let last = count - 1;
-        let now = difference(at, last);
-        // Values from `from` on are new; the difference before them is the
-        // one remembered (none when fewer than p + 1 values came before).
-        let low = from.max(p + 1);
-        let mut m = last;
-        while m >= low {
-            if difference(at, m - 1) != now {
-                self.last_step[p as usize] = m;
-                break;
+        for live in &mut self.live {
+            let p = live.period;
+            for n in from.max(p)..count {
+                if at(n) != at(n - p) {
+                    live.preperiod = n + 1 - p;
+                }
             }
-            m -= 1;
         }
-        self.saltus[p as usize] = now;
+        self.live.retain(|l| count - l.preperiod - l.period >= l.period);
+        true
     }
 
-    /// From where G(n + p) − G(n) is constant, and that constant.
-    fn arithmetic(&self, p: u64) -> (u64, i64) {
-        let start = match self.last_step[p as usize] {
-            0 => 0,
-            step => step - p,
-        };
-        (start, self.saltus[p as usize])
+    /// What the values G(0) to G(`count` − 1) show (a full search).
+    pub(crate) fn report(&mut self, count: u64, mut at: impl FnMut(u64) -> u32) -> Periodicity {
+        self.advance(count, &mut at);
+        self.search(&mut at)
     }
 
-    fn preperiod(&self, p: u64) -> u64 {
-        match self.last_mismatch[p as usize] {
-            0 => 0,
-            last => last + 1 - p,
-        }
-    }
-
-    /// What the values seen so far show.
-    pub(crate) fn report(&self) -> Periodicity {
-        if self.count < 2 {
+    /// Searches every candidate: a proof for the least period that has
+    /// one, else the least apparent period, else the least arithmetic one.
+    /// Refreshes the candidates followed.
+    fn search(&mut self, at: &mut impl FnMut(u64) -> u32) -> Periodicity {
+        let count = self.count;
+        if count < 2 {
+            self.live.clear();
             return Periodicity::None { longest_checked: 0 };
         }
-        let last = self.count - 1;
-        let top = self.max_period.min(last);
-        // A proof for any period proves the least period dividing it, once
-        // the data shows that divisor holding over a full proved period.
+        let last = count - 1;
+        let mut budget = SCAN_WORK.saturating_mul(count).saturating_add(SCAN_SLACK);
+        // A proof by the periodicity theorem needs two periods of values;
+        // t values repeating, only one.
+        let room = if matches!(self.rule, ProofRule::Window { .. }) { last } else { count / 2 };
+        let top = self.max_period.min(room);
+        let old: Vec<Live> = std::mem::take(&mut self.live);
+        let mut old_at = 0;
+        let mut known = Known::new();
+        let mut apparent: Option<(u64, u64)> = None;
+        let mut reached = top;
+        let proofs = self.rule != ProofRule::Unavailable;
         for p in 1..=top {
-            let e = self.preperiod(p);
-            let Some(needed) = self.rule.needed(e, p) else {
+            if budget == 0 {
+                reached = p - 1;
                 break;
+            }
+            while old_at < old.len() && old[old_at].period < p {
+                old_at += 1;
+            }
+            let e = if old_at < old.len() && old[old_at].period == p {
+                old[old_at].preperiod
+            } else if let Some(e) = known.at(p) {
+                let run = run_back(at, p, (e + p).min(count) - 1, 0);
+                budget = budget.saturating_sub(run.cost);
+                run.preperiod.min(e)
+            } else {
+                // The common case, inline: most candidates fail at once.
+                if at(last) != at(last - p) {
+                    budget -= 1;
+                    continue;
+                }
+                let run = run_back(at, p, last, 0);
+                budget = budget.saturating_sub(run.cost);
+                run.preperiod
             };
+            let span = count - e;
+            if span - p >= p.max(32) {
+                known.add(p, e);
+                if self.live.len() < LIVE {
+                    self.live.push(Live { period: p, preperiod: e });
+                }
+            }
+            if proofs
+                && let Some(needed) = self.rule.needed(e, p)
+                && needed <= last
+            {
+                self.live.retain(|l| l.period <= p);
+                return self.proof(at, p, e, needed);
+            }
+            if apparent.is_none() && span >= 3 * p && span >= count / 2 {
+                if !proofs {
+                    // Nothing larger can be proved: the least apparent period is the answer.
+                    return Periodicity::Apparent { period: p, preperiod: e, repeats: span / p, needed: None };
+                }
+                apparent = Some((p, e));
+            }
+        }
+        if let Some((period, preperiod)) = apparent {
+            let span = count - preperiod;
+            return Periodicity::Apparent {
+                period,
+                preperiod,
+                repeats: span / period,
+                needed: self.rule.needed(preperiod, period),
+            };
+        }
+        self.arithmetic(at, reached)
+    }
+
+    /// A proof for period `p` from `e` (to `needed`) proves the least period
+    /// dividing it, once the values show that divisor holding over a full
+    /// proved period.
+    fn proof(&self, at: &mut impl FnMut(u64) -> u32, p: u64, e: u64, needed: u64) -> Periodicity {
+        let last = self.count - 1;
+        for q in divisors(p) {
+            if q == p {
+                break;
+            }
+            let eq = run_back(at, q, last, 0).preperiod;
+            let needed_q = eq.max(e) + p + q - 1;
+            if needed_q <= last {
+                return Periodicity::Proved { period: q, preperiod: eq, needed: needed.max(needed_q) };
+            }
+        }
+        Periodicity::Proved { period: p, preperiod: e, needed }
+    }
+
+    /// The least arithmetic period (G(n + p) = G(n) + s, s > 0) over three
+    /// whole periods and the latter half of the values, among periods up to
+    /// `top`.
+    fn arithmetic(&self, at: &mut impl FnMut(u64) -> u32, top: u64) -> Periodicity {
+        let count = self.count;
+        let last = count - 1;
+        let top = top.min(count / 3);
+        let mut budget = SCAN_WORK.saturating_mul(count).saturating_add(SCAN_SLACK);
+        let mut known = Known::new();
+        for p in 1..=top {
+            if budget == 0 {
+                return Periodicity::None { longest_checked: p - 1 };
+            }
+            let saltus = i64::from(at(last)) - i64::from(at(last - p));
+            let from_known = known.at(p);
+            if saltus <= 0 {
+                budget -= 1;
+                continue;
+            }
+            let run = match from_known {
+                Some(e) => {
+                    let run = run_back(at, p, (e + p).min(count) - 1, saltus);
+                    Run { preperiod: run.preperiod.min(e), cost: run.cost }
+                }
+                None => run_back(at, p, last, saltus),
+            };
+            budget = budget.saturating_sub(run.cost);
+            let e = run.preperiod;
+            let span = count - e;
+            if span - p >= p.max(32) {
+                known.add(p, e);
+            }
+            if span >= 3 * p && span >= count / 2 {
+                return Periodicity::Arithmetic { period: p, saltus: saltus as u64, preperiod: e, repeats: span / p };
+            }
+        }
+        Periodicity::None { longest_checked: top }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The report straight from the definitions, every candidate looked at
+    /// in full (the tracker this search replaced).
+    fn by_definition(values: &[u32], rule: ProofRule) -> Periodicity {
+        let count = values.len() as u64;
+        if count < 2 {
+            return Periodicity::None { longest_checked: 0 };
+        }
+        let last = count - 1;
+        let g = |n: u64| i64::from(values[n as usize]);
+        // The least e with G(m + p) = G(m) + s for every m from e on.
+        let from = |p: u64, s: i64| (p..count).rev().find(|&n| g(n) - g(n - p) != s).map_or(0, |n| n + 1 - p);
+        let room = if matches!(rule, ProofRule::Window { .. }) { last } else { count / 2 };
+        for p in 1..=room {
+            let e = from(p, 0);
+            let Some(needed) = rule.needed(e, p) else { break };
             if needed > last {
                 continue;
             }
             for q in (1..=p).filter(|q| p % q == 0) {
-                let eq = self.preperiod(q);
+                let eq = from(q, 0);
                 let needed_q = eq.max(e) + p + q - 1;
                 if q == p {
                     return Periodicity::Proved { period: q, preperiod: eq, needed };
@@ -273,25 +496,110 @@ impl PeriodTracker {
                 }
             }
         }
-        // Likely only when repeated three times at least, over the latter
-        // half of the values at least: a short run of repeats late in a long
-        // sequence (0.16 to 10^8 shows period 3 over its last dozen values)
-        // says nothing.
-        for p in 1..=top {
-            let e = self.preperiod(p);
-            let span = self.count - e;
-            if span >= 3 * p && span >= self.count / 2 {
-                let needed = self.rule.needed(e, p);
-                return Periodicity::Apparent { period: p, preperiod: e, repeats: span / p, needed };
+        for p in 1..=room {
+            let e = from(p, 0);
+            let span = count - e;
+            if span >= 3 * p && span >= count / 2 {
+                return Periodicity::Apparent { period: p, preperiod: e, repeats: span / p, needed: rule.needed(e, p) };
             }
         }
-        for p in 1..=top {
-            let (e, saltus) = self.arithmetic(p);
-            let span = self.count - e;
-            if saltus > 0 && span >= 3 * p && span >= self.count / 2 {
+        for p in 1..=room.min(count / 3) {
+            let saltus = g(last) - g(last - p);
+            let e = from(p, saltus);
+            let span = count - e;
+            if saltus > 0 && span >= 3 * p && span >= count / 2 {
                 return Periodicity::Arithmetic { period: p, saltus: saltus as u64, preperiod: e, repeats: span / p };
             }
         }
-        Periodicity::None { longest_checked: self.max_period.min(self.count / 3) }
+        Periodicity::None { longest_checked: room.min(count / 3) }
+    }
+
+    fn tracker(rule: ProofRule, follow: bool) -> PeriodTracker {
+        PeriodTracker { max_period: u64::MAX, count: 0, rule, follow, live: Vec::new(), next_search: 0 }
+    }
+
+    /// A small generator, so that the test needs no crate.
+    fn lcg(state: &mut u64) -> u64 {
+        *state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        *state >> 33
+    }
+
+    const RULES: [ProofRule; 4] = [
+        ProofRule::Splitting { t: 2 },
+        ProofRule::Window { t: 3, from_zero: true },
+        ProofRule::Window { t: 1, from_zero: false },
+        ProofRule::Unavailable,
+    ];
+
+    /// Random sequences that are periodic, arithmetic-periodic or neither
+    /// after random pre-periods, over few values (so that long runs happen
+    /// by chance too): the search says what the definitions say, fed all at
+    /// once or block by block.
+    #[test]
+    fn the_search_agrees_with_the_definitions() {
+        let mut state = 7;
+        for case in 0..3000 {
+            let len = 2 + lcg(&mut state) % 400;
+            let alphabet = 1 + lcg(&mut state) % 4;
+            let period = 1 + lcg(&mut state) % 40;
+            let pre = lcg(&mut state) % 120;
+            let saltus = lcg(&mut state) % 3;
+            let mut values: Vec<u32> = Vec::new();
+            for n in 0..len as usize {
+                let v = if (n as u64) < pre + period {
+                    (lcg(&mut state) % alphabet) as u32
+                } else {
+                    values[n - period as usize] + saltus as u32
+                };
+                values.push(v);
+            }
+            let rule = RULES[case % RULES.len()];
+            let expected = by_definition(&values, rule);
+            let at = |n: u64| values[n as usize];
+            assert_eq!(tracker(rule, false).report(len, at), expected, "case {case}: {values:?} {rule:?}");
+            let mut followed = tracker(rule, true);
+            let mut count = 0;
+            while count < len {
+                count = (count + 1 + lcg(&mut state) % 50).min(len);
+                followed.update(count, at);
+            }
+            assert_eq!(followed.report(len, at), expected, "case {case} by blocks: {values:?} {rule:?}");
+        }
+    }
+
+    /// A period of 70,001 after a pre-period of 30,000, as 0.1777's is
+    /// long: seen and proved with no limit set, at the first block after
+    /// the values the theorem needs.
+    #[test]
+    fn a_long_period_is_proved_as_soon_as_the_theorem_allows() {
+        let (e, p) = (30_000u64, 70_001u64);
+        let rule = ProofRule::Splitting { t: 4 };
+        let needed = 2 * e + 2 * p + 4 - 1;
+        let mut state = 11;
+        let mut values: Vec<u32> = Vec::new();
+        for n in 0..needed + 50_000 {
+            let v = if n < e + p { (lcg(&mut state) % 30) as u32 } else { values[(n - p) as usize] };
+            values.push(v);
+        }
+        // The last exception: G(e − 1) differs from G(e − 1 + p).
+        values[(e - 1) as usize] = values[(e - 1 + p) as usize] + 1;
+        let at = |n: u64| values[n as usize];
+        let mut followed = tracker(rule, true);
+        let mut count = 0;
+        let proved_at = loop {
+            count += 1 << 12;
+            if followed.update(count.min(values.len() as u64), at) {
+                break count;
+            }
+            assert!(count < values.len() as u64, "never proved");
+        };
+        assert!(proved_at > needed && proved_at <= needed + (1 << 12), "proved at {proved_at}, needed {needed}");
+        assert_eq!(followed.report(proved_at, at), Periodicity::Proved { period: p, preperiod: e, needed });
+        // One value short: not proved, and too few repeats to be apparent.
+        let short = tracker(rule, false).report(needed, at);
+        assert!(matches!(short, Periodicity::None { .. }), "{short:?}");
+        // Where no theorem applies, three repeats make it apparent.
+        let later = tracker(ProofRule::Unavailable, false).report(e + 3 * p, at);
+        assert_eq!(later, Periodicity::Apparent { period: p, preperiod: e, repeats: 3, needed: None });
     }
 }

@@ -6,6 +6,7 @@ use crate::{Engine, HeapGame, Periodicity, Stats};
 /// Where the values of a [`Sequence`] are.
 #[derive(Debug)]
 pub(crate) enum Values {
+    U8(Vec<u8>),
     U16(Vec<u16>),
     U32(Vec<u32>),
     File { spill: SpillFile, len: u64, width: u8 },
@@ -54,6 +55,7 @@ impl Sequence {
     /// computation stopped early because periodicity was proved.
     pub fn len(&self) -> u64 {
         match &self.values {
+            Values::U8(v) => v.len() as u64,
             Values::U16(v) => v.len() as u64,
             Values::U32(v) => v.len() as u64,
             Values::File { len, .. } => *len,
@@ -77,6 +79,7 @@ impl Sequence {
             return None;
         }
         match &self.values {
+            Values::U8(v) => Some(u32::from(v[n as usize])),
             Values::U16(v) => Some(u32::from(v[n as usize])),
             Values::U32(v) => Some(v[n as usize]),
             Values::File { spill, width, .. } => {
@@ -141,6 +144,7 @@ impl Iterator for SequenceIter<'_> {
         }
         self.next += 1;
         Some(match &self.seq.values {
+            Values::U8(v) => Ok(u32::from(v[n as usize])),
             Values::U16(v) => Ok(u32::from(v[n as usize])),
             Values::U32(v) => Ok(v[n as usize]),
             Values::File { spill, width, len } => {

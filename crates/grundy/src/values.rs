@@ -153,9 +153,10 @@ impl HeapValues {
             stop_when_proved,
             progress: Some(&mut watch),
             cancel: Some(&stop),
-            // Every period that can repeat three times in the table is looked
-            // for (0.16's 149,459 among them).
-            max_period: TABLE_LIMIT / 3,
+            // Every period the table has room to prove is looked for (0.16's
+            // 149,459 among them): the default sets no limit.
+            // Analyses run many at a time (a server's clients): one core each.
+            threads: 1,
             ..ComputeOptions::default()
         };
         let too_far =

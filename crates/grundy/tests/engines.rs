@@ -108,9 +108,9 @@ fn values_streamed_to_disk_are_the_same() {
         [(HeapGame::grundys_game(), 400_000u64), (HeapGame::kayles(), 1_000_000), (HeapGame::nim(), 200_000)]
     {
         let in_memory = compute(&game, upto, ComputeOptions::default()).unwrap();
-        let options = ComputeOptions { memory_limit: 640 * 1024, spill_dir: Some(dir.clone()), ..Default::default() };
+        let options = ComputeOptions { memory_limit: 256 * 1024, spill_dir: Some(dir.clone()), ..Default::default() };
         let on_disk = compute(&game, upto, options).unwrap();
-        assert!(on_disk.is_on_disk(), "{game}: a 640 KiB limit sends {upto} values to disk");
+        assert!(on_disk.is_on_disk(), "{game}: a 256 KiB limit sends {upto} values to disk");
         assert_eq!(on_disk.stats(), in_memory.stats(), "{game}");
         assert_eq!(on_disk.to_vec().unwrap(), in_memory.to_vec().unwrap(), "{game}");
         assert_eq!(on_disk.get(upto), in_memory.get(upto));
@@ -126,4 +126,24 @@ fn a_rare_value_at_the_next_power_of_two() {
     let expected = by_definition(&[0, 6, 4, 0, 2], false, 2255);
     assert_eq!(expected[2255], 256);
     assert_eq!(computed(&game, 2255, Engine::Sparse, Some(RareMask::new(0b111))), expected);
+}
+
+/// Two threads (the far splits on a second core) give the values one
+/// thread gives, for Grundy's game whose 1,274 rare heaps keep the helper
+/// busy, and for codes where it has too little to do to be called.
+#[test]
+fn two_threads_give_the_values_of_one() {
+    let cases =
+        [(HeapGame::grundys_game(), 200_000u64), (HeapGame::kayles(), 200_000), ("0.6".parse().unwrap(), 50_000)];
+    for (game, upto) in cases {
+        let one = ComputeOptions { threads: 1, ..Default::default() };
+        let two = ComputeOptions { threads: 2, ..Default::default() };
+        let (one, two) = (compute(&game, upto, one).unwrap(), compute(&game, upto, two).unwrap());
+        assert_eq!(one.to_vec().unwrap(), two.to_vec().unwrap(), "{game}");
+        assert_eq!(one.stats(), two.stats(), "{game}");
+    }
+    // Against the definition too, past the point where the helper starts.
+    let expected = by_definition(&[4], true, 12_000);
+    let two = ComputeOptions { threads: 2, ..Default::default() };
+    assert_eq!(compute(&HeapGame::grundys_game(), 12_000, two).unwrap().to_vec().unwrap(), expected);
 }

@@ -124,3 +124,30 @@ fn arithmetic_periodicity_is_found_and_holds() {
     // A purely periodic game is not reported as arithmetic.
     assert!(proved(&HeapGame::kayles(), 3000).is_proved());
 }
+
+/// 0.16 (Gangolli–Plambeck): period 149,459 from 105,351, proved with the
+/// default options (no period limit), and the computation stops soon after
+/// the last value the theorem needs.
+#[test]
+fn sixteen_is_proved_with_default_options() {
+    let game: HeapGame = "0.16".parse().expect("a code");
+    let expected =
+        Periodicity::Proved { period: 149_459, preperiod: 105_351, needed: 2 * 105_351 + 2 * 149_459 + 2 - 1 };
+    let options = ComputeOptions { stop_when_proved: true, ..Default::default() };
+    let seq = compute(&game, 30_000_000, options).expect("computed");
+    assert_eq!(seq.periodicity(), &expected);
+    assert!(seq.upto() < 509_621 + (1 << 16), "stopped at {}", seq.upto());
+    // Without stopping, the report at the end is the same.
+    assert_eq!(proved(&game, 600_000), expected);
+    // Before the period has repeated three times, nothing is claimed.
+    assert!(matches!(proved(&game, 400_000), Periodicity::None { .. }));
+}
+
+/// A limit on the period is still honoured.
+#[test]
+fn a_period_limit_is_honoured() {
+    let game: HeapGame = "0.16".parse().expect("a code");
+    let options = ComputeOptions { max_period: 100_000, ..Default::default() };
+    let seq = compute(&game, 600_000, options).expect("computed");
+    assert_eq!(seq.periodicity(), &Periodicity::None { longest_checked: 100_000 });
+}

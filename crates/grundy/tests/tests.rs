@@ -3,6 +3,7 @@
 
 mod common;
 
+mod checkpoint;
 mod data;
 mod engines;
 mod periodicity;

@@ -3,11 +3,17 @@
 //! running union). Linear time, memory for a window only.
 
 use super::store::Sink32;
-use super::{BLOCK, ComputeError, Recorder, checkpoint_at, sink_values};
+use super::{ComputeError, Recorder, checkpoint_at, sink_values};
+use crate::checkpoint::Prior;
 use crate::sequence::Values;
 use crate::{HeapGame, MexSet};
 
-pub(super) fn compute(game: &HeapGame, upto: u64, rec: &mut Recorder<'_, '_>) -> Result<Values, ComputeError> {
+pub(super) fn compute(
+    game: &HeapGame,
+    upto: u64,
+    prior: &Prior,
+    rec: &mut Recorder<'_, '_>,
+) -> Result<Values, ComputeError> {
     let digits = game.digits();
     let len = digits.len() as u64;
     let whole: Vec<u64> = (1..len).filter(|&k| digits[k as usize] & 1 != 0).collect();
@@ -15,7 +21,9 @@ pub(super) fn compute(game: &HeapGame, upto: u64, rec: &mut Recorder<'_, '_>) ->
     let tail_whole = game.tail() & 1 != 0;
     let tail_take = game.tail() & 2 != 0;
 
-    let ring_len = (len + 1 + BLOCK + rec.max_period()).next_power_of_two();
+    // The last values, for the moves; the periodicity search reads them
+    // all back from the sink.
+    let ring_len = (len + 2).next_power_of_two();
     let mask = ring_len - 1;
     let mut ring = vec![0u32; ring_len as usize];
     let mut sink = Sink32::new(upto + 1, rec.memory_limit(), rec.spill_dir())?;
@@ -28,7 +36,12 @@ pub(super) fn compute(game: &HeapGame, upto: u64, rec: &mut Recorder<'_, '_>) ->
     let mut n = 0u64;
     while n <= upto {
         let at = |i: u64| ring[(i & mask) as usize];
-        let g = if tail_take {
+        let g = if let Some(known) = prior.get(n) {
+            if tail_take && n > len {
+                union.insert(at(n - len) as usize);
+            }
+            known
+        } else if tail_take {
             if n > len {
                 union.insert(at(n - len) as usize);
             }
@@ -65,11 +78,22 @@ pub(super) fn compute(game: &HeapGame, upto: u64, rec: &mut Recorder<'_, '_>) ->
         sink.push(g)?;
         rec.record(g);
         n += 1;
-        if checkpoint_at(n) && rec.checkpoint(|i| ring[(i & mask) as usize])? {
-            break;
+        if checkpoint_at(n) && n >= prior.len() {
+            let mut reader = sink.reader()?;
+            let proved = rec.checkpoint(|i| reader.get(i))?;
+            if let Some(e) = reader.take_error() {
+                return Err(e.into());
+            }
+            if proved {
+                break;
+            }
         }
     }
-    rec.checkpoint(|i| ring[(i & mask) as usize])?;
+    let mut reader = sink.reader()?;
+    rec.conclude(|i| reader.get(i))?;
+    if let Some(e) = reader.take_error() {
+        return Err(e.into());
+    }
     sink_values(sink)
 }
 

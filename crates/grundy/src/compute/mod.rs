@@ -1,5 +1,6 @@
 //! Computing Grundy sequences of heap games.
 
+mod helper;
 mod line;
 mod naive;
 mod sparse;
@@ -7,7 +8,9 @@ pub(crate) mod store;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
+use crate::checkpoint::{Checkpoint, Prior};
 use crate::periodicity::{DEFAULT_MAX_PERIOD, PeriodTracker};
 use crate::sequence::Values;
 use crate::{HeapGame, RareMask, Sequence, Stats};
@@ -71,7 +74,8 @@ pub struct ComputeOptions<'a> {
     /// The rare/common mask for the sparse method and the statistics;
     /// `None` chooses the one with the fewest rare values early on.
     pub mask: Option<RareMask>,
-    /// The longest period looked for.
+    /// The longest period looked for ([`DEFAULT_MAX_PERIOD`]: every period
+    /// the values have room for; the search keeps nothing per period).
     pub max_period: u64,
     /// Stop as soon as periodicity is proved, before N if need be.
     pub stop_when_proved: bool,
@@ -87,6 +91,19 @@ pub struct ComputeOptions<'a> {
     pub cancel: Option<&'a AtomicBool>,
     /// The algorithm.
     pub engine: Engine,
+    /// A file to keep the values in as they are computed, and to go on
+    /// from: the values it holds for the same game are taken as computed
+    /// (see [`CheckpointError`](crate::CheckpointError) for a file that
+    /// cannot be used).
+    pub checkpoint: Option<PathBuf>,
+    /// How often the checkpoint file is brought up to date (and at the
+    /// end, always).
+    pub checkpoint_every: Duration,
+    /// Threads: 2 lets the sparse method hand the splits through far rare
+    /// heaps to a second core (when there are enough of them to be worth
+    /// it); 1 computes on this thread alone. The values are the same.
+    /// Default: 2 when the machine has two cores or more.
+    pub threads: usize,
 }
 
 impl Default for ComputeOptions<'_> {
@@ -100,6 +117,9 @@ impl Default for ComputeOptions<'_> {
             progress: None,
             cancel: None,
             engine: Engine::Auto,
+            checkpoint: None,
+            checkpoint_every: Duration::from_secs(60),
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get().min(2)),
         }
     }
 }
@@ -115,6 +135,9 @@ impl std::fmt::Debug for ComputeOptions<'_> {
             .field("progress", &self.progress.is_some())
             .field("cancel", &self.cancel)
             .field("engine", &self.engine)
+            .field("checkpoint", &self.checkpoint)
+            .field("checkpoint_every", &self.checkpoint_every)
+            .field("threads", &self.threads)
             .finish()
     }
 }
@@ -155,6 +178,9 @@ pub enum ComputeError {
     /// Streaming the values to disk failed.
     #[error("cannot stream the values to disk: {0}")]
     Io(#[from] std::io::Error),
+    /// The checkpoint file cannot be used.
+    #[error(transparent)]
+    Checkpoint(#[from] crate::CheckpointError),
 }
 
 /// The largest N [`compute`] accepts.
@@ -188,11 +214,20 @@ pub fn compute(game: &HeapGame, upto: u64, mut options: ComputeOptions<'_>) -> R
         Engine::Auto => Engine::Naive,
         chosen => chosen,
     };
+    let (saver, prior) = match &options.checkpoint {
+        Some(path) => {
+            let (saver, prior) =
+                Checkpoint::open(path, game, options.checkpoint_every, upto + 1, options.memory_limit)?;
+            (Some(saver), prior)
+        }
+        None => (None, Prior::default()),
+    };
     let mut recorder = Recorder::new(game, upto + 1, &mut options);
+    recorder.saver = saver;
     let values = match engine {
-        Engine::Sparse => sparse::compute(game, upto, &mut recorder)?,
-        _ if !game.splits() => line::compute(game, upto, &mut recorder)?,
-        _ => naive::compute(game, upto, &mut recorder)?,
+        Engine::Sparse => sparse::compute(game, upto, prior, &mut recorder)?,
+        _ if !game.splits() => line::compute(game, upto, &prior, &mut recorder)?,
+        _ => naive::compute(game, upto, &prior, &mut recorder)?,
     };
     let (stats, periodicity) = recorder.finish();
     Ok(Sequence::new(game.clone(), values, stats, periodicity, engine))
@@ -206,26 +241,28 @@ pub(crate) struct Recorder<'o, 'a> {
     stats: Option<Stats>,
     pending: Vec<u32>,
     tracker: PeriodTracker,
+    report: Option<crate::Periodicity>,
     count: u64,
+    saver: Option<Checkpoint>,
 }
 
 impl<'o, 'a> Recorder<'o, 'a> {
     fn new(game: &HeapGame, total: u64, options: &'o mut ComputeOptions<'a>) -> Recorder<'o, 'a> {
-        let tracker = PeriodTracker::new(game, options.max_period);
+        let tracker = PeriodTracker::new(game, options.max_period, options.stop_when_proved);
         let stats = options.mask.map(Stats::new);
-        Recorder { options, total, stats, pending: Vec::new(), tracker, count: 0 }
+        Recorder { options, total, stats, pending: Vec::new(), tracker, report: None, count: 0, saver: None }
     }
 
     pub(crate) fn memory_limit(&self) -> u64 {
         self.options.memory_limit
     }
 
-    pub(crate) fn spill_dir(&self) -> Option<&std::path::Path> {
-        self.options.spill_dir.as_deref()
+    pub(crate) fn threads(&self) -> usize {
+        self.options.threads
     }
 
-    pub(crate) fn max_period(&self) -> u64 {
-        self.tracker.max_period()
+    pub(crate) fn spill_dir(&self) -> Option<&std::path::Path> {
+        self.options.spill_dir.as_deref()
     }
 
     /// The mask asked for, if any.
@@ -267,6 +304,19 @@ impl<'o, 'a> Recorder<'o, 'a> {
         }
     }
 
+    /// Checks the cancellation flag and reports progress, between
+    /// checkpoints: with a checkpoint file, a cancellation waits for the
+    /// next checkpoint (at most [`BLOCK`] values), which saves the values.
+    ///
+    /// # Errors
+    /// [`ComputeError::Cancelled`] when the flag is up.
+    pub(crate) fn poll_often(&mut self) -> Result<(), ComputeError> {
+        match self.poll() {
+            Err(ComputeError::Cancelled { .. }) if self.saver.is_some() => Ok(()),
+            other => other,
+        }
+    }
+
     /// Checks the cancellation flag and reports progress.
     ///
     /// # Errors
@@ -283,10 +333,26 @@ impl<'o, 'a> Recorder<'o, 'a> {
 
     /// Brings the periodicity check up to date (reading recent values with
     /// `at`) and says whether to stop because periodicity is proved.
-    pub(crate) fn checkpoint(&mut self, at: impl FnMut(u64) -> u32) -> Result<bool, ComputeError> {
+    pub(crate) fn checkpoint(&mut self, mut at: impl FnMut(u64) -> u32) -> Result<bool, ComputeError> {
+        let polled = self.poll();
+        if let Some(saver) = &mut self.saver {
+            // Interrupted: what was computed is kept all the same.
+            saver.save(self.count, polled.is_err(), &mut at)?;
+        }
+        polled?;
+        let proved = self.tracker.update(self.count, &mut at);
+        Ok(self.options.stop_when_proved && proved)
+    }
+
+    /// The periodicity report on every value recorded (`at(n)` reads G(n)
+    /// for any n recorded), once the computation is over.
+    pub(crate) fn conclude(&mut self, mut at: impl FnMut(u64) -> u32) -> Result<(), ComputeError> {
         self.poll()?;
-        self.tracker.update(self.count, at);
-        Ok(self.options.stop_when_proved && self.tracker.report().is_proved())
+        if let Some(saver) = &mut self.saver {
+            saver.save(self.count, true, &mut at)?;
+        }
+        self.report = Some(self.tracker.report(self.count, at));
+        Ok(())
     }
 
     fn finish(mut self) -> (Stats, crate::Periodicity) {
@@ -294,7 +360,8 @@ impl<'o, 'a> Recorder<'o, 'a> {
         if let Some(progress) = self.options.progress.as_mut() {
             progress(Progress { done: self.count, total: self.total });
         }
-        (self.stats.expect("set above"), self.tracker.report())
+        let report = self.report.take().unwrap_or(crate::Periodicity::None { longest_checked: 0 });
+        (self.stats.expect("set above"), report)
     }
 }
 

@@ -2,6 +2,7 @@
 //! heap into a bitset, then the mex. Quadratic time; every value in memory.
 
 use super::{ComputeError, Recorder, checkpoint_at};
+use crate::checkpoint::Prior;
 use crate::sequence::Values;
 use crate::{HeapGame, MexSet};
 
@@ -39,7 +40,12 @@ pub(crate) fn insert_options(game: &HeapGame, values: &[u32], n: u64, union: &Me
     }
 }
 
-pub(super) fn compute(game: &HeapGame, upto: u64, rec: &mut Recorder<'_, '_>) -> Result<Values, ComputeError> {
+pub(super) fn compute(
+    game: &HeapGame,
+    upto: u64,
+    prior: &Prior,
+    rec: &mut Recorder<'_, '_>,
+) -> Result<Values, ComputeError> {
     let values_needed = upto + 1;
     let bytes = values_needed.saturating_mul(4);
     if bytes > rec.memory_limit() {
@@ -59,12 +65,21 @@ pub(super) fn compute(game: &HeapGame, upto: u64, rec: &mut Recorder<'_, '_>) ->
         if game.tail() & 2 != 0 && n > len {
             union.insert(values[(n - len) as usize] as usize);
         }
-        set.clear();
-        insert_options(game, &values, n, &union, &mut set);
-        let g = set.mex() as u32;
+        let g = match prior.get(n) {
+            Some(known) => known,
+            None => {
+                set.clear();
+                insert_options(game, &values, n, &union, &mut set);
+                set.mex() as u32
+            }
+        };
         values.push(g);
         rec.record(g);
         n += 1;
+        // Values resumed from a checkpoint are taken as they come.
+        if n < prior.len() {
+            continue;
+        }
         // Each value costs O(n) here: look at the flag often.
         if n.is_multiple_of(256) {
             rec.poll()?;
@@ -73,6 +88,6 @@ pub(super) fn compute(game: &HeapGame, upto: u64, rec: &mut Recorder<'_, '_>) ->
             break;
         }
     }
-    rec.checkpoint(|i| values[i as usize])?;
+    rec.conclude(|i| values[i as usize])?;
     Ok(Values::U32(values))
 }

@@ -15,8 +15,10 @@
 //! Options are marked in an array of stamps rather than a bitset: a plain
 //! store per option, with no read-modify-write chain between neighbours.
 
-use super::store::{MemStore16, SpillStore16, Store16};
+use super::helper::{Far, Helper, LANE};
+use super::store::{MemStore8, MemStore16, SpillStore16, Store16};
 use super::{ComputeError, Recorder, checkpoint_at};
+use crate::checkpoint::Prior;
 use crate::sequence::Values;
 use crate::{HeapGame, MexSet, RareMask};
 
@@ -44,18 +46,68 @@ const HOT: usize = 8;
 /// left is remembered.
 const HARD: u32 = 1;
 
-pub(super) fn compute(game: &HeapGame, upto: u64, rec: &mut Recorder<'_, '_>) -> Result<Values, ComputeError> {
+pub(super) fn compute(
+    game: &HeapGame,
+    upto: u64,
+    prior: Prior,
+    rec: &mut Recorder<'_, '_>,
+) -> Result<Values, ComputeError> {
     let values_needed = upto + 1;
-    if values_needed.saturating_mul(2) <= rec.memory_limit() {
-        let mut store = MemStore16 { values: Vec::with_capacity(values_needed as usize) };
-        run(game, upto, rec, &mut store)?;
-        Ok(Values::U16(store.values))
-    } else {
-        let mut store = SpillStore16::new(rec.memory_limit(), rec.spill_dir())?;
-        run(game, upto, rec, &mut store)?;
-        let (spill, len) = store.finish()?;
-        Ok(Values::File { spill, len, width: 2 })
+    let limit = rec.memory_limit();
+    let mut st =
+        State { moves: Moves::new(game), set: MexSet::new(), largest: 0, n: 0, sparse: None, prior, adopted: 0 };
+    // Values in bytes while they fit, in memory while the limit allows.
+    if limit >= 1 << 16 {
+        let room = values_needed.min(limit);
+        // Bytes resumed from a checkpoint become the store as they are.
+        let mut narrow = match std::mem::take(&mut st.prior) {
+            Prior::U8(values) if (values.len() as u64) < room => {
+                st.adopted = values.len() as u64;
+                MemStore8::adopt(values, room)
+            }
+            other => {
+                st.prior = other;
+                MemStore8::with_room(room)
+            }
+        };
+        match run(&mut st, upto, rec, &mut narrow)? {
+            Handover::Done => return Ok(Values::U8(narrow.values)),
+            Handover::Full => return spill(&mut st, upto, rec, narrow.values.iter().map(|&v| u16::from(v))),
+            Handover::Widen => {}
+        }
+        if (st.n + 1).saturating_mul(2) <= limit {
+            let mut wide = MemStore16::with_room(values_needed.min(limit / 2));
+            wide.values.extend(narrow.values.iter().map(|&v| u16::from(v)));
+            drop(narrow);
+            return match run(&mut st, upto, rec, &mut wide)? {
+                Handover::Done => Ok(Values::U16(wide.values)),
+                Handover::Full => spill(&mut st, upto, rec, wide.values.into_iter()),
+                Handover::Widen => Err(ComputeError::ValueTooLarge { n: st.n }),
+            };
+        }
+        return spill(&mut st, upto, rec, narrow.values.iter().map(|&v| u16::from(v)));
     }
+    spill(&mut st, upto, rec, std::iter::empty())
+}
+
+/// Goes on with the values streaming to a file, after `done`.
+fn spill(
+    st: &mut State,
+    upto: u64,
+    rec: &mut Recorder<'_, '_>,
+    done: impl Iterator<Item = u16>,
+) -> Result<Values, ComputeError> {
+    let mut store = SpillStore16::new(rec.memory_limit(), rec.spill_dir())?;
+    for v in done {
+        store.push(v);
+    }
+    store.commit()?;
+    match run(st, upto, rec, &mut store)? {
+        Handover::Widen => return Err(ComputeError::ValueTooLarge { n: st.n }),
+        Handover::Done | Handover::Full => {}
+    }
+    let (spill, len) = store.finish()?;
+    Ok(Values::File { spill, len, width: 2 })
 }
 
 /// The moves of the game, by kind.
@@ -201,7 +253,7 @@ impl Sparse {
 
     /// G(n) for n ≥ [`DIRECT`].
     #[inline(never)]
-    fn value<S: Store16>(&mut self, moves: &Moves, store: &mut S, n: u64) -> u32 {
+    fn value<S: Store16>(&mut self, moves: &Moves, store: &mut S, n: u64, far: Option<Far<'_>>) -> u32 {
         let tag = self.next_tag();
         for &k in &moves.whole {
             if n == k {
@@ -213,13 +265,31 @@ impl Sparse {
                 self.seen[usize::from(store.get(n - k))] = tag;
             }
         }
+        // The options the helper found, through rare heaps lo..hi.
+        let (lo, hi) = match &far {
+            Some(far) => {
+                for (w, &word) in far.bits.iter().enumerate() {
+                    let mut bits = word;
+                    while bits != 0 {
+                        self.seen[w * 64 + bits.trailing_zeros() as usize] = tag;
+                        bits &= bits - 1;
+                    }
+                }
+                (far.lo, far.hi)
+            }
+            None => (0, 0),
+        };
         // Every split with a rare part: all the common options.
         for &k in &moves.split {
             if n < k + 2 {
                 continue;
             }
             let rest = n - k;
-            let count = self.rare_heaps.partition_point(|&r| r < rest);
+            // Usually every rare heap is smaller than the rest.
+            let count = match self.rare_heaps.last() {
+                Some(&r) if r < rest => self.rare_heaps.len(),
+                _ => self.rare_heaps.partition_point(|&r| r < rest),
+            };
             // Grundy's game forbids splitting into two equal heaps.
             let skip = if moves.unequal && rest.is_multiple_of(2) {
                 self.rare_heaps[..count].binary_search(&(rest / 2)).ok()
@@ -229,11 +299,16 @@ impl Sparse {
             let seen = &mut self.seen;
             let heaps = &self.rare_heaps[..count];
             let values = &self.rare_heap_values[..count];
-            for (i, (&r, &g)) in heaps.iter().zip(values).enumerate() {
-                if Some(i) != skip {
-                    seen[usize::from(g ^ store.get(rest - r))] = tag;
+            let mut mark = |range: std::ops::Range<usize>| {
+                let start = range.start;
+                for (i, (&r, &g)) in heaps[range.clone()].iter().zip(&values[range]).enumerate() {
+                    if Some(start + i) != skip {
+                        seen[usize::from(g ^ store.get(rest - r))] = tag;
+                    }
                 }
-            }
+            };
+            mark(0..lo.min(count));
+            mark(hi.min(count).max(lo.min(count))..count);
         }
         // No option reaches `limit`, so when every common value below it is
         // an option the mex is at most `limit` itself, rare or common.
@@ -378,70 +453,150 @@ impl Sparse {
     }
 }
 
-fn run<S: Store16>(game: &HeapGame, upto: u64, rec: &mut Recorder<'_, '_>, store: &mut S) -> Result<(), ComputeError> {
-    let moves = Moves::new(game);
-    let direct_end = (upto + 1).min(DIRECT);
-    let mut set = MexSet::new();
-    let mut largest = 0u32;
-    for n in 0..direct_end {
-        let g = direct_value(&moves, store, n, &mut set);
-        largest = largest.max(g);
-        store.push(small(n, g)?);
-        rec.record(g);
-    }
-    store.commit()?;
-    if direct_end > upto {
-        rec.checkpoint(|i| u32::from(store.get(i)))?;
-        return store.take_error().map_or(Ok(()), |e| Err(e.into()));
-    }
-    let mask = match rec.requested_mask() {
-        Some(mask) => mask,
-        None => {
-            let recent = (direct_end / 2..direct_end).map(|i| u32::from(store.get(i))).collect::<Vec<_>>();
-            RareMask::choose(recent).unwrap_or(RareMask::GRUNDY)
-        }
-    };
-    rec.set_mask(mask);
-    let mut sparse = Sparse::new(mask, largest);
-    for n in 1..direct_end {
-        let g = store.get(n);
-        if mask.is_rare(u32::from(g)) {
-            sparse.push_rare_heap(n, g);
-        }
-    }
-    let mut n = direct_end;
-    while n <= upto {
-        let g = sparse.value(&moves, store, n);
-        let small = small(n, g)?;
-        if g > largest {
-            largest = g;
-            sparse.grow(largest);
-        }
-        if mask.is_rare(g) {
-            sparse.push_rare_heap(n, small);
-        }
-        store.push(small);
-        rec.record(g);
-        n += 1;
-        // A value can cost O(n) here too: look at the flag often.
-        if n.is_multiple_of(256) {
-            rec.poll()?;
-        }
-        if checkpoint_at(n) {
-            store.commit()?;
-            if let Some(e) = store.take_error() {
-                return Err(e.into());
-            }
-            if rec.checkpoint(|i| u32::from(store.get(i)))? {
-                break;
-            }
-        }
-    }
-    store.commit()?;
-    rec.checkpoint(|i| u32::from(store.get(i)))?;
-    store.take_error().map_or(Ok(()), |e| Err(e.into()))
+/// Where the computation is, across changes of store.
+struct State {
+    moves: Moves,
+    set: MexSet,
+    largest: u32,
+    /// The next n to compute.
+    n: u64,
+    sparse: Option<Sparse>,
+    /// Values known already (resuming from a checkpoint).
+    prior: Prior,
+    /// Values resumed from a checkpoint that were in the store from the
+    /// start: G(0) to G(adopted − 1).
+    adopted: u64,
 }
 
-fn small(n: u64, g: u32) -> Result<u16, ComputeError> {
-    u16::try_from(g).map_err(|_| ComputeError::ValueTooLarge { n })
+/// Why [`run`] handed back before the end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Handover {
+    /// Every value is computed.
+    Done,
+    /// The next value does not fit the store.
+    Widen,
+    /// The store holds as much as the memory limit allows.
+    Full,
+}
+
+fn run<S: Store16>(
+    st: &mut State,
+    upto: u64,
+    rec: &mut Recorder<'_, '_>,
+    store: &mut S,
+) -> Result<Handover, ComputeError> {
+    let direct_end = (upto + 1).min(DIRECT);
+    while st.n < st.adopted {
+        let g = u32::from(store.get(st.n));
+        st.largest = st.largest.max(g);
+        rec.record(g);
+        st.n += 1;
+    }
+    while st.n < st.prior.len().min(upto + 1) {
+        let g = st.prior.get(st.n).unwrap_or(0);
+        if g > S::MAX {
+            return Ok(Handover::Widen);
+        }
+        st.largest = st.largest.max(g);
+        store.push(g as u16);
+        rec.record(g);
+        st.n += 1;
+        if checkpoint_at(st.n) {
+            store.commit()?;
+        }
+    }
+    if st.n >= st.prior.len() {
+        st.prior = Prior::default();
+    }
+    while st.n < direct_end {
+        let g = direct_value(&st.moves, store, st.n, &mut st.set);
+        if g > S::MAX {
+            return Ok(Handover::Widen);
+        }
+        st.largest = st.largest.max(g);
+        store.push(g as u16);
+        rec.record(g);
+        st.n += 1;
+    }
+    store.commit()?;
+    if st.n > upto {
+        rec.conclude(|i| u32::from(store.get(i)))?;
+        return store.take_error().map_or(Ok(Handover::Done), |e| Err(e.into()));
+    }
+    let moves = &st.moves;
+    let sparse = match &mut st.sparse {
+        Some(sparse) => sparse,
+        None => {
+            let mask = match rec.requested_mask() {
+                Some(mask) => mask,
+                None => {
+                    let recent = (DIRECT / 2..DIRECT).map(|i| u32::from(store.get(i))).collect::<Vec<_>>();
+                    RareMask::choose(recent).unwrap_or(RareMask::GRUNDY)
+                }
+            };
+            rec.set_mask(mask);
+            let mut sparse = Sparse::new(mask, st.largest);
+            for n in 1..st.n {
+                let g = store.get(n);
+                if mask.is_rare(u32::from(g)) {
+                    sparse.push_rare_heap(n, g);
+                }
+            }
+            st.sparse.insert(sparse)
+        }
+    };
+    let mask = sparse.mask;
+    let threads = rec.threads();
+    let ended = std::thread::scope(|scope| -> Result<Option<Handover>, ComputeError> {
+        let mut helper = if threads > 1 { Helper::start(scope, &moves.split, moves.unequal) } else { None };
+        while st.n <= upto {
+            let n = st.n;
+            if let Some(helper) = &mut helper
+                && n.is_multiple_of(LANE)
+            {
+                let words = sparse.limit / 64;
+                helper.next_lane(n, &mut |i| store.get(i), &sparse.rare_heaps, &sparse.rare_heap_values, words);
+            }
+            let far = helper.as_ref().and_then(|h| h.far(n));
+            let g = sparse.value(moves, store, n, far);
+            if g > S::MAX {
+                return Ok(Some(Handover::Widen));
+            }
+            let small = g as u16;
+            if g > st.largest {
+                st.largest = g;
+                sparse.grow(g);
+            }
+            if mask.is_rare(g) {
+                sparse.push_rare_heap(n, small);
+            }
+            store.push(small);
+            rec.record(g);
+            st.n += 1;
+            let n = st.n;
+            // A value can cost O(n) here too: look at the flag often.
+            if n.is_multiple_of(256) {
+                rec.poll_often()?;
+            }
+            if checkpoint_at(n) {
+                store.commit()?;
+                if let Some(e) = store.take_error() {
+                    return Err(e.into());
+                }
+                if rec.checkpoint(|i| u32::from(store.get(i)))? {
+                    break;
+                }
+                if n <= upto && store.is_full(upto + 1) {
+                    return Ok(Some(Handover::Full));
+                }
+            }
+        }
+        Ok(None)
+    })?;
+    if let Some(handover) = ended {
+        return Ok(handover);
+    }
+    store.commit()?;
+    rec.conclude(|i| u32::from(store.get(i)))?;
+    store.take_error().map_or(Ok(Handover::Done), |e| Err(e.into()))
 }

@@ -55,6 +55,8 @@ impl Drop for SpillFile {
 /// Random access to 16-bit values computed so far, and appending the next.
 /// Values reach the disk (if the store has one) at [`Store16::commit`].
 pub(crate) trait Store16 {
+    /// The largest value the store holds.
+    const MAX: u32;
     /// G(i), for i below the number of values pushed. May read from disk.
     fn get(&mut self, i: u64) -> u16;
     /// Copies G(start), G(start + 1), … into `out`.
@@ -66,15 +68,86 @@ pub(crate) trait Store16 {
     /// The first error met reading back from disk, if any (a read that
     /// failed returned 0).
     fn take_error(&mut self) -> Option<io::Error>;
+    /// Whether the next block of values, of `needed` in all, might not fit
+    /// the memory allowed.
+    fn is_full(&self, needed: u64) -> bool {
+        let _ = needed;
+        false
+    }
+}
+
+/// Every value in memory, a byte each (while every value is below 256).
+#[derive(Debug, Default)]
+pub(crate) struct MemStore8 {
+    pub(crate) values: Vec<u8>,
+    room: u64,
+}
+
+impl MemStore8 {
+    /// Room for `room` values, allocated (not touched) at once.
+    pub(crate) fn with_room(room: u64) -> MemStore8 {
+        MemStore8 { values: Vec::with_capacity(room as usize), room }
+    }
+
+    /// The store holding `values` already, with room for `room` in all.
+    pub(crate) fn adopt(mut values: Vec<u8>, room: u64) -> MemStore8 {
+        values.reserve_exact((room as usize).saturating_sub(values.len()));
+        MemStore8 { values, room }
+    }
+}
+
+impl Store16 for MemStore8 {
+    const MAX: u32 = u8::MAX as u32;
+
+    #[inline]
+    fn get(&mut self, i: u64) -> u16 {
+        u16::from(self.values[i as usize])
+    }
+
+    #[inline]
+    fn copy_into(&mut self, start: u64, out: &mut [u16]) {
+        let start = start as usize;
+        let len = out.len();
+        for (o, &v) in out.iter_mut().zip(&self.values[start..start + len]) {
+            *o = u16::from(v);
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, value: u16) {
+        self.values.push(value as u8);
+    }
+
+    fn commit(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn take_error(&mut self) -> Option<io::Error> {
+        None
+    }
+
+    fn is_full(&self, needed: u64) -> bool {
+        needed.min(self.values.len() as u64 + super::BLOCK) > self.room
+    }
 }
 
 /// Every value in memory.
 #[derive(Debug, Default)]
 pub(crate) struct MemStore16 {
     pub(crate) values: Vec<u16>,
+    room: u64,
+}
+
+impl MemStore16 {
+    /// Room for `room` values, allocated (not touched) at once.
+    pub(crate) fn with_room(room: u64) -> MemStore16 {
+        MemStore16 { values: Vec::with_capacity(room as usize), room }
+    }
 }
 
 impl Store16 for MemStore16 {
+    const MAX: u32 = u16::MAX as u32;
+
     #[inline]
     fn get(&mut self, i: u64) -> u16 {
         self.values[i as usize]
@@ -97,6 +170,10 @@ impl Store16 for MemStore16 {
 
     fn take_error(&mut self) -> Option<io::Error> {
         None
+    }
+
+    fn is_full(&self, needed: u64) -> bool {
+        needed.min(self.values.len() as u64 + super::BLOCK) > self.room
     }
 }
 
@@ -184,6 +261,8 @@ impl SpillStore16 {
 }
 
 impl Store16 for SpillStore16 {
+    const MAX: u32 = u16::MAX as u32;
+
     #[inline]
     fn get(&mut self, i: u64) -> u16 {
         if i < self.prefix.len() as u64 {
@@ -258,5 +337,80 @@ impl Sink32 {
             }
         }
         Ok(())
+    }
+}
+
+impl Sink32 {
+    /// Reads back the values pushed so far (flushing them to the file
+    /// first, if they go to one).
+    pub(crate) fn reader(&mut self) -> io::Result<SinkReader<'_>> {
+        Ok(match self {
+            Sink32::Memory(values) => SinkReader::Memory(values),
+            Sink32::File { writer, spill, len } => {
+                writer.flush()?;
+                SinkReader::File(PagedFile::new(spill, 4, *len))
+            }
+        })
+    }
+}
+
+/// Random access to the values of a [`Sink32`].
+#[derive(Debug)]
+pub(crate) enum SinkReader<'a> {
+    Memory(&'a [u32]),
+    File(PagedFile<'a>),
+}
+
+impl SinkReader<'_> {
+    /// G(i), i below the values pushed (0 if a read failed: see
+    /// [`SinkReader::take_error`]).
+    #[inline]
+    pub(crate) fn get(&mut self, i: u64) -> u32 {
+        match self {
+            SinkReader::Memory(values) => values[i as usize],
+            SinkReader::File(file) => file.get(i),
+        }
+    }
+
+    /// The first read error, if any.
+    pub(crate) fn take_error(&mut self) -> Option<io::Error> {
+        match self {
+            SinkReader::Memory(_) => None,
+            SinkReader::File(file) => file.error.take(),
+        }
+    }
+}
+
+/// Values of a file read through a few cached pages (a search reads two
+/// places of the file at a time, each in order).
+#[derive(Debug)]
+pub(crate) struct PagedFile<'a> {
+    spill: &'a SpillFile,
+    width: u8,
+    len: u64,
+    starts: [u64; 4],
+    pages: [Vec<u32>; 4],
+    error: Option<io::Error>,
+}
+
+impl<'a> PagedFile<'a> {
+    pub(crate) fn new(spill: &'a SpillFile, width: u8, len: u64) -> PagedFile<'a> {
+        PagedFile { spill, width, len, starts: [u64::MAX; 4], pages: Default::default(), error: None }
+    }
+
+    pub(crate) fn get(&mut self, i: u64) -> u32 {
+        let start = i / PAGE * PAGE;
+        let slot = (i / PAGE) as usize % 4;
+        if self.starts[slot] != start {
+            let count = PAGE.min(self.len.saturating_sub(start)) as usize;
+            self.pages[slot].resize(count, 0);
+            if let Err(e) = self.spill.read_values(start, self.width, &mut self.pages[slot]) {
+                self.error.get_or_insert(e);
+                self.starts[slot] = u64::MAX;
+                return 0;
+            }
+            self.starts[slot] = start;
+        }
+        self.pages[slot].get((i - start) as usize).copied().unwrap_or(0)
     }
 }
