@@ -168,10 +168,14 @@ pub struct ServeArgs {
     /// The address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: std::net::SocketAddr,
-    /// The SQLite database file, created if missing. Default:
-    /// $XDG_DATA_HOME/bouton/bouton.sqlite3 (~/.local/share/bouton/bouton.sqlite3).
-    #[arg(long, value_name = "PATH")]
+    /// The database: an SQLite file, created if missing, or postgres://USER[:PASSWORD]@HOST[:PORT]/DB (several
+    /// instances may share one). Default: $DATABASE_URL, else $XDG_DATA_HOME/bouton/bouton.sqlite3
+    /// (~/.local/share/bouton/bouton.sqlite3).
+    #[arg(long, value_name = "PATH|URL")]
     pub db: Option<PathBuf>,
+    /// The log's format on standard error: `text` for people, `json` (one object a line) for log collectors.
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "json"])]
+    pub log_format: String,
     /// Per-client limits: `games=N/UNIT,analyses=N/UNIT` (UNIT s, min or h; a kind left out keeps its default,
     /// KIND=off lifts one), or `off`. Games counts creating and joining games; analyses counts analyses, hints and
     /// reviews. Clients are peer addresses: behind a proxy, all are the proxy.

@@ -39,8 +39,17 @@ pub struct GrundyArgs {
     /// The heap game: an octal code (0.77, 0.354, 4.07, 0.3… for a repeated
     /// digit), 4!.0, or a name: kayles, dawsons-kayles, grundy, lasker, nim,
     /// subtraction:2,3,7, all-but:1,2, take-limit:3.
-    #[arg(value_name = "CODE")]
-    pub code: String,
+    #[arg(value_name = "CODE", required_unless_present = "survey")]
+    pub code: Option<String>,
+    /// Survey many octal games instead of one: a range such as 0.1..0.777
+    /// (every code between, up to that many digits, the last one not 0) or a
+    /// list such as 0.16,0.354,0.6; each is computed until proved periodic,
+    /// to N (default 100000) or for --seconds-per-game, two at a time.
+    #[arg(long, value_name = "RANGE|LIST", conflicts_with_all = ["code", "plot", "table", "summary", "mask", "checkpoint"])]
+    pub survey: Option<String>,
+    /// In a survey, the most time each game may take.
+    #[arg(long, value_name = "SECS", default_value_t = 10, value_parser = positive_number, allow_negative_numbers = true, requires = "survey")]
+    pub seconds_per_game: u64,
     /// Compute G(0) to G(N) (default 100; with --until-proved, 2^32).
     #[arg(long, value_name = "N", value_parser = any_number, allow_negative_numbers = true)]
     pub upto: Option<u64>,
@@ -138,7 +147,10 @@ fn heap_game(code: &str) -> Result<(HeapGame, String), UsageError> {
 
 /// Runs `bouton grundy`.
 pub fn run(args: &GrundyArgs) -> Result<()> {
-    let (game, name) = heap_game(&args.code)?;
+    let Some(code) = args.code.as_deref() else {
+        return run_survey(args);
+    };
+    let (game, name) = heap_game(code)?;
     let mask = match &args.mask {
         Some(text) => Some(text.parse::<RareMask>().map_err(|e| UsageError(e.to_string()))?),
         None => None,
@@ -161,6 +173,36 @@ pub fn run(args: &GrundyArgs) -> Result<()> {
     if let Some(plot) = plot {
         plot.write(&seq, &title(&name, seq.game(), seq.upto()))?;
     }
+    Ok(())
+}
+
+/// N of a survey when not given.
+const DEFAULT_SURVEY_UPTO: u64 = 100_000;
+
+/// Runs `bouton grundy --survey`.
+fn run_survey(args: &GrundyArgs) -> Result<()> {
+    let spec = args.survey.as_deref().unwrap_or_default();
+    let games = crate::survey::codes(spec)?;
+    let upto = args.upto.unwrap_or(DEFAULT_SURVEY_UPTO);
+    let per_game = Duration::from_secs(args.seconds_per_game);
+    let interrupted = Arc::new(AtomicBool::new(false));
+    {
+        let flag = Arc::clone(&interrupted);
+        let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+    }
+    let rows = crate::survey::survey(&games, upto, per_game, &interrupted);
+    if interrupted.load(Ordering::Relaxed) {
+        return Err(Interrupted(rows.len() as u64, None).into());
+    }
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    if args.json {
+        serde_json::to_writer(&mut out, &rows)?;
+        writeln!(out)?;
+    } else {
+        crate::survey::write_table(&mut out, &rows, upto, per_game)?;
+    }
+    out.flush()?;
     Ok(())
 }
 

@@ -15,6 +15,7 @@ mod plot;
 mod serve;
 mod simulate;
 mod start;
+mod survey;
 mod table;
 mod theme;
 mod wording;

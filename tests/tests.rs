@@ -16,3 +16,4 @@ mod pty;
 mod save;
 mod serve;
 mod simulate;
+mod survey;

@@ -3,10 +3,16 @@
 //! server's static-file throughput as the reference.
 //!
 //! ```text
-//! cargo run --release -p bouton-web --example load -- http://127.0.0.1:8080 [CLIENTS] [SECONDS]
+//! cargo run --release -p bouton-web --example load -- http://127.0.0.1:8080[,http://…] [CLIENTS] [SECONDS]
 //! ```
 //!
-//! `bench/serve-load.sh` starts a server on a fresh database and runs this.
+//! With several servers (instances sharing one database) the clients are
+//! spread over them in turn, and while the moves run a probe measures the
+//! cross-instance event latency: a move posted to the first server, until
+//! the `state` event carrying it arrives from the second server's event
+//! stream.
+//!
+//! `bench/serve-load.sh` starts the servers on a fresh database and runs this.
 
 use std::time::{Duration, Instant};
 
@@ -97,6 +103,90 @@ async fn fetch_static(host: String, duration: Duration) -> Vec<Duration> {
     latencies
 }
 
+/// While the moves run: plays a local game through the first server,
+/// one move every 20 ms, watching it on the second; returns each move's
+/// time from sending the move to the event arriving from the other server.
+async fn probe_events(mover: String, watcher: String, duration: Duration) -> Vec<Duration> {
+    let mut client = Client::connect(&mover).await;
+    let (status, body) =
+        client.call(Method::POST, "/api/games", None, Some(json!({"mode": "local", "heaps": vec![50u64; 12]}))).await;
+    assert_eq!(status, StatusCode::CREATED);
+    let grant: Value = serde_json::from_slice(&body).unwrap();
+    let id = grant["game"]["id"].as_str().unwrap().to_owned();
+    let token = grant["token"].as_str().unwrap().to_owned();
+    // The event stream, on its own connection to the other server.
+    let mut stream_client = Client::connect(&watcher).await;
+    let request = Request::builder()
+        .method(Method::GET)
+        .uri(format!("/api/games/{id}/events"))
+        .header("host", &watcher)
+        .body(Full::new(Bytes::new()))
+        .unwrap();
+    stream_client.sender.ready().await.expect("connection ready");
+    let response = stream_client.sender.send_request(request).await.expect("an event stream");
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut body = response.into_body();
+    let mut text = String::new();
+    // Waits for the state event of ply `ply`.
+    let mut next_ply = async |ply: u64| -> bool {
+        loop {
+            while let Some(end) = text.find('\n') {
+                let line: String = text.drain(..=end).collect();
+                if let Some(data) = line.strip_prefix("data: ")
+                    && serde_json::from_str::<Value>(data.trim()).is_ok_and(|state| state["ply"] == ply)
+                {
+                    return true;
+                }
+            }
+            match body.frame().await {
+                Some(Ok(frame)) => {
+                    if let Ok(data) = frame.into_data() {
+                        text.push_str(&String::from_utf8_lossy(&data));
+                    }
+                }
+                _ => return false,
+            }
+        }
+    };
+    assert!(next_ply(0).await, "the first state");
+    let mut latencies = Vec::new();
+    let end = Instant::now() + duration;
+    let path = format!("/api/games/{id}/moves");
+    for ply in 0..600u64 {
+        if Instant::now() >= end {
+            break;
+        }
+        let started = Instant::now();
+        let heap = ply / 50 + 1;
+        let (status, body) =
+            client.call(Method::POST, &path, Some(&token), Some(json!({"heap": heap, "take": 1, "ply": ply}))).await;
+        assert_eq!(status, StatusCode::OK, "{}", String::from_utf8_lossy(&body));
+        assert!(next_ply(ply + 1).await, "the event of ply {}", ply + 1);
+        latencies.push(started.elapsed());
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    latencies
+}
+
+/// CPU seconds (user + system) used so far by the processes named in the
+/// environment `variable` (space-separated; the bench script names the
+/// servers in `BENCH_PIDS` and PostgreSQL's processes in `BENCH_DB_PIDS`):
+/// on a shared machine the CPU a move costs is a steadier figure than moves
+/// per second.
+fn cpu_seconds(variable: &str) -> Option<f64> {
+    let pids = std::env::var(variable).ok()?;
+    let ticks = 100.0; // USER_HZ on Linux
+    let mut total = 0.0;
+    for pid in pids.split_whitespace() {
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { continue };
+        // After the command's closing parenthesis: state is field 3, utime 14, stime 15.
+        let fields: Vec<&str> = stat.rsplit_once(')').map_or(vec![], |(_, rest)| rest.split_whitespace().collect());
+        let field = |n: usize| fields.get(n - 3).and_then(|f| f.parse::<f64>().ok()).unwrap_or(0.0);
+        total += (field(14) + field(15)) / ticks;
+    }
+    Some(total)
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     let index = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted.get(index).copied().unwrap_or_default()
@@ -132,21 +222,52 @@ where
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let url = args.next().unwrap_or_else(|| "http://127.0.0.1:8080".into());
+    let urls = args.next().unwrap_or_else(|| "http://127.0.0.1:8080".into());
     let clients: usize = args.next().map(|c| c.parse().expect("CLIENTS is a number")).unwrap_or(64);
     let seconds: u64 = args.next().map(|s| s.parse().expect("SECONDS is a number")).unwrap_or(10);
-    let host = url.trim_start_matches("http://").trim_end_matches('/').to_owned();
-    // One thread for the generator, so the server keeps most of the machine.
+    let hosts: Vec<String> =
+        urls.split(',').map(|url| url.trim_start_matches("http://").trim_end_matches('/').to_owned()).collect();
+    // One thread for the generator, so the servers keep most of the machine.
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     runtime.block_on(async {
-        println!("{clients} concurrent clients, {seconds} s per phase, server {url}");
+        println!("{clients} concurrent clients, {seconds} s per phase, {} server(s) {urls}", hosts.len());
         println!("| phase | requests/s | p50 ms | p99 ms | max ms |");
         println!("|---|---|---|---|---|");
-        let h = host.clone();
-        let (moves, elapsed) = phase(clients, seconds, move |d| play_games(h.clone(), d)).await;
+        let probe = (hosts.len() > 1).then(|| {
+            let (mover, watcher) = (hosts[0].clone(), hosts[1].clone());
+            tokio::spawn(probe_events(mover, watcher, Duration::from_secs(seconds)))
+        });
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let spread = std::sync::Arc::new((hosts.clone(), next));
+        let s = spread.clone();
+        let cpu_before = (cpu_seconds("BENCH_PIDS"), cpu_seconds("BENCH_DB_PIDS"));
+        let (moves, elapsed) = phase(clients, seconds, move |d| {
+            let i = s.1.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            play_games(s.0[i % s.0.len()].clone(), d)
+        })
+        .await;
+        let servers = cpu_before.0.zip(cpu_seconds("BENCH_PIDS")).map(|(before, after)| after - before);
+        let database = cpu_before.1.zip(cpu_seconds("BENCH_DB_PIDS")).map(|(before, after)| after - before);
+        let count: usize = moves.iter().map(Vec::len).sum();
         report("moves (POST, durably stored)", moves, elapsed);
-        let h = host.clone();
-        let (files, elapsed) = phase(clients, seconds, move |d| fetch_static(h.clone(), d)).await;
+        for (what, cpu) in [("the servers", servers), ("PostgreSQL", database)] {
+            if let Some(cpu) = cpu {
+                println!(
+                    "CPU of {what} during the moves: {cpu:.1} s for {count} moves, {:.3} ms a move",
+                    cpu * 1000.0 / count.max(1) as f64
+                );
+            }
+        }
+        if let Some(probe) = probe {
+            let latencies = probe.await.expect("the probe finished");
+            report("cross-instance event (move on 1st, event on 2nd; 50/s)", vec![latencies], seconds as f64);
+        }
+        let s = spread.clone();
+        let (files, elapsed) = phase(clients, seconds, move |d| {
+            let i = s.1.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            fetch_static(s.0[i % s.0.len()].clone(), d)
+        })
+        .await;
         report("static file (GET /assets/style.css)", files, elapsed);
     });
 }

@@ -32,7 +32,7 @@ use crate::rate_limit::{self, Kind, Limiter};
 use crate::record::Record;
 use crate::service::{self, CreateRequest, MoveRequest, PlyRequest, Secrets, Seen};
 use crate::store::watch::{Known, Watch};
-use crate::store::{Store, games};
+use crate::store::{Conn, JobFuture, Store, games};
 use crate::views::{AnalysisView, GameView};
 use crate::{coach, computer, connections, security};
 
@@ -120,12 +120,34 @@ pub fn app(state: AppState) -> Router {
         .route("/", get(page))
         .route("/g/{id}", get(page))
         .route("/assets/{*file}", get(asset))
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
         .nest("/api", api)
         .fallback(|| async { ApiError::NotFound("no such page".into()) })
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(body_deadline)
         .with_state(state);
     security::with_headers(router)
+}
+
+/// `GET /healthz`: the process is up and serving (liveness). Always 200.
+async fn healthz() -> Json<serde_json::Value> {
+    Json(serde_json::json!({"status": "ok"}))
+}
+
+/// How long `/readyz` waits for the database.
+const READY_WITHIN: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// `GET /readyz`: the database answers (readiness): 200, or 503 with
+/// `Retry-After` while it does not (a load balancer then sends requests to
+/// the other instances).
+async fn readyz(State(state): State<AppState>) -> Result<Json<serde_json::Value>, ApiError> {
+    let database = if state.store.is_postgres() { "postgres" } else { "sqlite" };
+    match tokio::time::timeout(READY_WITHIN, state.store.ping()).await {
+        Ok(Ok(())) => Ok(Json(serde_json::json!({"status": "ready", "database": database}))),
+        Ok(Err(e)) => Err(ApiError::Storage(format!("not ready: {e}"))),
+        Err(_) => Err(ApiError::Storage(format!("not ready: the database did not answer within {READY_WITHIN:?}"))),
+    }
 }
 
 async fn page() -> Html<&'static str> {
@@ -197,14 +219,17 @@ async fn create(State(state): State<AppState>, body: Result<Bytes, BytesRejectio
         }
     };
     let (changed, token) = (Some(secrets.id.clone()), secrets.token.clone());
-    let mut seen = state.store.run(changed, move |conn| service::create(conn, &request, secrets)).await?;
+    let mut seen = state
+        .store
+        .run(changed, move |conn| Box::pin(async move { service::create(conn, &request, secrets).await }))
+        .await?;
     seen.record = computer_turns(&state, seen.record).await?;
     Ok((StatusCode::CREATED, Json(seen.grant(token))).into_response())
 }
 
 /// A game as `token`'s holder sees it, read on the storage thread.
 async fn look(state: &AppState, id: String, token: Option<String>) -> Result<Seen, ApiError> {
-    state.store.run(None, move |conn| service::view(conn, &id, token.as_deref())).await
+    state.store.run(None, move |conn| Box::pin(async move { service::view(conn, &id, token.as_deref()).await })).await
 }
 
 /// Lets the computer take its turns in `record` (see [`crate::computer`]):
@@ -290,7 +315,7 @@ async fn computer_move(state: &AppState, record: Record) -> Result<Stored, ApiEr
     .await?;
     let Some(mv) = mv else { return Ok(Stored::NoMove(record)) };
     let changed = Some(record.id.clone());
-    let stored = state.store.run(changed, move |conn| computer::commit(conn, record, mv)).await?;
+    let stored = state.store.run(changed, move |conn| Box::pin(computer::commit(conn, record, mv))).await?;
     Ok(stored.map_or(Stored::Stale, Stored::Yes))
 }
 
@@ -312,7 +337,7 @@ async fn compute<T: Send + 'static>(
 
 /// A game as stored, read on the storage thread.
 async fn record_of(state: &AppState, id: String) -> Result<Record, ApiError> {
-    Ok(state.store.run(None, move |conn| games::load(conn, &id)).await?)
+    Ok(state.store.run(None, move |conn| Box::pin(async move { games::load(conn, &id).await })).await?)
 }
 
 async fn state_of(
@@ -336,12 +361,14 @@ async fn act<R: DeserializeOwned + Send + 'static>(
     id: String,
     headers: &HeaderMap,
     body: Result<Bytes, BytesRejection>,
-    work: fn(&rusqlite::Connection, &str, Option<&str>, &R) -> Result<Seen, ApiError>,
+    work: impl for<'c> FnOnce(&'c mut Conn, String, Option<String>, R) -> JobFuture<'c, Result<Seen, ApiError>>
+    + Send
+    + 'static,
 ) -> Result<Json<GameView>, ApiError> {
     let request: R = parse_body(body)?;
     let token = bearer(headers);
     let (changed, target, seat) = (Some(id.clone()), id.clone(), token.clone());
-    let mut seen = state.store.run(changed, move |conn| work(conn, &target, seat.as_deref(), &request)).await?;
+    let mut seen = state.store.run(changed, move |conn| work(conn, target, seat, request)).await?;
     seen.record = computer_turns(&state, seen.record).await?;
     Ok(Json(seen.view()))
 }
@@ -352,7 +379,10 @@ async fn play(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<GameView>, ApiError> {
-    act::<MoveRequest>(state, id, &headers, body, service::play).await
+    act::<MoveRequest>(state, id, &headers, body, |conn, id, seat, request| {
+        Box::pin(async move { service::play(conn, &id, seat.as_deref(), &request).await })
+    })
+    .await
 }
 
 async fn undo(
@@ -361,7 +391,10 @@ async fn undo(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<GameView>, ApiError> {
-    act::<PlyRequest>(state, id, &headers, body, service::undo).await
+    act::<PlyRequest>(state, id, &headers, body, |conn, id, seat, request| {
+        Box::pin(async move { service::undo(conn, &id, seat.as_deref(), &request).await })
+    })
+    .await
 }
 
 async fn step(
@@ -373,7 +406,10 @@ async fn step(
     let request: PlyRequest = parse_body(body)?;
     let token = bearer(&headers);
     let (target, seat) = (id.clone(), token.clone());
-    let record = state.store.run(None, move |conn| service::step(conn, &target, seat.as_deref(), &request)).await?;
+    let record = state
+        .store
+        .run(None, move |conn| Box::pin(async move { service::step(conn, &target, seat.as_deref(), &request).await }))
+        .await?;
     let access = record.access(token.as_deref());
     let record = match computer_move(&state, record).await? {
         Stored::Stale => return Err(ApiError::Conflict("the game has moved on meanwhile; reload the game".into())),
@@ -385,7 +421,13 @@ async fn step(
 async fn join(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<service::SeatGrant>, ApiError> {
     let token = new_token();
     let (changed, guest) = (Some(id.clone()), token.clone());
-    Ok(Json(state.store.run(changed, move |conn| service::join(conn, &id, guest)).await?.grant(token)))
+    Ok(Json(
+        state
+            .store
+            .run(changed, move |conn| Box::pin(async move { service::join(conn, &id, guest).await }))
+            .await?
+            .grant(token),
+    ))
 }
 
 /// `GET /api/games/{id}/hint`: 409 while hints are off (a running online
@@ -403,7 +445,12 @@ async fn review(State(state): State<AppState>, Path(id): Path<String>) -> Result
     let lookup = id.clone();
     let (record, stored) = state
         .store
-        .run(None, move |conn| Ok::<_, ApiError>((games::load(conn, &lookup)?, games::review(conn, &lookup)?)))
+        .run(None, move |conn| {
+            Box::pin(async move {
+                let record = games::load(conn, &lookup).await?;
+                Ok::<_, ApiError>((record, games::review(conn, &lookup).await?))
+            })
+        })
         .await?;
     if let Some(json) = stored {
         return Ok(json_response(json));
@@ -419,7 +466,10 @@ async fn review(State(state): State<AppState>, Path(id): Path<String>) -> Result
             let view = compute(&state, &rules, move |budget| coach::review(&record, budget)).await?;
             let json = serde_json::to_string(&view).map_err(|e| ApiError::Internal(e.to_string()))?;
             let (target, kept) = (id.clone(), json.clone());
-            state.store.run(None, move |conn| games::store_review(conn, &target, &kept)).await?;
+            state
+                .store
+                .run(None, move |conn| Box::pin(async move { games::store_review(conn, &target, &kept).await }))
+                .await?;
             Ok::<_, ApiError>(json)
         })
         .await?
@@ -448,7 +498,7 @@ async fn rules() -> Json<crate::offer::Offer> {
 }
 
 async fn stats(State(state): State<AppState>) -> Result<Json<serde_json::Value>, ApiError> {
-    let rows = state.store.run(None, service::stats).await?;
+    let rows = state.store.run(None, |conn| Box::pin(service::stats(conn))).await?;
     Ok(Json(serde_json::json!({ "rows": rows })))
 }
 
@@ -512,7 +562,7 @@ async fn events(
                 Known::Version(_) | Known::Unknown => continue,
             }
             let id = w.id.clone();
-            match w.store.run(None, move |conn| service::view(conn, &id, None)).await {
+            match w.store.run(None, move |conn| Box::pin(async move { service::view(conn, &id, None).await })).await {
                 Ok(seen) if seen.record.version != w.version => {
                     w.version = seen.record.version;
                     w.pending = Some(seen.view());

@@ -11,13 +11,12 @@ use bouton_players::{Level, Player};
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use rusqlite::Connection;
 
 use crate::error::ApiError;
 use crate::mode::{Mode, SeatKind};
 use crate::record::Record;
 use crate::service::save_progress;
-use crate::store::games;
+use crate::store::{Conn, games};
 
 /// Whether the computer is to move now by itself (demo games move only when
 /// stepped).
@@ -46,13 +45,13 @@ pub fn choose(record: &Record, budget: &Budget) -> Option<AnyMove> {
 /// Stores the computer's move `mv`, chosen in `record`, and answers the
 /// game after it; does nothing and answers `None` if the stored game has
 /// changed since `record` was read (only its version is read back).
-pub fn commit(conn: &Connection, mut record: Record, mv: AnyMove) -> Result<Option<Record>, ApiError> {
-    if games::version(conn, &record.id)? != Some(record.version) {
+pub async fn commit(conn: &mut Conn, mut record: Record, mv: AnyMove) -> Result<Option<Record>, ApiError> {
+    if games::version(conn, &record.id).await? != Some(record.version) {
         return Ok(None);
     }
     let before = record.game.moves().len();
     record.game.play(mv).map_err(|e| ApiError::Internal(format!("the computer chose an illegal move: {e}")))?;
-    save_progress(conn, &mut record, before)?;
+    save_progress(conn, &mut record, before).await?;
     Ok(Some(record))
 }
 

@@ -108,8 +108,8 @@ impl From<StoreError> for ApiError {
     }
 }
 
-impl From<rusqlite::Error> for ApiError {
-    fn from(e: rusqlite::Error) -> ApiError {
+impl From<sqlx::Error> for ApiError {
+    fn from(e: sqlx::Error) -> ApiError {
         StorageError::from(e).into()
     }
 }

@@ -1,7 +1,8 @@
 //! The browser game of bouton: `bouton serve`.
 //!
 //! A JSON API and a page over the Nim and Sprague–Grundy libraries (every
-//! rule set bouton knows), with games stored in SQLite.
+//! rule set bouton knows), with games stored in SQLite (embedded, the
+//! default) or PostgreSQL (several instances sharing one database).
 //! [`app`] builds the whole application without a socket, so it can be
 //! tested with `tower::ServiceExt::oneshot`; [`serve`] runs it on an address.
 //!
@@ -33,10 +34,10 @@ mod record;
 pub mod security;
 pub mod service;
 pub mod store;
+pub mod throwaway;
 pub mod views;
 
 use std::net::SocketAddr;
-use std::path::Path;
 use std::time::Duration;
 
 pub use api::{AppState, MAX_ANALYZE_HEAPS, app};
@@ -45,7 +46,7 @@ pub use error::ApiError;
 pub use mode::{Mode, SeatKind};
 pub use openapi::DOCUMENT as OPENAPI;
 pub use record::server_rules;
-pub use store::Store;
+pub use store::{Database, Store};
 
 /// How often abandoned games are looked for.
 const EXPIRY_SWEEP: Duration = Duration::from_secs(3600);
@@ -56,7 +57,7 @@ pub enum ServeError {
     /// The database could not be opened or prepared.
     #[error("cannot open the database {path}: {source}")]
     Database {
-        /// The database file.
+        /// The database file or URL (without its password).
         path: String,
         /// Why.
         source: store::SchemaError,
@@ -71,17 +72,17 @@ pub enum ServeError {
     },
 }
 
-/// Runs the server on `addr` with the database at `db` under `config` until
+/// Runs the server on `addr` with the database `db` under `config` until
 /// Ctrl-C, after raising the limit on open descriptors as far as allowed
 /// (see [`connections`]). `on_ready` is called with the bound address
 /// (useful with port 0).
 pub async fn serve(
     addr: SocketAddr,
-    db: &Path,
+    db: &Database,
     config: ServerConfig,
     on_ready: impl FnOnce(SocketAddr),
 ) -> Result<(), ServeError> {
-    let store = Store::open(db).map_err(|source| ServeError::Database { path: db.display().to_string(), source })?;
+    let store = Store::connect(db).map_err(|source| ServeError::Database { path: db.to_string(), source })?;
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|source| ServeError::Io { addr: addr.to_string(), source })?;
@@ -98,15 +99,29 @@ pub async fn serve(
         .map_err(|source| ServeError::Io { addr: bound.to_string(), source })
 }
 
-/// Deletes abandoned games now and every hour.
+/// Deletes abandoned games now and every hour — once an hour between all
+/// the instances sharing the database (see [`store::games::claim_sweep`]).
 async fn expire_forever(store: Store) {
     let mut sweep = tokio::time::interval(EXPIRY_SWEEP);
+    // A little less than the period, so that the instance that swept last
+    // time may sweep again at its next tick.
+    let period = EXPIRY_SWEEP.as_secs() as i64 - 60;
     loop {
         sweep.tick().await;
         let before = store::games::now() - limits::EXPIRY_DAYS * 24 * 3600;
-        match store.run(None, move |conn| store::games::expire(conn, before)).await {
-            Ok(0) => {}
-            Ok(n) => tracing::info!("deleted {n} games unused for {} days", limits::EXPIRY_DAYS),
+        let swept = store
+            .run(None, move |conn| {
+                Box::pin(async move {
+                    if !store::games::claim_sweep(conn, "expiry", period).await? {
+                        return Ok(None);
+                    }
+                    store::games::expire(conn, before).await.map(Some)
+                })
+            })
+            .await;
+        match swept {
+            Ok(None) => tracing::debug!("another instance swept abandoned games within the hour"),
+            Ok(Some(n)) => tracing::info!("swept abandoned games: deleted {n} unused for {} days", limits::EXPIRY_DAYS),
             Err(e) => tracing::warn!("expiring old games failed: {e}"),
         }
     }

@@ -6,7 +6,6 @@
 use bouton_games::{AnyMove, AnyRules, RuleSet};
 use bouton_players::Level;
 use bouton_rules::{Convention, Game, PlayError, Side};
-use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
 use crate::board::Kind;
@@ -15,7 +14,7 @@ use crate::error::ApiError;
 use crate::limits::{MAX_HEAP_SIZE, MAX_HEAPS, MAX_ROW_WIDTH};
 use crate::mode::{Mode, SeatKind};
 use crate::record::{Access, Record, server_rules};
-use crate::store::games;
+use crate::store::{Conn, games};
 use crate::views::GameView;
 
 /// `POST /api/games`.
@@ -202,7 +201,7 @@ pub(crate) fn check_limits(set: &RuleSet, numbers: &[u64]) -> Result<(), ApiErro
 
 /// Creates a game (in "computer-first" the computer's first move follows,
 /// see [`crate::computer`]).
-pub fn create(conn: &Connection, request: &CreateRequest, secrets: Secrets) -> Result<Seen, ApiError> {
+pub async fn create(conn: &mut Conn, request: &CreateRequest, secrets: Secrets) -> Result<Seen, ApiError> {
     let (game, level) = new_game(request)?;
     let record = Record {
         id: secrets.id,
@@ -215,28 +214,28 @@ pub fn create(conn: &Connection, request: &CreateRequest, secrets: Secrets) -> R
         game,
         help: request.help,
     };
-    games::insert(conn, &record)?;
+    games::insert(conn, &record).await?;
     let access = record.access(Some(&record.owner_token));
     Ok(Seen { record, access })
 }
 
 /// The state of a game as seen by `token`'s holder (or a watcher).
-pub fn view(conn: &Connection, id: &str, token: Option<&str>) -> Result<Seen, ApiError> {
-    let record = games::load(conn, id)?;
+pub async fn view(conn: &mut Conn, id: &str, token: Option<&str>) -> Result<Seen, ApiError> {
+    let record = games::load(conn, id).await?;
     let access = record.access(token);
     Ok(Seen { record, access })
 }
 
 /// Plays a person's move (the computer's reply follows, see
 /// [`crate::computer`]).
-pub fn play(conn: &Connection, id: &str, token: Option<&str>, request: &MoveRequest) -> Result<Seen, ApiError> {
-    let mut record = games::load(conn, id)?;
+pub async fn play(conn: &mut Conn, id: &str, token: Option<&str>, request: &MoveRequest) -> Result<Seen, ApiError> {
+    let mut record = games::load(conn, id).await?;
     let access = record.require_access(token)?;
     check_turn(&record, access, request.ply)?;
     let mv = read_move(record.game.rules(), request)?;
     let before = record.game.moves().len();
     record.game.play(mv).map_err(|e: PlayError<AnyRules>| ApiError::IllegalMove(e.to_string()))?;
-    save_progress(conn, &mut record, before)?;
+    save_progress(conn, &mut record, before).await?;
     Ok(Seen { record, access })
 }
 
@@ -269,8 +268,8 @@ fn read_move(rules: &AnyRules, request: &MoveRequest) -> Result<AnyMove, ApiErro
 
 /// Checks a request to step a demo game: the owner's, at the current ply.
 /// Returns the game for [`crate::computer::choose`].
-pub fn step(conn: &Connection, id: &str, token: Option<&str>, request: &PlyRequest) -> Result<Record, ApiError> {
-    let record = games::load(conn, id)?;
+pub async fn step(conn: &mut Conn, id: &str, token: Option<&str>, request: &PlyRequest) -> Result<Record, ApiError> {
+    let record = games::load(conn, id).await?;
     record.require_access(token)?;
     if record.mode != Mode::Demo {
         return Err(ApiError::Conflict("only demo games are stepped; the computer answers moves by itself".into()));
@@ -281,8 +280,8 @@ pub fn step(conn: &Connection, id: &str, token: Option<&str>, request: &PlyReque
 
 /// Takes back the asker's last move (and the computer's reply); between two
 /// people on one device, the last move.
-pub fn undo(conn: &Connection, id: &str, token: Option<&str>, request: &PlyRequest) -> Result<Seen, ApiError> {
-    let mut record = games::load(conn, id)?;
+pub async fn undo(conn: &mut Conn, id: &str, token: Option<&str>, request: &PlyRequest) -> Result<Seen, ApiError> {
+    let mut record = games::load(conn, id).await?;
     let access = record.require_access(token)?;
     match record.mode {
         Mode::Online => {
@@ -301,23 +300,26 @@ pub fn undo(conn: &Connection, id: &str, token: Option<&str>, request: &PlyReque
     while record.game.moves().len() > index {
         record.game.undo();
     }
-    games::truncate_moves(conn, id, index)?;
-    games::touch(conn, id)?;
+    games::truncate_moves(conn, id, index).await?;
+    games::touch(conn, id).await?;
     record.version += 1;
     Ok(Seen { record, access })
 }
 
 /// Takes the free seat of an online game.
-pub fn join(conn: &Connection, id: &str, token: String) -> Result<Seen, ApiError> {
-    let mut record = games::load(conn, id)?;
+pub async fn join(conn: &mut Conn, id: &str, token: String) -> Result<Seen, ApiError> {
+    let mut record = games::load(conn, id).await?;
     if record.mode != Mode::Online {
         return Err(ApiError::Conflict("only online games have a seat to join; you can watch this one".into()));
     }
     if record.guest_token.is_some() {
         return Err(ApiError::Conflict("both seats are taken; you can watch this game".into()));
     }
-    games::set_guest(conn, id, &token)?;
-    games::touch(conn, id)?;
+    if !games::set_guest(conn, id, &token).await? {
+        // Taken through another instance meanwhile.
+        return Err(ApiError::Conflict("both seats are taken; you can watch this game".into()));
+    }
+    games::touch(conn, id).await?;
     record.guest_token = Some(token.clone());
     record.version += 1;
     let access = record.access(Some(&token));
@@ -343,9 +345,9 @@ pub struct StatsRow {
 
 /// `GET /api/stats`: finished games per rule set, mode and level. Against the
 /// computer, wins and losses are the person's; otherwise the first player's.
-pub fn stats(conn: &Connection) -> Result<Vec<StatsRow>, ApiError> {
+pub async fn stats(conn: &mut Conn) -> Result<Vec<StatsRow>, ApiError> {
     let mut rows: Vec<StatsRow> = Vec::new();
-    for games::ResultCount { rules, mode, level, winner, games: count } in games::result_counts(conn)? {
+    for games::ResultCount { rules, mode, level, winner, games: count } in games::result_counts(conn).await? {
         let person = match Mode::from_name(&mode) {
             Some(Mode::ComputerFirst) => "second",
             _ => "first",
@@ -387,12 +389,12 @@ fn check_turn(record: &Record, access: Access, ply: usize) -> Result<(), ApiErro
 
 /// Stores the moves played since ply `before`, and the result if the game
 /// ended.
-pub(crate) fn save_progress(conn: &Connection, record: &mut Record, before: usize) -> Result<(), ApiError> {
-    games::append_moves(conn, &record.id, &record.game.moves()[before..], before)?;
-    games::touch(conn, &record.id)?;
+pub(crate) async fn save_progress(conn: &mut Conn, record: &mut Record, before: usize) -> Result<(), ApiError> {
+    games::append_moves(conn, &record.id, &record.game.moves()[before..], before).await?;
+    games::touch(conn, &record.id).await?;
     record.version += 1;
     if let Some(outcome) = record.game.outcome() {
-        games::record_result(conn, record, outcome.winner)?;
+        games::record_result(conn, record, outcome.winner).await?;
     }
     Ok(())
 }

@@ -327,7 +327,7 @@ async fn abandoned_games_expire() {
     let (id, _, _) = api.create(json!({})).await;
     let expired = api
         .store
-        .run(None, |conn| bouton_web::store::games::expire(conn, bouton_web::store::games::now() + 1))
+        .run(None, |conn| Box::pin(bouton_web::store::games::expire(conn, bouton_web::store::games::now() + 1)))
         .await
         .unwrap();
     assert_eq!(expired, 1);
@@ -442,7 +442,10 @@ async fn a_move_against_the_computer_reads_the_game_once() {
     let api = Api::new();
     for rules in ["nim", "kayles", "chomp"] {
         let (id, token, game) = api.create(json!({"rules": rules, "mode": "computer"})).await;
-        let loads = || api.store.run(None, |_| Ok::<_, bouton_web::ApiError>(bouton_web::store::games::loads()));
+        let loads = || {
+            api.store
+                .run(None, |_| Box::pin(async { Ok::<_, bouton_web::ApiError>(bouton_web::store::games::loads()) }))
+        };
         let before = loads().await.unwrap();
         let mv = api.get(&format!("/api/games/{id}/hint")).await.expect(200)["suggestion"]["text"].clone();
         let after_hint = loads().await.unwrap();
@@ -454,4 +457,28 @@ async fn a_move_against_the_computer_reads_the_game_once() {
         assert_eq!(loads().await.unwrap() - after_hint, 1, "{rules}: one read for the move and the reply");
         assert!(after_hint - before <= 1, "{rules}: a hint reads the game once");
     }
+}
+
+#[tokio::test]
+async fn health_and_readiness_answer_on_the_backend_under_test() {
+    let api = Api::new();
+    assert_eq!(api.get("/healthz").await.expect(200), json!({"status": "ok"}));
+    let ready = api.get("/readyz").await.expect(200);
+    assert_eq!(ready["status"], "ready");
+    // The suite runs on the backend it was asked for.
+    let expected = if common::on_postgres() { "postgres" } else { "sqlite" };
+    assert_eq!(ready["database"], expected);
+    assert_eq!(api.store.is_postgres(), expected == "postgres");
+}
+
+#[tokio::test]
+async fn the_hourly_sweep_is_claimed_once_per_period() {
+    use bouton_web::store::games::claim_sweep;
+    let api = Api::new();
+    let claim = |period: i64| api.store.run(None, move |conn| Box::pin(claim_sweep(conn, "expiry", period)));
+    assert!(claim(3540).await.unwrap(), "nobody swept yet");
+    assert!(!claim(3540).await.unwrap(), "swept a moment ago: another instance leaves it");
+    assert!(claim(0).await.unwrap(), "a period over: due again");
+    let unknown = api.store.run(None, |conn| Box::pin(claim_sweep(conn, "no such sweep", 0))).await.unwrap();
+    assert!(!unknown);
 }

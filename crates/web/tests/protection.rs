@@ -13,7 +13,7 @@ use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::{HeaderMap, Request, StatusCode, header};
 use bouton_web::rate_limit::RateLimits;
-use bouton_web::{AppState, ServerConfig, Store};
+use bouton_web::{AppState, ServerConfig};
 use common::Api;
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
@@ -207,7 +207,7 @@ struct Server {
 
 impl Server {
     async fn start(config: ServerConfig) -> Server {
-        let store = Store::open(std::path::Path::new(":memory:")).unwrap();
+        let store = common::test_store();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();

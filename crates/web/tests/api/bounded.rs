@@ -8,12 +8,12 @@ use axum::body::Body;
 use axum::http::{Request, header};
 use bouton_games::Budget;
 use bouton_web::pool::{Pool, PoolConfig};
-use bouton_web::{ApiError, AppState, Store, app};
+use bouton_web::{ApiError, AppState, app};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-use crate::common::Api;
+use super::common::Api;
 
 /// Polls every few milliseconds until `done`; gives up (failing the test)
 /// after two minutes, far beyond what any of it takes.
@@ -29,7 +29,7 @@ async fn until(mut done: impl FnMut() -> bool) {
 
 /// The app computing on `pool`.
 fn api_with(pool: &Pool) -> Api {
-    let store = Store::open(std::path::Path::new(":memory:")).expect("in-memory database");
+    let store = super::common::test_store();
     Api { router: app(AppState::new(store.clone()).with_pool(pool.clone())), store }
 }
 
@@ -135,7 +135,9 @@ async fn a_full_pool_answers_503_with_retry_after_and_cheap_nim_work_still_runs(
     blocker.abort();
     // The deferred replies come by themselves (nobody reads the games).
     for (id, plies) in [(first, 1), (second, 2)] {
-        let moves = |id: String| api.store.run(None, move |conn| bouton_web::store::games::moves(conn, &id));
+        let moves = |id: String| {
+            api.store.run(None, move |conn| Box::pin(async move { bouton_web::store::games::moves(conn, &id).await }))
+        };
         for attempt in 0.. {
             if moves(id.clone()).await.unwrap() == plies {
                 break;
@@ -198,21 +200,24 @@ async fn a_review_is_computed_once_after_the_end_and_kept_until_the_game_expires
     let target = id.clone();
     api.store
         .run(None, move |conn| {
-            let tampered = r#"{"first":null,"second":null,"unjudged":7}"#;
-            conn.execute("UPDATE reviews SET review = ?2 WHERE game_id = ?1", [&target, tampered])
-                .map_err(ApiError::from)
+            Box::pin(async move {
+                let tampered = r#"{"first":null,"second":null,"unjudged":7}"#;
+                sqlx::query("UPDATE reviews SET review = $2 WHERE game_id = $1")
+                    .bind(target)
+                    .bind(tampered)
+                    .execute(conn)
+                    .await
+                    .map(drop)
+                    .map_err(ApiError::from)
+            })
         })
         .await
         .unwrap();
     assert_eq!(api.get(&review).await.expect(200)["unjudged"], 7);
     // Expiry deletes it with its game.
-    let deleted = api.store.run(None, |conn| bouton_web::store::games::expire(conn, i64::MAX)).await.unwrap();
+    let deleted = api.store.run(None, |conn| Box::pin(bouton_web::store::games::expire(conn, i64::MAX))).await.unwrap();
     assert_eq!(deleted, 1);
-    let left: i64 = api
-        .store
-        .run(None, |conn| conn.query_row("SELECT COUNT(*) FROM reviews", [], |row| row.get(0)).map_err(ApiError::from))
-        .await
-        .unwrap();
+    let left = api.store.run(None, |conn| Box::pin(bouton_web::store::games::reviews(conn))).await.unwrap();
     assert_eq!(left, 0);
     api.get(&review).await.expect_error(404, "no game");
 }

@@ -6,8 +6,10 @@ use std::path::PathBuf;
 use bouton_web::store::SCHEMA_VERSION;
 use bouton_web::{AppState, Store, app};
 use serde_json::json;
+use sqlx::Connection;
+use sqlx::sqlite::SqliteConnection;
 
-use crate::common::Api;
+use super::common::Api;
 
 /// The schema of bouton's first browser game, as it was shipped.
 const SCHEMA_1: &str = "CREATE TABLE games (
@@ -37,10 +39,11 @@ impl Drop for TempDb {
 #[tokio::test]
 async fn a_first_schema_database_is_migrated_and_its_games_go_on_even_a_stuck_one() {
     let db = TempDb(std::env::temp_dir().join(format!("bouton-migration-{}.sqlite", std::process::id())));
+    let url = format!("sqlite://{}?mode=rwc", db.0.display());
     {
-        let conn = rusqlite::Connection::open(&db.0).unwrap();
-        conn.execute_batch(SCHEMA_1).unwrap();
-        conn.execute_batch(
+        let mut conn = SqliteConnection::connect(&url).await.unwrap();
+        sqlx::raw_sql(SCHEMA_1).execute(&mut conn).await.unwrap();
+        sqlx::raw_sql(
             "INSERT INTO games VALUES ('oldgame', 0, 4102444800, 2, 'local', 0, NULL, '[3,5,7]', 7, 'tok', NULL);
              INSERT INTO moves VALUES ('oldgame', 0, 2, 1);
              INSERT INTO moves VALUES ('oldgame', 1, 0, 3);
@@ -48,7 +51,10 @@ async fn a_first_schema_database_is_migrated_and_its_games_go_on_even_a_stuck_on
              INSERT INTO moves VALUES ('stuck', 0, 0, 1);
              INSERT INTO results VALUES ('donegame', 0, 'computer', 'hard', 'first');",
         )
+        .execute(&mut conn)
+        .await
         .unwrap();
+        conn.close().await.unwrap();
     }
     let store = Store::open(&db.0).unwrap();
     let api = Api { router: app(AppState::new(store.clone())), store };
@@ -74,20 +80,22 @@ async fn a_first_schema_database_is_migrated_and_its_games_go_on_even_a_stuck_on
     let stats = api.get("/api/stats").await.expect(200);
     assert_eq!(stats["rows"][0]["rules"], "nim");
     drop(api);
-    let conn = rusqlite::Connection::open(&db.0).unwrap();
-    let version: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0)).unwrap();
+    let mut conn = SqliteConnection::connect(&url).await.unwrap();
+    let version: i64 = sqlx::query_scalar("PRAGMA user_version").fetch_one(&mut conn).await.unwrap();
     assert_eq!(version as usize, SCHEMA_VERSION);
-    let stored: Vec<String> = conn
-        .prepare("SELECT move FROM moves WHERE game_id = 'oldgame' ORDER BY ply")
-        .unwrap()
-        .query_map([], |row| row.get(0))
-        .unwrap()
-        .collect::<Result<_, _>>()
+    let stored: Vec<String> = sqlx::query_scalar("SELECT move FROM moves WHERE game_id = 'oldgame' ORDER BY ply")
+        .fetch_all(&mut conn)
+        .await
         .unwrap();
     assert_eq!(stored, ["3:1", "1:3", "2:5", "3:6"]);
-    let reviews: i64 =
-        conn.query_row("SELECT COUNT(*) FROM reviews WHERE game_id = 'oldgame'", [], |row| row.get(0)).unwrap();
+    let reviews: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM reviews WHERE game_id = 'oldgame'")
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
     assert_eq!(reviews, 1);
-    let help: bool = conn.query_row("SELECT help FROM games WHERE id = 'oldgame'", [], |row| row.get(0)).unwrap();
+    let help: bool =
+        sqlx::query_scalar("SELECT help FROM games WHERE id = 'oldgame'").fetch_one(&mut conn).await.unwrap();
     assert!(!help);
+    let sweeps: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM sweeps").fetch_one(&mut conn).await.unwrap();
+    assert_eq!(sweeps, 1, "schema 4: the sweep's clock");
 }

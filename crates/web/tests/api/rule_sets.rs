@@ -5,7 +5,7 @@ use bouton_games::{AnyRules, Budget, Exhaustive, HeapGame, HeapRules, RuleSet};
 use bouton_rules::{Convention, Heaps, Rules};
 use serde_json::{Value, json};
 
-use crate::common::Api;
+use super::common::Api;
 
 /// The position of a view, as the library reads it.
 fn position_of(game: &Value) -> Vec<u64> {
@@ -18,7 +18,7 @@ fn rules_of(game: &Value) -> AnyRules {
     AnyRules::parse(game["rules"]["id"].as_str().unwrap(), convention).unwrap()
 }
 
-async fn play_text(api: &Api, id: &str, token: &str, text: &str, ply: u64) -> crate::common::Reply {
+async fn play_text(api: &Api, id: &str, token: &str, text: &str, ply: u64) -> super::common::Reply {
     api.post(&format!("/api/games/{id}/moves"), Some(token), json!({"move": text, "ply": ply})).await
 }
 

@@ -5,12 +5,48 @@
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use bouton_web::{AppState, ServerConfig, Store, app};
+use bouton_web::throwaway::ThrowawayPostgres;
+use bouton_web::{AppState, Database, ServerConfig, Store, app};
 use http_body_util::BodyExt;
 use serde_json::Value;
 use tower::ServiceExt;
 
-/// The app over a fresh in-memory database.
+/// Whether the suite runs on PostgreSQL: in the test binaries whose name
+/// ends in `_postgres` (`api_postgres.rs` runs `api.rs` again), or when
+/// `BOUTON_TEST_DB=postgres`; `BOUTON_TEST_DB=sqlite` forces SQLite.
+pub fn on_postgres() -> bool {
+    match std::env::var("BOUTON_TEST_DB").as_deref() {
+        Ok("postgres") => true,
+        Ok("sqlite") => false,
+        Ok(other) => panic!("BOUTON_TEST_DB is sqlite or postgres, not {other:?}"),
+        Err(_) => module_path!().split("::").next().is_some_and(|krate| krate.ends_with("_postgres")),
+    }
+}
+
+/// The database the suite runs on: a private in-memory SQLite database, or
+/// (see [`on_postgres`]) a fresh database on a throw-away PostgreSQL started
+/// once per test binary (one suite, two backends; a server that cannot
+/// start fails the test, never skips it).
+pub fn test_database() -> Database {
+    if on_postgres() {
+        static SERVER: std::sync::OnceLock<ThrowawayPostgres> = std::sync::OnceLock::new();
+        // The suite never crashes the server: no need to sync its files.
+        let server = SERVER.get_or_init(|| {
+            ThrowawayPostgres::start_with(&["fsync=off", "synchronous_commit=off"])
+                .unwrap_or_else(|e| panic!("the suite runs on PostgreSQL but none could be started: {e}"))
+        });
+        Database::Postgres(server.create_database().expect("a fresh PostgreSQL database"))
+    } else {
+        Database::Sqlite(":memory:".into())
+    }
+}
+
+/// A store on [`test_database`].
+pub fn test_store() -> Store {
+    Store::connect(&test_database()).expect("the test database")
+}
+
+/// The app over a fresh database (see [`test_database`]).
 pub struct Api {
     pub router: Router,
     pub store: Store,
@@ -46,7 +82,7 @@ impl Api {
 
     /// The app under `config` (timeouts, rate limits).
     pub fn with_config(config: ServerConfig) -> Api {
-        let store = Store::open(std::path::Path::new(":memory:")).expect("in-memory database");
+        let store = test_store();
         Api { router: app(AppState::new(store.clone()).with_config(config)), store }
     }
 

@@ -1,0 +1,279 @@
+//! `bouton grundy --survey`: many octal games at once — each one computed
+//! until its periodicity is proved, up to N, or until its time is up — and
+//! one table of what became of each.
+
+use std::io::{self, Write};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use bouton_grundy::{ComputeError, ComputeOptions, HeapGame, Periodicity, compute};
+use serde::Serialize;
+
+use crate::UsageError;
+
+/// The most digits after the point a range may enumerate (7 · 8^(k−1)
+/// codes of k digits: 3,584 of four digits).
+const MAX_RANGE_DIGITS: usize = 4;
+
+/// The games of a survey: `A..B` (every code from A to B with as many digits
+/// after the point as the longer of the two, in the order of their values,
+/// the last digit not 0) or a comma-separated list of codes.
+pub fn codes(spec: &str) -> Result<Vec<HeapGame>, UsageError> {
+    let spec = spec.trim();
+    if let Some((from, to)) = spec.split_once("..") {
+        let from = plain_code(from)?;
+        let to = plain_code(to)?;
+        let digits = from.1.len().max(to.1.len());
+        if digits > MAX_RANGE_DIGITS {
+            return Err(UsageError(format!(
+                "a survey range enumerates codes of at most {MAX_RANGE_DIGITS} digits after the point; \
+                 give a list of codes for longer ones"
+            )));
+        }
+        let key = |d0: u8, fraction: &[u8]| {
+            let mut padded = fraction.to_vec();
+            padded.resize(digits, 0);
+            (d0, padded, fraction.len())
+        };
+        let (low, high) = (key(from.0, &from.1), key(to.0, &to.1));
+        if low > high {
+            return Err(UsageError(format!("the survey range {spec} is empty: its first code comes after its last")));
+        }
+        let mut found = Vec::new();
+        for d0 in [0u8, 4] {
+            for len in 1..=digits {
+                let count = 8usize.pow(len as u32);
+                for index in 0..count {
+                    let fraction: Vec<u8> = (0..len).map(|i| ((index >> (3 * (len - 1 - i))) & 7) as u8).collect();
+                    if fraction[len - 1] == 0 {
+                        continue;
+                    }
+                    let k = key(d0, &fraction);
+                    if low <= k && k <= high {
+                        found.push(k);
+                    }
+                }
+            }
+        }
+        found.sort();
+        return found
+            .into_iter()
+            .map(|(d0, padded, len)| {
+                let text: String = std::iter::once(char::from(b'0' + d0))
+                    .chain(std::iter::once('.'))
+                    .chain(padded[..len].iter().map(|d| char::from(b'0' + d)))
+                    .collect();
+                text.parse::<HeapGame>().map_err(|e| UsageError(e.to_string()))
+            })
+            .collect();
+    }
+    let games: Vec<HeapGame> = spec
+        .split(',')
+        .map(|code| code.trim().parse::<HeapGame>().map_err(|e| UsageError(format!("in --survey: {e}"))))
+        .collect::<Result<_, _>>()?;
+    if games.is_empty() {
+        return Err(UsageError("--survey needs a range such as 0.1..0.777 or a list such as 0.16,0.354".into()));
+    }
+    Ok(games)
+}
+
+/// A range end: `d0.d1d2…` with octal digits, d0 being 0 or 4.
+fn plain_code(text: &str) -> Result<(u8, Vec<u8>), UsageError> {
+    let text = text.trim();
+    let bad = || {
+        UsageError(format!(
+            "{} is not a survey range end: write an octal code such as 0.1 or 4.777 (d0 is 0 or 4, octal digits \
+             after the point), as in 0.1..0.777",
+            bouton_rules::excerpt(text)
+        ))
+    };
+    let (whole, fraction) = text.split_once('.').ok_or_else(bad)?;
+    let d0 = match whole {
+        "0" => 0,
+        "4" => 4,
+        _ => return Err(bad()),
+    };
+    if fraction.is_empty() || !fraction.bytes().all(|b| (b'0'..=b'7').contains(&b)) {
+        return Err(bad());
+    }
+    Ok((d0, fraction.bytes().map(|b| b - b'0').collect()))
+}
+
+/// What the survey found for one game.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "result", rename_all = "lowercase")]
+pub enum Finding {
+    /// Periodic, proved by the periodicity theorem (or, for a game that
+    /// never splits a heap, by a whole block of values repeating).
+    Proved {
+        /// The least period.
+        period: u64,
+        /// The least n from which the values repeat.
+        preperiod: u64,
+    },
+    /// Periodic over the values computed, not proved.
+    Apparent {
+        /// The least period seen.
+        period: u64,
+        /// From where it holds.
+        preperiod: u64,
+    },
+    /// Arithmetic-periodic over the values computed, not proved.
+    Arithmetic {
+        /// The period.
+        period: u64,
+        /// What each period adds.
+        saltus: u64,
+        /// From where it holds.
+        preperiod: u64,
+    },
+    /// No period over the values computed.
+    Unsolved,
+    /// The time for the game ran out first.
+    Stopped,
+    /// The game could not be computed (a value beyond what the engine
+    /// stores, memory).
+    Failed {
+        /// Why.
+        reason: String,
+    },
+}
+
+/// One row of the survey.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    /// The game's code.
+    pub code: String,
+    /// What was found.
+    #[serde(flatten)]
+    pub finding: Finding,
+    /// The largest value computed (none when stopped).
+    pub largest: Option<u32>,
+    /// How many values were computed.
+    pub computed: u64,
+    /// Seconds spent.
+    pub seconds: f64,
+}
+
+/// Computes one game for the survey: until proved, up to `upto`, or until
+/// `cancel` is raised.
+fn survey_one(game: &HeapGame, upto: u64, cancel: &AtomicBool) -> Row {
+    let started = Instant::now();
+    let options = ComputeOptions { stop_when_proved: true, cancel: Some(cancel), threads: 1, ..Default::default() };
+    let (finding, largest, computed) = match compute(game, upto, options) {
+        Ok(seq) => {
+            let finding = match *seq.periodicity() {
+                Periodicity::Proved { period, preperiod, .. } => Finding::Proved { period, preperiod },
+                Periodicity::Apparent { period, preperiod, .. } => Finding::Apparent { period, preperiod },
+                Periodicity::Arithmetic { period, saltus, preperiod, .. } => {
+                    Finding::Arithmetic { period, saltus, preperiod }
+                }
+                Periodicity::None { .. } => Finding::Unsolved,
+            };
+            (finding, Some(seq.stats().max()), seq.len())
+        }
+        Err(ComputeError::Cancelled { reached }) => (Finding::Stopped, None, reached),
+        Err(e) => (Finding::Failed { reason: e.to_string() }, None, 0),
+    };
+    Row { code: game.to_string(), finding, largest, computed, seconds: started.elapsed().as_secs_f64() }
+}
+
+/// Runs the survey on two threads (each game on one), every game within
+/// `per_game`; `interrupted` stops it all. Rows come back in the games'
+/// order.
+pub fn survey(games: &[HeapGame], upto: u64, per_game: Duration, interrupted: &AtomicBool) -> Vec<Row> {
+    const WORKERS: usize = 2;
+    let next = AtomicUsize::new(0);
+    let rows: Mutex<Vec<Option<Row>>> = Mutex::new(vec![None; games.len()]);
+    let cancels: [AtomicBool; WORKERS] = [AtomicBool::new(false), AtomicBool::new(false)];
+    let started: [Mutex<Option<Instant>>; WORKERS] = [Mutex::new(None), Mutex::new(None)];
+    let finished = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for worker in 0..WORKERS {
+            let (next, rows, cancels, started, finished) = (&next, &rows, &cancels, &started, &finished);
+            scope.spawn(move || {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= games.len() || interrupted.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    cancels[worker].store(false, Ordering::Relaxed);
+                    *started[worker].lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+                    let row = survey_one(&games[index], upto, &cancels[worker]);
+                    *started[worker].lock().unwrap_or_else(|e| e.into_inner()) = None;
+                    rows.lock().unwrap_or_else(|e| e.into_inner())[index] = Some(row);
+                }
+                finished.fetch_add(1, Ordering::Relaxed);
+            });
+        }
+        // The watchdog: a game past its time, or everything on Ctrl-C.
+        while finished.load(Ordering::Relaxed) < WORKERS {
+            std::thread::sleep(Duration::from_millis(20));
+            for worker in 0..WORKERS {
+                let since = *started[worker].lock().unwrap_or_else(|e| e.into_inner());
+                if interrupted.load(Ordering::Relaxed) || since.is_some_and(|t| t.elapsed() >= per_game) {
+                    cancels[worker].store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    });
+    rows.into_inner().unwrap_or_else(|e| e.into_inner()).into_iter().flatten().collect()
+}
+
+/// The survey as a table, one game per line, and a count of the findings.
+pub fn write_table(out: &mut dyn Write, rows: &[Row], upto: u64, per_game: Duration) -> io::Result<()> {
+    writeln!(
+        out,
+        "{:<8} {:<36} {:>10} {:>11} {:>7} {:>11} {:>7}",
+        "code", "result", "period", "pre-period", "largest", "values", "time"
+    )?;
+    let dash = "–";
+    let (mut proved, mut apparent, mut open) = (0, 0, 0);
+    for row in rows {
+        let (result, period, preperiod) = match &row.finding {
+            Finding::Proved { period, preperiod } => {
+                proved += 1;
+                ("proved".to_owned(), period.to_string(), preperiod.to_string())
+            }
+            Finding::Apparent { period, preperiod } => {
+                apparent += 1;
+                (
+                    format!("apparent, unsolved to {}", row.computed.saturating_sub(1)),
+                    period.to_string(),
+                    preperiod.to_string(),
+                )
+            }
+            Finding::Arithmetic { period, saltus, preperiod } => {
+                apparent += 1;
+                (format!("arithmetic (saltus {saltus}), apparent"), period.to_string(), preperiod.to_string())
+            }
+            Finding::Unsolved => {
+                open += 1;
+                (format!("unsolved to {}", row.computed.saturating_sub(1)), dash.to_owned(), dash.to_owned())
+            }
+            Finding::Stopped => {
+                open += 1;
+                (format!("unsolved: time up at n = {}", row.computed), dash.to_owned(), dash.to_owned())
+            }
+            Finding::Failed { reason } => {
+                open += 1;
+                (format!("failed: {reason}"), dash.to_owned(), dash.to_owned())
+            }
+        };
+        let largest = row.largest.map_or_else(|| dash.to_owned(), |v| v.to_string());
+        writeln!(
+            out,
+            "{:<8} {:<36} {:>10} {:>11} {:>7} {:>11} {:>6.1}s",
+            row.code, result, period, preperiod, largest, row.computed, row.seconds
+        )?;
+    }
+    writeln!(
+        out,
+        "{} games: {proved} proved periodic, {apparent} apparently periodic, {open} unsolved \
+         (each computed to N = {upto} at most, {} s at most)",
+        rows.len(),
+        per_game.as_secs()
+    )
+}

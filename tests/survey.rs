@@ -1,0 +1,75 @@
+//! `bouton grundy --survey`: many octal games at once, checked against the
+//! published periods of Czajka's tables (tests/data/czajka-octal.tsv), and
+//! its ranges and refusals.
+
+use crate::util::bouton;
+
+/// The published (code, pre-period, period) rows.
+fn published() -> Vec<(String, u64, u64)> {
+    let text = include_str!("data/czajka-octal.tsv");
+    text.lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            (fields[0].to_owned(), fields[1].parse().unwrap(), fields[2].parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn the_survey_proves_the_published_periods() {
+    // Every game of the table whose proof needs at most a million values
+    // (0.354 and 0.376 need 20 and 4.6 million: the README reports those).
+    let games: Vec<(String, u64, u64)> =
+        published().into_iter().filter(|(_, preperiod, period)| 2 * preperiod + 2 * period + 8 <= 1_000_000).collect();
+    assert!(games.len() >= 85, "{} games", games.len());
+    let list = games.iter().map(|(code, _, _)| code.as_str()).collect::<Vec<_>>().join(",");
+    let out = bouton(&["grundy", "--survey", &list, "--upto", "1000000", "--seconds-per-game", "60", "--json"]).run();
+    out.assert_clean_success();
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&out.stdout).expect("the survey prints JSON");
+    assert_eq!(rows.len(), games.len());
+    for ((code, preperiod, period), row) in games.iter().zip(&rows) {
+        assert_eq!(row["code"], code.as_str(), "{row}");
+        assert_eq!(row["result"], "proved", "{code}: {row}");
+        assert_eq!(row["period"], *period, "{code}: {row}");
+        assert_eq!(row["preperiod"], *preperiod, "{code}: {row}");
+    }
+}
+
+#[test]
+fn a_range_lists_every_code_between_its_ends_in_order() {
+    let out = bouton(&["grundy", "--survey", "0.5..0.57", "--upto", "2000", "--json"]).run();
+    out.assert_clean_success();
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&out.stdout).unwrap();
+    let codes: Vec<&str> = rows.iter().map(|r| r["code"].as_str().unwrap()).collect();
+    assert_eq!(codes, ["0.5", "0.51", "0.52", "0.53", "0.54", "0.55", "0.56", "0.57"]);
+    // 0.56 is periodic only from 326,640: unsolved to 2,000, said so.
+    let text = bouton(&["grundy", "--survey", "0.5..0.57", "--upto", "2000"]).run();
+    text.assert_clean_success();
+    assert!(text.stdout.lines().any(|l| l.starts_with("0.56 ") && l.contains("unsolved to 2000")), "{}", text.stdout);
+    assert!(text.stdout.contains("8 games: 7 proved periodic, 0 apparently periodic, 1 unsolved"), "{}", text.stdout);
+}
+
+#[test]
+fn a_game_past_its_time_is_reported_unsolved() {
+    // Grundy's game's relatives take time; one second is not enough for
+    // 0.6 to 10^7.
+    let out = bouton(&["grundy", "--survey", "0.6", "--upto", "10000000", "--seconds-per-game", "1"]).run();
+    out.assert_clean_success();
+    assert!(out.stdout.contains("unsolved: time up at n = "), "{}", out.stdout);
+}
+
+#[test]
+fn bad_surveys_are_one_line_errors() {
+    for (spec, words) in [
+        ("0.7..0.1", &["empty"][..]),
+        ("0.1..0.8", &["0.8", "octal code"][..]),
+        ("1.1..1.7", &["1.1", "d0 is 0 or 4"][..]),
+        ("0.1..0.77777", &["at most 4 digits"][..]),
+        ("0.16,0.x", &["0.x"][..]),
+    ] {
+        bouton(&["grundy", "--survey", spec]).run().assert_one_line_error(2, words);
+    }
+    bouton(&["grundy", "0.77", "--survey", "0.1..0.7"]).run().assert_code(2);
+    bouton(&["grundy"]).run().assert_code(2);
+}
