@@ -70,7 +70,15 @@ const GRUNDY_EXAMPLES: &str = "Examples:
   bouton grundy kayles                 G(0) to G(100), the period, the table
   bouton grundy 0.07 --upto 2000 --summary
   bouton grundy 4!.0 --upto 100000 --json > grundy.json
-  bouton grundy kayles --upto 500 --plot kayles.png";
+  bouton grundy kayles --upto 500 --plot kayles.png
+  bouton grundy 0.1777 --until-proved --checkpoint 0.1777.ckpt
+  bouton grundy --survey 0.1..0.777 --upto 1000000";
+
+/// `bouton misere --help`'s examples.
+const MISERE_EXAMPLES: &str = "Examples:
+  bouton misere kayles                 Kayles' quotient and pretending function
+  bouton misere 0.75 --json            the same as JSON
+  bouton misere 0.3... --upto 6        misère Nim with heaps up to 6";
 
 /// `bouton completions --help`'s examples.
 const COMPLETIONS_EXAMPLES: &str = "Examples:
@@ -124,6 +132,9 @@ pub enum Command {
     /// The Grundy sequence of a heap game: periodicity, checksum, rare values, plot.
     #[command(after_help = GRUNDY_EXAMPLES)]
     Grundy(crate::grundy::GrundyArgs),
+    /// The misère quotient of a heap game: order, presentation, P-portion, pretending function.
+    #[command(after_help = MISERE_EXAMPLES)]
+    Misere(crate::misere::MisereArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
@@ -157,6 +168,7 @@ impl Cli {
             Some(Command::Analyze(args)) => args.json,
             Some(Command::Simulate(args)) => args.json,
             Some(Command::Grundy(args)) => args.json,
+            Some(Command::Misere(args)) => args.json,
             _ => false,
         }
     }

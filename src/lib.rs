@@ -10,6 +10,7 @@ pub mod cli;
 mod ggp;
 mod grundy;
 mod heaps_input;
+mod misere;
 mod play;
 mod plot;
 mod serve;
@@ -86,6 +87,7 @@ pub fn run() -> ExitCode {
         Some(cli::Command::Serve(args)) => serve::run(args),
         Some(cli::Command::Ggp(args)) => ggp::run(args),
         Some(cli::Command::Grundy(args)) => grundy::run(args),
+        Some(cli::Command::Misere(args)) => misere::run(args),
         Some(cli::Command::Completions(args)) => cli::print_completions(args.shell),
         Some(cli::Command::Man(args)) => cli::print_man_page(args),
     };

@@ -51,7 +51,7 @@ fn a_bad_number_reads_the_same_in_every_command() {
         ),
         (
             &["grundy", "kayles", "--max-period", "0"],
-            "bouton: --max-period: \"0\" is not a whole number from 1 to 67108864",
+            "bouton: --max-period: \"0\" is not a whole number from 1 to 1099511627776",
         ),
         (&["ggp", "serve", "--port", "70000"], "bouton: --port: \"70000\" is not a whole number from 0 to 65535"),
         (

@@ -11,6 +11,7 @@ mod chomp;
 mod cli;
 mod ggp;
 mod grundy;
+mod misere;
 mod play;
 mod pty;
 mod save;
