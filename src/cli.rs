@@ -180,7 +180,7 @@ pub struct ServeArgs {
     /// The address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: std::net::SocketAddr,
-    /// The database: an SQLite file, created if missing, or postgres://USER[:PASSWORD]@HOST[:PORT]/DB (several
+    /// The database: an SQLite file, created if missing, or `postgres://USER[:PASSWORD]@HOST[:PORT]/DB` (several
     /// instances may share one). Default: $DATABASE_URL, else $XDG_DATA_HOME/bouton/bouton.sqlite3
     /// (~/.local/share/bouton/bouton.sqlite3).
     #[arg(long, value_name = "PATH|URL")]
