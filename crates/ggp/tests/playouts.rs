@@ -6,9 +6,7 @@
 
 mod common;
 
-use std::collections::BTreeSet;
-
-use bouton_ggp::{Evaluator, Game, Machine, Prover, Term};
+use bouton_ggp::{Evaluator, Game, Machine, Prover};
 use common::{REAL_GAMES, game};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -51,32 +49,7 @@ fn playouts(machine: &Machine, count: usize, seed: u64) -> usize {
 fn crosscheck(g: &Game, count: usize, seed: u64, name: &str) {
     let machine = Machine::compile(g).unwrap_or_else(|e| panic!("{name}: {e}"));
     let mut prover = Prover::new(g);
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let roles = machine.roles().len();
-    for _ in 0..count {
-        let mut state = machine.initial_state();
-        let mut ps = prover.initial_state();
-        for step in 0..MAX_STEPS {
-            assert_eq!(machine.facts(&state), prover.facts(&ps), "{name}, step {step}: states differ");
-            let inspection = prover.inspect(&ps);
-            assert_eq!(machine.is_terminal(&state), inspection.terminal, "{name}, step {step}: terminal");
-            assert_eq!(machine.goals(&state), inspection.goals, "{name}, step {step}: goals");
-            let legal: Vec<Vec<u32>> = (0..roles).map(|r| machine.legal_moves(&state, r)).collect();
-            for (r, moves) in legal.iter().enumerate() {
-                let compiled: BTreeSet<&Term> = moves.iter().map(|&i| &machine.moves(r)[i as usize]).collect();
-                let proved: BTreeSet<&Term> = inspection.legal[r].iter().collect();
-                assert_eq!(compiled, proved, "{name}, step {step}: legal moves of role {r}");
-            }
-            if inspection.terminal || legal.iter().any(Vec::is_empty) {
-                break;
-            }
-            let joint: Vec<u32> = legal.iter().map(|l| l[rng.random_range(0..l.len())]).collect();
-            let terms: Vec<Term> =
-                joint.iter().enumerate().map(|(r, &i)| machine.moves(r)[i as usize].clone()).collect();
-            state = machine.next_state(&state, &joint);
-            ps = prover.next_state(&ps, &terms);
-        }
-    }
+    common::agree(name, &machine, &mut prover, count, MAX_STEPS, seed);
 }
 
 #[test]

@@ -10,12 +10,12 @@
 //! Nothing here is timed: compilation speed is measured by
 //! `bench/ggp-compile-sweep.sh`.
 
-use std::collections::BTreeSet;
+mod common;
+
 use std::path::Path;
 
 use bouton_ggp::{CompileError, Game, Machine, Prover, Term};
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use common::agree;
 
 fn repository_game(name: &str) -> Game {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games").join(name);
@@ -23,40 +23,6 @@ fn repository_game(name: &str) -> Game {
     let game = Game::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     assert!(game.validate().is_valid(), "{name} is valid GDL");
     game
-}
-
-/// `playouts` random playouts of at most `steps` joint moves, comparing the
-/// compiled machine with the prover at every step: state, terminality,
-/// goals and every role's legal moves.
-fn agree(name: &str, machine: &Machine, prover: &mut Prover, playouts: usize, steps: usize, seed: u64) {
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let roles = machine.roles().len();
-    assert_eq!(machine.roles(), prover.roles().as_slice(), "{name}: roles");
-    for playout in 0..playouts {
-        let mut state = machine.initial_state();
-        let mut ps = prover.initial_state();
-        for step in 0..steps {
-            let at = format!("{name}, playout {playout}, step {step}");
-            assert_eq!(machine.facts(&state), prover.facts(&ps), "{at}: states differ");
-            let inspection = prover.inspect(&ps);
-            assert_eq!(machine.is_terminal(&state), inspection.terminal, "{at}: terminal");
-            assert_eq!(machine.goals(&state), inspection.goals, "{at}: goals");
-            let legal: Vec<Vec<u32>> = (0..roles).map(|r| machine.legal_moves(&state, r)).collect();
-            for (r, moves) in legal.iter().enumerate() {
-                let compiled: BTreeSet<&Term> = moves.iter().map(|&i| &machine.moves(r)[i as usize]).collect();
-                let proved: BTreeSet<&Term> = inspection.legal[r].iter().collect();
-                assert_eq!(compiled, proved, "{at}: legal moves of {}", machine.roles()[r]);
-            }
-            if inspection.terminal || legal.iter().any(Vec::is_empty) {
-                break;
-            }
-            let joint: Vec<u32> = legal.iter().map(|l| l[rng.random_range(0..l.len())]).collect();
-            let terms: Vec<Term> =
-                joint.iter().enumerate().map(|(r, &i)| machine.moves(r)[i as usize].clone()).collect();
-            state = machine.next_state(&state, &joint);
-            ps = prover.next_state(&ps, &terms);
-        }
-    }
 }
 
 #[test]

@@ -1,9 +1,12 @@
 //! Shared helpers: where the shared GDL data lives, and small constructors.
 #![allow(dead_code)]
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use bouton_ggp::{Game, Machine, Term};
+use bouton_ggp::{Game, Machine, Prover, Term};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
 
 /// `../shared/gdl` next to the workspace root (the workspace root's parent
 /// plus `shared/gdl`). When it is missing, tests fail under CI (the `CI`
@@ -56,3 +59,37 @@ pub fn t(text: &str) -> Term {
 /// The real games of the shared folder.
 pub const REAL_GAMES: [&str; 10] =
     ["nim1", "nim2", "nim3", "nim4", "ticTacToe", "connectFour", "buttons", "sum15", "coins", "chomp"];
+
+/// `playouts` random playouts of at most `steps` joint moves, comparing the
+/// compiled machine with the prover at every step: state, terminality,
+/// goals and every role's legal moves.
+pub fn agree(name: &str, machine: &Machine, prover: &mut Prover, playouts: usize, steps: usize, seed: u64) {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let roles = machine.roles().len();
+    assert_eq!(machine.roles(), prover.roles().as_slice(), "{name}: roles");
+    for playout in 0..playouts {
+        let mut state = machine.initial_state();
+        let mut ps = prover.initial_state();
+        for step in 0..steps {
+            let at = format!("{name}, playout {playout}, step {step}");
+            assert_eq!(machine.facts(&state), prover.facts(&ps), "{at}: states differ");
+            let inspection = prover.inspect(&ps);
+            assert_eq!(machine.is_terminal(&state), inspection.terminal, "{at}: terminal");
+            assert_eq!(machine.goals(&state), inspection.goals, "{at}: goals");
+            let legal: Vec<Vec<u32>> = (0..roles).map(|r| machine.legal_moves(&state, r)).collect();
+            for (r, moves) in legal.iter().enumerate() {
+                let compiled: BTreeSet<&Term> = moves.iter().map(|&i| &machine.moves(r)[i as usize]).collect();
+                let proved: BTreeSet<&Term> = inspection.legal[r].iter().collect();
+                assert_eq!(compiled, proved, "{at}: legal moves of {}", machine.roles()[r]);
+            }
+            if inspection.terminal || legal.iter().any(Vec::is_empty) {
+                break;
+            }
+            let joint: Vec<u32> = legal.iter().map(|l| l[rng.random_range(0..l.len())]).collect();
+            let terms: Vec<Term> =
+                joint.iter().enumerate().map(|(r, &i)| machine.moves(r)[i as usize].clone()).collect();
+            state = machine.next_state(&state, &joint);
+            ps = prover.next_state(&ps, &terms);
+        }
+    }
+}
