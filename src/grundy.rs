@@ -190,7 +190,18 @@ fn run_survey(args: &GrundyArgs) -> Result<()> {
         let flag = Arc::clone(&interrupted);
         let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
     }
-    let rows = crate::survey::survey(&games, upto, per_game, &interrupted);
+    // A progress bar on standard error once the survey has taken a second.
+    let bar = ProgressBar::with_draw_target(Some(games.len() as u64), ProgressDrawTarget::hidden());
+    bar.set_style(progress_style("games"));
+    let started = Instant::now();
+    let mut on_progress = |done: usize| {
+        bar.set_position(done as u64);
+        if bar.is_hidden() && started.elapsed() > QUIET_PERIOD && done < games.len() {
+            bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+    };
+    let rows = crate::survey::survey(&games, upto, per_game, &interrupted, &mut on_progress);
+    bar.finish_and_clear();
     if interrupted.load(Ordering::Relaxed) {
         return Err(Interrupted(rows.len() as u64, None).into());
     }

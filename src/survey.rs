@@ -181,18 +181,25 @@ fn survey_one(game: &HeapGame, upto: u64, cancel: &AtomicBool) -> Row {
 }
 
 /// Runs the survey on two threads (each game on one), every game within
-/// `per_game`; `interrupted` stops it all. Rows come back in the games'
-/// order.
-pub fn survey(games: &[HeapGame], upto: u64, per_game: Duration, interrupted: &AtomicBool) -> Vec<Row> {
+/// `per_game`; `interrupted` stops it all, and `on_progress` hears how many
+/// games are done now and then. Rows come back in the games' order.
+pub fn survey(
+    games: &[HeapGame],
+    upto: u64,
+    per_game: Duration,
+    interrupted: &AtomicBool,
+    on_progress: &mut dyn FnMut(usize),
+) -> Vec<Row> {
     const WORKERS: usize = 2;
     let next = AtomicUsize::new(0);
     let rows: Mutex<Vec<Option<Row>>> = Mutex::new(vec![None; games.len()]);
     let cancels: [AtomicBool; WORKERS] = [AtomicBool::new(false), AtomicBool::new(false)];
     let started: [Mutex<Option<Instant>>; WORKERS] = [Mutex::new(None), Mutex::new(None)];
     let finished = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
     std::thread::scope(|scope| {
         for worker in 0..WORKERS {
-            let (next, rows, cancels, started, finished) = (&next, &rows, &cancels, &started, &finished);
+            let (next, rows, cancels, started, finished, done) = (&next, &rows, &cancels, &started, &finished, &done);
             scope.spawn(move || {
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
@@ -204,6 +211,7 @@ pub fn survey(games: &[HeapGame], upto: u64, per_game: Duration, interrupted: &A
                     let row = survey_one(&games[index], upto, &cancels[worker]);
                     *started[worker].lock().unwrap_or_else(|e| e.into_inner()) = None;
                     rows.lock().unwrap_or_else(|e| e.into_inner())[index] = Some(row);
+                    done.fetch_add(1, Ordering::Relaxed);
                 }
                 finished.fetch_add(1, Ordering::Relaxed);
             });
@@ -211,6 +219,7 @@ pub fn survey(games: &[HeapGame], upto: u64, per_game: Duration, interrupted: &A
         // The watchdog: a game past its time, or everything on Ctrl-C.
         while finished.load(Ordering::Relaxed) < WORKERS {
             std::thread::sleep(Duration::from_millis(20));
+            on_progress(done.load(Ordering::Relaxed));
             for worker in 0..WORKERS {
                 let since = *started[worker].lock().unwrap_or_else(|e| e.into_inner());
                 if interrupted.load(Ordering::Relaxed) || since.is_some_and(|t| t.elapsed() >= per_game) {
