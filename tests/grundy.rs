@@ -182,10 +182,13 @@ fn command_line_mistakes_exit_2() {
     bouton(&["grundy", "kayles", "--upto", "-3"]).run().assert_code(2);
 }
 
-#[test]
-fn ctrl_c_interrupts_cleanly() {
+/// Runs Grundy's game far with `extra` arguments, sends Ctrl-C (SIGINT)
+/// after a moment and waits for the exit: it must be 130, within 20 s.
+/// Returns standard output and standard error.
+fn interrupted_grundy(extra: &[&std::ffi::OsStr]) -> (Vec<u8>, String) {
     let mut child = Command::new(BIN)
         .args(["grundy", "grundy", "--upto", "1000000000000", "--summary"])
+        .args(extra)
         .env_remove("CI")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -203,10 +206,15 @@ fn ctrl_c_interrupts_cleanly() {
         std::thread::sleep(Duration::from_millis(20));
     };
     assert_eq!(output.status.code(), Some(130));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    (output.stdout, String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+#[test]
+fn ctrl_c_interrupts_cleanly() {
+    let (stdout, stderr) = interrupted_grundy(&[]);
     let last = stderr.lines().last().unwrap_or_default();
     assert!(last.starts_with("bouton: interrupted after "), "{stderr}");
-    assert!(output.stdout.is_empty(), "nothing is printed after an interruption");
+    assert!(stdout.is_empty(), "nothing is printed after an interruption");
 }
 
 /// Ctrl-C with `--checkpoint`: the values computed are saved, and the next
@@ -215,27 +223,7 @@ fn ctrl_c_interrupts_cleanly() {
 fn ctrl_c_keeps_the_values_in_the_checkpoint() {
     let dir = TempDir::new();
     let file = dir.join("grundy.ckpt");
-    let mut child = Command::new(BIN)
-        .args(["grundy", "grundy", "--upto", "1000000000000", "--summary", "--checkpoint"])
-        .arg(&file)
-        .env_remove("CI")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("bouton starts");
-    std::thread::sleep(Duration::from_millis(1500));
-    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill runs");
-    assert!(killed.success());
-    let started = Instant::now();
-    let output = loop {
-        if child.try_wait().expect("waiting").is_some() {
-            break child.wait_with_output().expect("output");
-        }
-        assert!(started.elapsed() < Duration::from_secs(20), "bouton did not stop after Ctrl-C");
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    assert_eq!(output.status.code(), Some(130));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let (_, stderr) = interrupted_grundy(&["--checkpoint".as_ref(), file.as_os_str()]);
     let last = stderr.lines().last().unwrap_or_default();
     assert!(last.starts_with("bouton: interrupted after ") && last.contains("the values are kept in"), "{stderr}");
     let saved = std::fs::metadata(&file).expect("the checkpoint").len();
