@@ -34,6 +34,27 @@ fn get(url: &str) -> Value {
     response.body_mut().read_json().unwrap()
 }
 
+/// Two moves at ply 0 of game `id` (taking 1 from heap 1, and from heap 2),
+/// posted at the same moment through `servers[0]` and `servers[1]`; the
+/// answers sorted by status.
+fn race_first_moves(servers: [&str; 2], id: &str, token: &str) -> Vec<(u16, Value)> {
+    let barrier = Arc::new(Barrier::new(2));
+    let racers: Vec<_> = servers
+        .into_iter()
+        .zip(1..=2u64)
+        .map(|(server, heap)| {
+            let (url, token, barrier) = (format!("{server}/api/games/{id}/moves"), token.to_owned(), barrier.clone());
+            std::thread::spawn(move || {
+                barrier.wait();
+                post(&url, Some(&token), json!({"heap": heap, "take": 1, "ply": 0}))
+            })
+        })
+        .collect();
+    let mut results: Vec<(u16, Value)> = racers.into_iter().map(|r| r.join().unwrap()).collect();
+    results.sort_by_key(|(status, _)| *status);
+    results
+}
+
 #[test]
 fn an_acknowledged_move_survives_sigkill_and_the_game_continues() {
     let dir = TempDir::new();
@@ -105,19 +126,7 @@ fn simultaneous_moves_over_real_sockets_one_accepted_one_conflict() {
         let (_, grant) = post(&format!("{}/api/games", server.url), None, json!({"mode": "local", "heaps": [4, 4, 4]}));
         let id = grant["game"]["id"].as_str().unwrap().to_owned();
         let token = grant["token"].as_str().unwrap().to_owned();
-        let barrier = Arc::new(Barrier::new(2));
-        let racers: Vec<_> = (1..=2u64)
-            .map(|heap| {
-                let (url, token, barrier) =
-                    (format!("{}/api/games/{id}/moves", server.url), token.clone(), barrier.clone());
-                std::thread::spawn(move || {
-                    barrier.wait();
-                    post(&url, Some(&token), json!({"heap": heap, "take": 1, "ply": 0}))
-                })
-            })
-            .collect();
-        let mut results: Vec<(u16, Value)> = racers.into_iter().map(|r| r.join().unwrap()).collect();
-        results.sort_by_key(|(status, _)| *status);
+        let results = race_first_moves([&server.url, &server.url], &id, &token);
         assert_eq!(results[0].0, 200);
         assert_eq!(results[1].0, 409, "{}", results[1].1);
         assert!(results[1].1["error"].as_str().unwrap().contains("moved on"));
@@ -345,19 +354,7 @@ fn three_instances_on_one_postgres_share_games_seats_events_and_races() {
         let (_, grant) = post(&format!("{a}/api/games"), None, json!({"mode": "local", "heaps": [4, 4, 4]}));
         let id = grant["game"]["id"].as_str().unwrap().to_owned();
         let token = grant["token"].as_str().unwrap().to_owned();
-        let barrier = Arc::new(Barrier::new(2));
-        let racers: Vec<_> = [(a, 1u64), (b, 2u64)]
-            .into_iter()
-            .map(|(server, heap)| {
-                let (url, token, barrier) = (format!("{server}/api/games/{id}/moves"), token.clone(), barrier.clone());
-                std::thread::spawn(move || {
-                    barrier.wait();
-                    post(&url, Some(&token), json!({"heap": heap, "take": 1, "ply": 0}))
-                })
-            })
-            .collect();
-        let mut results: Vec<(u16, Value)> = racers.into_iter().map(|r| r.join().unwrap()).collect();
-        results.sort_by_key(|(status, _)| *status);
+        let results = race_first_moves([a, b], &id, &token);
         assert_eq!((results[0].0, results[1].0), (200, 409), "round {round}: {results:?}");
         assert_eq!(get(&format!("{c}/api/games/{id}"))["ply"], 1);
     }
