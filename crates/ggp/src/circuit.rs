@@ -65,6 +65,9 @@ enum Kind {
     State(usize),
     /// `(does r m)`.
     Does(TermId, TermId),
+    /// An atom of a relation left to the oracle ([`crate::hybrid`]): an
+    /// input bit, set before the programs run.
+    Input,
     Derived,
 }
 
@@ -97,6 +100,11 @@ pub(crate) struct Circuit {
     /// For each role: (bit, value) of each possible goal.
     pub(crate) goals: Vec<Vec<(u32, u8)>>,
     pub(crate) terminal_bit: u32,
+    /// The atoms left to the oracle and their input bits.
+    pub(crate) inputs: Vec<(TermId, u32)>,
+    /// The input region: its first word and its number of words (none for a
+    /// fully grounded game).
+    pub(crate) input_words: (u32, u32),
     pub(crate) state_words: u32,
     pub(crate) does_words: u32,
     /// The first word of the next-state region (as long as the state region).
@@ -132,6 +140,8 @@ impl<'g> Builder<'g> {
         } else if pred == Pred::new(kw::DOES, 2) {
             let args = store.args(t);
             Kind::Does(args[0], args[1])
+        } else if self.g.externals.contains(&pred) {
+            Kind::Input
         } else {
             Kind::Derived
         };
@@ -252,6 +262,10 @@ struct Layout {
     terminal_bit: u32,
     /// A bit that is never written, so always false.
     false_bit: u32,
+    /// The input atoms and their bits.
+    inputs: Vec<(TermId, u32)>,
+    /// The input region: first word, number of words.
+    input_words: (u32, u32),
 }
 
 /// Compiles a ground game, one stage after another (see the module
@@ -277,6 +291,8 @@ pub(crate) fn compile(g: &Grounding) -> Circuit {
         base: roots.base,
         legal_first: layout.legal_first,
         terminal_bit: layout.terminal_bit,
+        inputs: layout.inputs,
+        input_words: layout.input_words,
         state_words: layout.state_words,
         does_words: layout.does_words,
         next_word: layout.next_word,
@@ -395,7 +411,7 @@ fn fold_inputs(b: &mut Builder<'_>, next_of: &[Option<usize>]) -> bool {
                 let legal = b.find(kw::LEGAL, &[role, mv]);
                 !b.g.roles.contains(&role) || legal.is_none_or(|a| b.vals[a] == Val::False)
             }
-            Kind::Derived => false,
+            Kind::Derived | Kind::Input => false,
         };
         if never {
             b.vals[i] = Val::False;
@@ -633,7 +649,17 @@ fn lay_out(b: &Builder<'_>, roots: &Roots, groups: &[Vec<usize>], materialised: 
     for &(i, bit) in &roots.next {
         bit_of[i] = Some(next_word * 64 + bit);
     }
-    let mut next_free = (next_word + state_words) * 64;
+    // The inputs after the next state, in a region of their own.
+    let input_atoms: Vec<usize> = (0..n).filter(|&i| b.kinds[i] == Kind::Input && b.vals[i] == Val::Unknown).collect();
+    let input_word = next_word + state_words;
+    let input_count = (input_atoms.len().div_ceil(64)) as u32;
+    let mut inputs = Vec::with_capacity(input_atoms.len());
+    for (k, &i) in input_atoms.iter().enumerate() {
+        let bit = input_word * 64 + k as u32;
+        bit_of[i] = Some(bit);
+        inputs.push((b.atoms[i], bit));
+    }
+    let mut next_free = (input_word + input_count) * 64;
     // Each role's legal moves on consecutive bits, in move order, so that
     // listing or drawing the legal moves reads a few words.
     let mut legal_first = Vec::with_capacity(roots.legal.len());
@@ -663,7 +689,19 @@ fn lay_out(b: &Builder<'_>, roots: &Roots, groups: &[Vec<usize>], materialised: 
     let false_bit = next_free;
     let terminal_bit = roots.terminal.and_then(|t| bit_of[t]).unwrap_or(false_bit);
     let total_words = (false_bit + 1).div_ceil(64);
-    Layout { bit_of, state_words, does_words, next_word, total_words, legal_first, node_order, terminal_bit, false_bit }
+    Layout {
+        bit_of,
+        state_words,
+        does_words,
+        next_word,
+        total_words,
+        legal_first,
+        node_order,
+        terminal_bit,
+        false_bit,
+        inputs,
+        input_words: (input_word, input_count),
+    }
 }
 
 /// Splits the materialised atoms into three programs: legal moves and

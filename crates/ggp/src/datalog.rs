@@ -73,6 +73,11 @@ impl Model {
         self.rels.remove(&pred);
     }
 
+    /// The relations that have atoms (or had).
+    pub(crate) fn preds(&self) -> impl Iterator<Item = Pred> + '_ {
+        self.rels.keys().copied()
+    }
+
     pub(crate) fn relation(&self, pred: Pred) -> Option<&Relation> {
         self.rels.get(&pred).map(|r| &**r)
     }

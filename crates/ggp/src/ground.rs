@@ -29,6 +29,7 @@ use crate::fluents;
 use crate::game::Game;
 use crate::guards;
 use crate::hash::{FastMap, WordHasher};
+use crate::hybrid;
 use crate::magic;
 use crate::normalize::{Lit, NRule, Pat, Program};
 use crate::prover::dynamic_preds;
@@ -60,9 +61,98 @@ pub(crate) struct Grounding {
     /// The base terms true in the initial state.
     pub(crate) init: Vec<TermId>,
     pub(crate) rules: Vec<GroundRule>,
+    /// The relations left to the oracle ([`crate::hybrid`]): their atoms are
+    /// inputs of the network. Empty for a fully grounded game.
+    pub(crate) externals: HashSet<Pred>,
+    /// For a hybrid network, the rules the oracle evaluates (the rewritten
+    /// state-dependent ones and the static ones not in `statics`).
+    pub(crate) oracle_rules: Vec<NRule>,
+    /// For a hybrid network, the external relations asked with bound
+    /// arguments and the relations of what is asked ([`crate::hybrid`]).
+    pub(crate) oracle_asks: Vec<(Pred, Pred)>,
+    /// For a hybrid network, the state-dependent rules before decomposition.
+    pub(crate) oracle_original: Vec<NRule>,
+    /// For a hybrid network, the relations that do not depend on the state.
+    pub(crate) statics: Model,
 }
 
-pub(crate) fn ground(game: &Game, limits: Limits) -> Result<Grounding, CompileError> {
+/// Why grounding stopped: the error, and when it ran out estimating what can
+/// ever hold, the state-dependent relations that had grown the most.
+struct Failure {
+    error: CompileError,
+    heavy: HashSet<Pred>,
+}
+
+impl From<CompileError> for Failure {
+    fn from(error: CompileError) -> Failure {
+        Failure { error, heavy: HashSet::new() }
+    }
+}
+
+/// The rules, simplified and decomposed, ready to ground.
+#[derive(Clone)]
+struct Prepared {
+    program: Program,
+    dynamic: HashSet<Pred>,
+    dynamic_rules: Vec<NRule>,
+    /// The state-dependent rules before decomposition.
+    original: Vec<NRule>,
+    static_rules: Vec<NRule>,
+}
+
+/// Grounds `game` within `limits`; with `hybrid`, a game that runs out while
+/// estimating what can ever hold is grounded as a hybrid network
+/// ([`crate::hybrid`]) if it can be.
+pub(crate) fn ground(game: &Game, limits: Limits, hybrid: bool) -> Result<Grounding, CompileError> {
+    let prepared = prepare(game)?;
+    if !hybrid {
+        return ground_with(prepared, limits, None).map_err(|f| f.error);
+    }
+    // First within a quarter of the atoms: a game that runs out there has
+    // relations to leave to a per-state oracle (a hybrid network), and
+    // should that fail, the full budget is tried.
+    let probe = Limits { atoms: limits.atoms / PROBE_SHARE, rules: limits.rules };
+    let failure = match ground_with(prepared.clone(), probe, None) {
+        Ok(g) => return Ok(g),
+        Err(f) => f,
+    };
+    let debug = std::env::var_os("BOUTON_GGP_DEBUG").is_some();
+    if !failure.heavy.is_empty() {
+        let mut hybrid_prepared = prepared.clone();
+        let program = &mut hybrid_prepared.program;
+        if debug {
+            let heavy: Vec<&str> = failure.heavy.iter().map(|p| program.symbols.name(p.name)).collect();
+            eprintln!("probe: {}; heavy {heavy:?}", failure.error);
+        }
+        let chosen = hybrid::choose_externals(
+            &hybrid_prepared.dynamic_rules,
+            &failure.heavy,
+            &mut program.store,
+            &mut program.symbols,
+        );
+        if let Some(h) = chosen {
+            if debug {
+                let mut names: Vec<String> = h
+                    .externals
+                    .iter()
+                    .map(|p| format!("{}={}", p.name.0, hybrid_prepared.program.symbols.name(p.name)))
+                    .collect();
+                names.sort();
+                eprintln!("externals {names:?}");
+            }
+            match ground_with(hybrid_prepared, limits, Some(&h)) {
+                Ok(g) => return Ok(g),
+                Err(f) if debug => eprintln!("hybrid: {}", f.error),
+                Err(_) => {}
+            }
+        }
+    }
+    ground_with(prepared, limits, None).map_err(|f| f.error)
+}
+
+/// The rules simplified ([`crate::fluents`], [`crate::guards`]) and the
+/// state-dependent ones decomposed.
+fn prepare(game: &Game) -> Result<Prepared, CompileError> {
     let mut program = Program::new(game);
     fluents::inline_constant_fluents(&mut program.rules, &mut program.store);
     if program.roles.is_empty() {
@@ -74,9 +164,28 @@ pub(crate) fn ground(game: &Game, limits: Limits) -> Result<Grounding, CompileEr
     let state = |p: Pred| dynamic.contains(&p) || matches!(p.name, kw::TRUE | kw::DOES);
     let (dynamic_rules, static_rules): (Vec<NRule>, Vec<NRule>) =
         program.rules.iter().cloned().partition(|r| state(r.head.pred(&program.store)));
+    let original = dynamic_rules.clone();
     let (dynamic_rules, helpers) = decompose(dynamic_rules, &state, &mut program.store, &mut program.symbols);
-    dynamic.extend(helpers);
+    dynamic.extend(helpers.iter().copied());
+    Ok(Prepared { program, dynamic, dynamic_rules, original, static_rules })
+}
+
+/// Grounds `prepared` within `limits`; with `hybrid`, the rules of the
+/// external relations are left to the oracle.
+fn ground_with(prepared: Prepared, limits: Limits, hybrid: Option<&hybrid::Hybrid>) -> Result<Grounding, Failure> {
+    let Prepared { mut program, mut dynamic, dynamic_rules, original, static_rules } = prepared;
+    if let Some(h) = hybrid {
+        dynamic.extend(h.externals.iter().copied());
+    }
     let is_dynamic = |p: Pred| dynamic.contains(&p) || matches!(p.name, kw::TRUE | kw::DOES);
+    let external = |p: Pred| hybrid.is_some_and(|h| h.externals.contains(&p));
+    let oracle_rules = hybrid.map(|h| h.oracle.clone()).unwrap_or_default();
+    let oracle_asks = hybrid.map(|h| h.asks.clone()).unwrap_or_default();
+    let mut oracle_original = if hybrid.is_some() { original } else { Vec::new() };
+    let dynamic_rules: Vec<NRule> = match hybrid {
+        None => dynamic_rules,
+        Some(h) => h.ground.clone(),
+    };
 
     // The relations that do not depend on the state, in full where that
     // is small; the others (mummymaze's `direction-from` over every pair of
@@ -91,7 +200,12 @@ pub(crate) fn ground(game: &Game, limits: Limits) -> Result<Grounding, CompileEr
     budget.atoms -= before.atoms - exact.atoms;
     budget.joins -= before.joins - exact.joins;
     if budget.is_spent() {
-        return Err(CompileError::TooLarge("the relations that do not depend on the state"));
+        return Err(CompileError::TooLarge("the relations that do not depend on the state").into());
+    }
+    let mut oracle_rules = oracle_rules;
+    if hybrid.is_some() {
+        oracle_rules.extend(lazy.iter().cloned());
+        oracle_original.extend(lazy.iter().cloned());
     }
 
     // Everything that can ever hold, of what the legal moves, goals,
@@ -140,7 +254,7 @@ pub(crate) fn ground(game: &Game, limits: Limits) -> Result<Grounding, CompileEr
             demand.rules.iter().filter(|r| lazy_preds.contains(&r.head.pred(&program.store))).cloned().collect();
         let evaluator = Evaluator::new(exact.clone(), &program.store, &|_| GUESS);
         if !evaluator.is_stratified(&program.store) {
-            return Err(CompileError::TooLarge("the relations that do not depend on the state"));
+            return Err(CompileError::TooLarge("the relations that do not depend on the state").into());
         }
         let mut asked = statics.clone();
         for &d in &demand.demand {
@@ -157,7 +271,10 @@ pub(crate) fn ground(game: &Game, limits: Limits) -> Result<Grounding, CompileEr
         }
     }
     if budget.is_spent() {
-        return Err(CompileError::TooLarge("the propositions that can ever hold"));
+        return Err(Failure {
+            error: CompileError::TooLarge("the propositions that can ever hold"),
+            heavy: heaviest(&domain, &statics, &demand.demand, &is_dynamic, &program.store),
+        });
     }
 
     // Each rule instantiated against it: what remains of a body is its
@@ -170,7 +287,7 @@ pub(crate) fn ground(game: &Game, limits: Limits) -> Result<Grounding, CompileEr
     const NONE: u32 = u32::MAX;
     for rule in &demand.rules {
         let head = rule.head.pred(&program.store);
-        if demand.demand.contains(&head) || !is_dynamic(head) || is_bridge(rule, &program.store) {
+        if demand.demand.contains(&head) || !is_dynamic(head) || external(head) || is_bridge(rule, &program.store) {
             continue;
         }
         let plan = Plan::new(rule, None, &program.store, &|p| domain.atoms(p).len());
@@ -213,10 +330,19 @@ pub(crate) fn ground(game: &Game, limits: Limits) -> Result<Grounding, CompileEr
             true
         });
         if overflow {
-            return Err(CompileError::TooLarge("the ground rules"));
+            return Err(CompileError::TooLarge("the ground rules").into());
         }
     }
     drop((seen, chain));
+    if hybrid.is_some() {
+        let mut inputs: HashSet<TermId> = HashSet::new();
+        for rule in &rules {
+            inputs.extend(rule.body.iter().map(|&(a, _)| a).filter(|&a| external(program.store.pred(a))));
+        }
+        if inputs.len() > hybrid::MAX_INPUTS {
+            return Err(CompileError::TooLarge("the atoms left to the oracle").into());
+        }
+    }
     // Keyword relations that do not depend on the state hold always.
     let constant: HashSet<Pred> =
         [Pred::new(kw::LEGAL, 2), Pred::new(kw::GOAL, 2), Pred::proposition(kw::TERMINAL), Pred::new(kw::NEXT, 1)]
@@ -232,8 +358,52 @@ pub(crate) fn ground(game: &Game, limits: Limits) -> Result<Grounding, CompileEr
         domain.atoms(Pred::new(kw::INIT, 1)).iter().map(|&a| program.store.args(a)[0]).collect();
     init.sort();
     init.dedup();
-    Ok(Grounding { symbols: program.symbols, store: program.store, roles: program.roles, init, rules })
+    let externals = hybrid.map(|h| h.externals.clone()).unwrap_or_default();
+    if externals.is_empty() {
+        statics = Model::default();
+    }
+    Ok(Grounding {
+        symbols: program.symbols,
+        store: program.store,
+        roles: program.roles,
+        init,
+        rules,
+        externals,
+        oracle_rules,
+        oracle_asks,
+        oracle_original,
+        statics,
+    })
 }
+
+/// The state-dependent relations that grew the most in `domain` (at least
+/// [`HEAVY_SHARE`] of the largest), neither keywords nor demand relations
+/// nor relations already in `statics`.
+fn heaviest(
+    domain: &Model,
+    statics: &Model,
+    demand: &HashSet<Pred>,
+    is_dynamic: &dyn Fn(Pred) -> bool,
+    store: &TermStore,
+) -> HashSet<Pred> {
+    let _ = store;
+    let mut sizes: Vec<(usize, Pred)> = domain
+        .preds()
+        .filter(|&p| is_dynamic(p) && !demand.contains(&p) && statics.relation(p).is_none())
+        .filter(|p| !matches!(p.name, kw::TRUE | kw::DOES | kw::LEGAL | kw::NEXT | kw::GOAL | kw::TERMINAL | kw::INIT))
+        .map(|p| (domain.atoms(p).len(), p))
+        .collect();
+    sizes.sort_unstable_by(|a, b| b.cmp(a));
+    let Some(&(largest, _)) = sizes.first() else { return HashSet::new() };
+    sizes.into_iter().take_while(|&(n, _)| n * HEAVY_SHARE >= largest).map(|(_, p)| p).collect()
+}
+
+/// A relation is heavy when it has at least this fraction of the atoms of the
+/// largest one.
+const HEAVY_SHARE: usize = 4;
+
+/// The share of the atoms the first attempt at grounding may derive.
+const PROBE_SHARE: usize = 4;
 
 /// `(true x)` from `(init x)` and `(next x)`, `(does r m)` from `(legal r m)`:
 /// the relations and arities.
@@ -287,7 +457,7 @@ mod tests {
              (<= (legal r go) (true (c ?x))) (<= terminal (true (c 3))) (goal r 100)",
         )
         .unwrap();
-        let g = ground(&game, LIMITS).unwrap();
+        let g = ground(&game, LIMITS, false).unwrap();
         let next = g.rules.iter().filter(|r| g.store.pred(r.head).name == kw::NEXT).count();
         assert_eq!(next, 2, "c1 -> c2 and c2 -> c3");
         assert!(g.rules.iter().all(|r| r.body.len() <= 1));
@@ -315,7 +485,7 @@ mod tests {
     fn large_static_relations_are_evaluated_where_asked() {
         let game = asking_a_few_of_many();
         let limits = Limits { atoms: 100_000, rules: 100_000 };
-        let g = ground(&game, limits).unwrap();
+        let g = ground(&game, limits, false).unwrap();
         let name = |t: TermId| g.store.to_term(t, &g.symbols).to_string();
         let legal: Vec<String> = g
             .rules
@@ -336,6 +506,6 @@ mod tests {
         )
         .unwrap();
         let small = Limits { atoms: 10_000, rules: 10_000 };
-        assert!(matches!(ground(&game, small), Err(CompileError::TooLarge(_))));
+        assert!(matches!(ground(&game, small, false), Err(CompileError::TooLarge(_))));
     }
 }

@@ -59,6 +59,7 @@ mod game;
 mod ground;
 mod guards;
 mod hash;
+mod hybrid;
 mod index;
 mod judge;
 mod machine;

@@ -13,7 +13,9 @@ use crate::compile_error::CompileError;
 use crate::game::Game;
 use crate::ground::{self, Limits};
 use crate::hash::FastMap;
+use crate::hybrid::Oracle;
 use crate::specialize::{Spec, specialize};
+use crate::store::TermId;
 use crate::term::Term;
 
 /// A game state of a [`Machine`]: one bit per base proposition.
@@ -38,6 +40,9 @@ pub struct Stats {
     pub fixpoint_groups: usize,
     /// Milliseconds spent compiling.
     pub compile_ms: u64,
+    /// Atoms answered per state by the oracle of a hybrid network (see
+    /// [`Machine::compile`]); 0 for a fully grounded game.
+    pub oracle_inputs: usize,
 }
 
 struct Inner {
@@ -49,6 +54,8 @@ struct Inner {
     circuit: Circuit,
     max_goal: Vec<u8>,
     stats: Stats,
+    /// For a hybrid network, what answers its input atoms.
+    oracle: Option<Oracle>,
 }
 
 /// A game compiled for fast reasoning. Cheap to clone (shared).
@@ -117,8 +124,35 @@ impl Machine {
     ///
     /// As [`Machine::compile`].
     pub fn compile_within(game: &Game, limit: usize) -> Result<Machine, CompileError> {
+        Machine::build(game, limit, false)
+    }
+
+    /// As [`Machine::compile`], but a game whose relations are too large to
+    /// ground (chess's threats "once the piece on that square has moved",
+    /// over every pair of squares) becomes a hybrid network: those relations
+    /// are evaluated per state, for what the network asks in that state, by
+    /// a demand-driven evaluator of the same rules, and enter the network as
+    /// input bits ([`Stats::oracle_inputs`]). Each state then costs an
+    /// evaluation of those relations, so a hybrid machine is far slower than
+    /// a fully compiled one (on chess, still slower than the
+    /// [`Prover`](crate::Prover)); the player and referee do not use it yet.
+    ///
+    /// # Errors
+    ///
+    /// As [`Machine::compile`].
+    pub fn compile_hybrid(game: &Game) -> Result<Machine, CompileError> {
+        Machine::build(game, DEFAULT_GROUNDING_LIMIT, true)
+    }
+
+    /// Whether some atoms of this machine are answered per state by an
+    /// oracle (see [`Machine::compile_hybrid`]).
+    pub fn is_hybrid(&self) -> bool {
+        self.0.oracle.is_some()
+    }
+
+    fn build(game: &Game, limit: usize, hybrid: bool) -> Result<Machine, CompileError> {
         let started = Instant::now();
-        let g = ground::ground(game, Limits { atoms: limit, rules: limit })?;
+        let g = ground::ground(game, Limits { atoms: limit, rules: limit }, hybrid)?;
         let mut circuit = circuit::compile(&g);
         let roles: Vec<Term> = g.roles.iter().map(|&r| g.store.to_term(r, &g.symbols)).collect();
         let mut moves: Vec<Vec<Term>> = Vec::new();
@@ -141,9 +175,27 @@ impl Machine {
                 .iter()
                 .map(|c| c.steps.iter().filter(|s| matches!(s, crate::code::Step::Fixpoint { .. })).count())
                 .sum(),
-            compile_ms: started.elapsed().as_millis() as u64,
+            compile_ms: 0,
+            oracle_inputs: circuit.inputs.len(),
         };
-        Ok(Machine(Arc::new(Inner { roles, moves, infos, lookup, base, circuit, max_goal, stats })))
+        let oracle = (!g.externals.is_empty()).then(|| {
+            let bits: FastMap<TermId, u32> = circuit.inputs.iter().copied().collect();
+            Oracle::new(
+                &g.oracle_rules,
+                &g.externals,
+                &g.oracle_asks,
+                &g.oracle_original,
+                g.statics.clone(),
+                g.store.clone(),
+                g.symbols.clone(),
+                g.roles.clone(),
+                bits,
+                circuit.input_words,
+                circuit.base.clone(),
+            )
+        });
+        let stats = Stats { compile_ms: started.elapsed().as_millis() as u64, ..stats };
+        Ok(Machine(Arc::new(Inner { roles, moves, infos, lookup, base, circuit, max_goal, stats, oracle })))
     }
 
     /// The roles, in declaration order.
@@ -256,6 +308,8 @@ pub struct Evaluator {
     goals_ready: bool,
     specs: SpecCache,
     joint: Vec<u32>,
+    /// The oracle of a hybrid network, this evaluator's own.
+    oracle: Option<Box<Oracle>>,
 }
 
 impl Evaluator {
@@ -274,6 +328,7 @@ impl Evaluator {
             goals_ready: false,
             specs,
             joint: Vec::new(),
+            oracle: machine.0.oracle.clone().map(Box::new),
         };
         e.load(&machine.initial_state());
         e
@@ -288,6 +343,9 @@ impl Evaluator {
     pub fn load(&mut self, state: &State) {
         let n = state.0.len();
         self.bits[..n].copy_from_slice(&state.0);
+        if let Some(oracle) = &mut self.oracle {
+            oracle.fill_state(&mut self.bits);
+        }
         self.m.0.circuit.legal.run(&mut self.bits);
         self.goals_ready = false;
     }
@@ -376,6 +434,14 @@ impl Evaluator {
 
     /// Computes the next state of the current state into the next region.
     fn compute_next(&mut self, joint: &[u32]) {
+        if let Some(oracle) = self.oracle.as_mut().filter(|o| o.reads_move()) {
+            let terms: Vec<TermId> = joint
+                .iter()
+                .enumerate()
+                .map(|(r, &mv)| self.m.0.infos[r].get(mv as usize).map_or(TermId(u32::MAX), |i| i.term))
+                .collect();
+            oracle.fill_move(&mut self.bits, &terms);
+        }
         let c = &self.m.0.circuit;
         let next_word = c.next_word as usize;
         let key = match &self.specs {
@@ -455,6 +521,9 @@ impl Evaluator {
         let c = &self.m.0.circuit;
         let (s, next_word) = (c.state_words as usize, c.next_word as usize);
         self.bits.copy_within(next_word..next_word + s, 0);
+        if let Some(oracle) = &mut self.oracle {
+            oracle.fill_state(&mut self.bits);
+        }
         c.legal.run(&mut self.bits);
         self.goals_ready = false;
     }

@@ -2,9 +2,11 @@
 //! network (`tests/games`, see `SOURCES.txt` there): checkers, a chess
 //! variant, simultaneous bidding, a race, a maze, a test of rule depth. Each compiled machine is checked
 //! step by step against the reference prover along a few short random
-//! playouts. Chess itself is too large to compile: there the prover — which
-//! a player falls back on — is checked to play it, and should chess one day
-//! compile, the machine is checked like the others.
+//! playouts. Chess itself is too large to compile in full: there the prover
+//! — which a player falls back on — is checked to play it, and chess as a
+//! hybrid network (its threat tests answered per state) is checked against
+//! it; should chess one day compile in full, the machine is checked like the
+//! others.
 //!
 //! The data is part of this repository, so a missing file fails the test.
 //! Nothing here is timed: compilation speed is measured by
@@ -108,4 +110,45 @@ fn chess_compiles_and_agrees_or_is_refused_as_too_large() {
         Ok(machine) => agree("chess.kif", &machine, &mut Prover::new(&game), 2, 8, 21),
         Err(e) => assert!(matches!(e, CompileError::TooLarge(_)), "{e}"),
     }
+}
+
+/// Chess as a hybrid network (`Machine::compile_hybrid`): the threat tests
+/// are answered per state by the oracle. Scholar's mate through the compiled
+/// machine — check, checkmate, goals — then a short random playout against
+/// the prover, step by step. Few steps: each state of a hybrid machine costs
+/// an evaluation of the threats, and each question here builds a new state.
+#[test]
+fn chess_as_a_hybrid_network_agrees_with_the_prover() {
+    let game = repository_game("chess.kif");
+    let machine = Machine::compile_hybrid(&game).unwrap_or_else(|e| panic!("chess as a hybrid network: {e}"));
+    assert!(machine.is_hybrid(), "chess is too large to ground in full");
+    assert!(machine.stats().oracle_inputs > 0);
+    let mut state = machine.initial_state();
+    let index = |role: usize, mv: &str| machine.move_index(role, &t(mv)).unwrap_or_else(|| panic!("{mv} is a move"));
+    let moves = [
+        ("(move wp e 2 e 4)", "noop"),
+        ("noop", "(move bp e 7 e 5)"),
+        ("(move wq d 1 h 5)", "noop"),
+        ("noop", "(move bn b 8 c 6)"),
+        ("(move wb f 1 c 4)", "noop"),
+        ("noop", "(move bn g 8 f 6)"),
+        ("(move wq h 5 f 7)", "noop"),
+    ];
+    let mut e = bouton_ggp::Evaluator::new(&machine);
+    e.load(&state);
+    for (w, b) in moves {
+        let joint = [index(0, w), index(1, b)];
+        assert!(e.is_legal(0, joint[0]) && e.is_legal(1, joint[1]), "{w} and {b} are legal");
+        assert!(!e.is_terminal());
+        e.advance(&joint);
+    }
+    state = e.state();
+    let facts = machine.facts(&state);
+    assert!(facts.contains(&t("(check black queen f 7)")), "{facts:?}");
+    assert!(e.is_terminal(), "checkmate ends the game");
+    assert_eq!(e.goals(), vec![Some(100), Some(0)]);
+    let mut black = Vec::new();
+    e.legal_moves(1, &mut black);
+    assert!(black.is_empty(), "black has no move");
+    agree("chess.kif (hybrid)", &machine, &mut Prover::new(&game), 1, 2, 5);
 }

@@ -1,0 +1,69 @@
+//! Compiles rule sheets and prints, for each, the compile figures and the
+//! speed of random playouts: `cargo run --release -p bouton-ggp --example
+//! compile -- FILE… [--playouts SECS] [--hybrid]` (`--hybrid`: with
+//! `Machine::compile_hybrid`).
+
+use std::time::{Duration, Instant};
+
+use bouton_ggp::{Evaluator, Game, Machine};
+use rand::SeedableRng;
+
+fn main() {
+    let mut files = Vec::new();
+    let mut seconds = 0.0f64;
+    let mut hybrid = false;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        if a == "--hybrid" {
+            hybrid = true;
+        } else if a == "--playouts" {
+            seconds = args.next().and_then(|s| s.parse().ok()).expect("--playouts SECS");
+        } else {
+            files.push(a);
+        }
+    }
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("readable rule sheet");
+        let game = Game::parse(&text).expect("parsable rule sheet");
+        let started = Instant::now();
+        let compiled = if hybrid { Machine::compile_hybrid(&game) } else { Machine::compile(&game) };
+        match compiled {
+            Err(e) => println!("{file}: {e} after {:.2} s", started.elapsed().as_secs_f64()),
+            Ok(machine) => {
+                println!("{file}: compiled in {:.2} s: {:?}", started.elapsed().as_secs_f64(), machine.stats());
+                if seconds > 0.0 {
+                    let t = Instant::now();
+                    let mut e = Evaluator::new(&machine);
+                    let mut moves = Vec::new();
+                    let counts: Vec<usize> = (0..machine.roles().len())
+                        .map(|r| {
+                            e.legal_moves(r, &mut moves);
+                            moves.len()
+                        })
+                        .collect();
+                    println!("  first state in {:.3} s, legal moves {counts:?}", t.elapsed().as_secs_f64());
+                    let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
+                    let start = machine.initial_state();
+                    let (mut steps, mut playouts) = (0usize, 0usize);
+                    let until = Instant::now() + Duration::from_secs_f64(seconds);
+                    let begun = Instant::now();
+                    // Playouts of at most 200 joint moves, the clock read
+                    // after each (a hybrid network's transition can be slow).
+                    while Instant::now() < until {
+                        e.load(&start);
+                        playouts += 1;
+                        while Instant::now() < until {
+                            let n = e.playout(&mut rng, 1);
+                            steps += n;
+                            if n == 0 || steps % 200 == 0 {
+                                break;
+                            }
+                        }
+                    }
+                    let rate = steps as f64 / begun.elapsed().as_secs_f64();
+                    println!("  {playouts} playouts, {steps} transitions, {rate:.0} transitions/s");
+                }
+            }
+        }
+    }
+}

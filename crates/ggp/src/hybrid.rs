@@ -1,0 +1,532 @@
+//! Hybrid networks: the relations too large to ground are answered per state
+//! by the demand-driven evaluator, and their atoms enter the propositional
+//! network as input bits.
+//!
+//! In chess, "is this square threatened once the piece on that square has
+//! moved" over every pair of squares is hundreds of thousands of atoms, but
+//! in one state only a few dozen are asked. When grounding runs out while
+//! estimating what can ever hold, the relations that grew the most are
+//! *heavy*. Walking down from the keyword relations, each relation a grounded
+//! rule tests is grounded too, unless it depends on a heavy relation: then a
+//! decomposition helper ([`crate::decompose`], which already encloses such a
+//! test with, say, the king's square) or the heavy relation itself becomes
+//! *external* — its rules are not grounded. What instances it can have is
+//! over-approximated by a few positive literals of its body that bind its
+//! arguments ([`relax`]). Each state, the [`Oracle`] evaluates the external
+//! relations (those that read the joint move, with it) from the same
+//! rewritten rules and sets their bits before the network runs.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::datalog::{Budget, Evaluator, Model, Negation};
+use crate::hash::FastMap;
+use crate::magic;
+use crate::normalize::{Lit, NRule};
+use crate::store::{Pred, TermId, TermStore};
+use crate::symbol::{Symbols, kw};
+
+/// Most external atoms a hybrid network may read.
+pub(crate) const MAX_INPUTS: usize = 1 << 16;
+
+/// The relations a grounded rule may test: keywords and what they depend on
+/// through relations defined by `rules`.
+fn defined(rules: &[NRule], store: &TermStore) -> HashMap<Pred, Vec<usize>> {
+    let mut of: HashMap<Pred, Vec<usize>> = HashMap::new();
+    for (i, r) in rules.iter().enumerate() {
+        of.entry(r.head.pred(store)).or_default().push(i);
+    }
+    of
+}
+
+fn body_preds(rule: &NRule, store: &TermStore) -> Vec<Pred> {
+    rule.body
+        .iter()
+        .filter_map(|l| match l {
+            Lit::Pos(p) | Lit::Neg(p) => Some(p.pred(store)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The relations of `rules` that depend on one of `on` (themselves included).
+fn depending_on(rules: &[NRule], on: &HashSet<Pred>, store: &TermStore) -> HashSet<Pred> {
+    let mut up: HashSet<Pred> = on.clone();
+    loop {
+        let mut changed = false;
+        for r in rules {
+            let head = r.head.pred(store);
+            if !up.contains(&head) && body_preds(r, store).iter().any(|p| up.contains(p)) {
+                up.insert(head);
+                changed = true;
+            }
+        }
+        if !changed {
+            return up;
+        }
+    }
+}
+
+/// A hybrid program: what to ground and what the oracle evaluates.
+pub(crate) struct Hybrid {
+    /// The relations left to the oracle.
+    pub(crate) externals: HashSet<Pred>,
+    /// The state-dependent rules to ground: those of the external relations
+    /// replaced by rules that over-approximate their instances.
+    pub(crate) ground: Vec<NRule>,
+    /// The state-dependent rules the oracle evaluates: with, for the
+    /// external relations the grounded rules ask about with bound arguments,
+    /// rules deriving what they ask in a state.
+    pub(crate) oracle: Vec<NRule>,
+    /// Each such external relation and the relation of what is asked.
+    pub(crate) asks: Vec<(Pred, Pred)>,
+}
+
+/// The hybrid program for the `heavy` relations: walking down from the
+/// keyword relations through the state-dependent `rules`, the first relation
+/// on each path that depends on a heavy relation becomes external. Its instances are over-approximated by what
+/// each grounded rule that tests it can ask ([`context`]); where a rule
+/// cannot tell (an argument only that test binds), that rule's body becomes
+/// an external relation of its own, over the rule's head variables,
+/// over-approximated by a few of its literals ([`relax`]). `None` when
+/// nothing is external or some body cannot be relaxed.
+pub(crate) fn choose_externals(
+    rules: &[NRule],
+    heavy: &HashSet<Pred>,
+    store: &mut TermStore,
+    symbols: &mut Symbols,
+) -> Option<Hybrid> {
+    let debug = std::env::var_os("BOUTON_GGP_DEBUG").is_some();
+    let of = defined(rules, store);
+    let up = depending_on(rules, heavy, store);
+    let mut grounded: HashSet<Pred> = HashSet::new();
+    let mut external: HashSet<Pred> = HashSet::new();
+    let mut work: Vec<Pred> =
+        vec![Pred::new(kw::LEGAL, 2), Pred::new(kw::GOAL, 2), Pred::proposition(kw::TERMINAL), Pred::new(kw::NEXT, 1)];
+    grounded.extend(work.iter().copied());
+    while let Some(p) = work.pop() {
+        for &r in of.get(&p).into_iter().flatten() {
+            for q in body_preds(&rules[r], store) {
+                if !of.contains_key(&q) || grounded.contains(&q) || external.contains(&q) {
+                    continue;
+                }
+                if up.contains(&q) {
+                    external.insert(q);
+                } else {
+                    grounded.insert(q);
+                    work.push(q);
+                }
+            }
+        }
+    }
+    if external.is_empty() {
+        return None;
+    }
+    // The grounded rules that test an external relation, in order, and
+    // whether each can tell what it asks.
+    let mut users: Vec<usize> = grounded.iter().flat_map(|p| of.get(p).into_iter().flatten().copied()).collect();
+    users.sort_unstable();
+    let mut ground: Vec<NRule> = Vec::new();
+    let mut oracle: Vec<NRule> = rules.to_vec();
+    let mut whole: Vec<usize> = Vec::new();
+    let mut asked: Vec<NRule> = Vec::new();
+    for &r in &users {
+        let rule = &rules[r];
+        let mut contexts = Vec::new();
+        let mut complete = true;
+        for lit in &rule.body {
+            let (Lit::Pos(pat) | Lit::Neg(pat)) = lit else { continue };
+            if !external.contains(&pat.pred(store)) {
+                continue;
+            }
+            match context(rule, pat, &up, store) {
+                Some(c) => contexts.push(c),
+                None => complete = false,
+            }
+        }
+        if complete {
+            asked.extend(contexts);
+        } else {
+            whole.push(r);
+        }
+    }
+    // Each rule that cannot tell becomes `head :- (body head-variables…)`,
+    // the body an external relation of its own.
+    let mut replaced: HashMap<usize, NRule> = HashMap::new();
+    for &r in &whole {
+        let rule = &rules[r];
+        let mut vars = Vec::new();
+        rule.head.vars(&mut vars);
+        let name = symbols.fresh("external");
+        let args: Box<[crate::normalize::Pat]> = vars.iter().map(|&v| crate::normalize::Pat::Var(v)).collect();
+        let pat = if args.is_empty() {
+            crate::normalize::Pat::Ground(store.app(name, &[]))
+        } else {
+            crate::normalize::Pat::App(name, args)
+        };
+        external.insert(pat.pred(store));
+        let body_rule = NRule { head: pat.clone(), body: rule.body.clone(), vars: rule.vars };
+        let Some(relaxed) = relax(&body_rule, &up, store) else {
+            if debug {
+                eprintln!("cannot relax {rule:?}");
+            }
+            return None;
+        };
+        ground.push(relaxed);
+        oracle.push(body_rule);
+        replaced.insert(r, NRule { head: rule.head.clone(), body: vec![Lit::Pos(pat)], vars: rule.vars });
+    }
+    for (i, rule) in rules.iter().enumerate() {
+        if let Some(new) = replaced.remove(&i) {
+            ground.push(new);
+        } else if !external.contains(&rule.head.pred(store)) {
+            ground.push(rule.clone());
+        }
+    }
+    // The external relations the remaining grounded rules ask about, and
+    // for the oracle, what they ask in a state (under a name of its own).
+    let mut asks: Vec<(Pred, Pred)> = Vec::new();
+    for rule in &asked {
+        let q = rule.head.pred(store);
+        let ask = match asks.iter().find(|(p, _)| *p == q) {
+            Some(&(_, a)) => a,
+            None => {
+                let a = Pred::new(symbols.fresh("asked"), arity(q));
+                asks.push((q, a));
+                a
+            }
+        };
+        let head = match &rule.head {
+            crate::normalize::Pat::App(_, args) => crate::normalize::Pat::App(ask.name, args.clone()),
+            other => other.clone(),
+        };
+        if matches!(head, crate::normalize::Pat::App(..)) {
+            oracle.push(NRule { head, body: rule.body.clone(), vars: rule.vars });
+        }
+    }
+    asks.retain(|(q, _)| arity(*q) > 0);
+    ground.extend(asked);
+    if debug {
+        eprintln!("{} external relations, {} rules made external", external.len(), whole.len());
+    }
+    Some(Hybrid { externals: external, ground, oracle, asks })
+}
+
+/// `(q args)` as `rule` asks it: derived from the positive literals of the
+/// body that do not read the relations `avoid`, if they bind its variables.
+fn context(rule: &NRule, asked: &crate::normalize::Pat, avoid: &HashSet<Pred>, store: &TermStore) -> Option<NRule> {
+    let body: Vec<Lit> = rule
+        .body
+        .iter()
+        .filter(|l| matches!(l, Lit::Pos(p) if !avoid.contains(&p.pred(store)) && *p != *asked))
+        .cloned()
+        .collect();
+    let mut bound = Vec::new();
+    for l in &body {
+        l.vars(&mut bound);
+    }
+    let mut needed = Vec::new();
+    asked.vars(&mut needed);
+    if needed.iter().any(|v| !bound.contains(v)) {
+        return None;
+    }
+    Some(NRule { head: asked.clone(), body, vars: rule.vars })
+}
+
+/// `rule` with only the positive literals needed to bind its head variables
+/// (none over the relations `avoid`), chosen greedily: what it derives
+/// includes what `rule` derives. `None` if the head cannot be bound so.
+pub(crate) fn relax(rule: &NRule, avoid: &HashSet<Pred>, store: &TermStore) -> Option<NRule> {
+    let mut needed = Vec::new();
+    rule.head.vars(&mut needed);
+    let mut bound: Vec<u16> = Vec::new();
+    let mut kept: Vec<Lit> = Vec::new();
+    let candidates: Vec<&Lit> =
+        rule.body.iter().filter(|l| matches!(l, Lit::Pos(p) if !avoid.contains(&p.pred(store)))).collect();
+    loop {
+        let missing: Vec<u16> = needed.iter().copied().filter(|v| !bound.contains(v)).collect();
+        if missing.is_empty() {
+            break;
+        }
+        // The literal binding the most missing variables, then the one with
+        // the fewest variables of its own.
+        let best = candidates
+            .iter()
+            .map(|l| {
+                let mut vs = Vec::new();
+                l.vars(&mut vs);
+                let gain = vs.iter().filter(|v| missing.contains(v)).count();
+                (gain, usize::MAX - vs.len(), *l)
+            })
+            .filter(|(gain, _, _)| *gain > 0)
+            .max_by_key(|(gain, extra, _)| (*gain, *extra))?;
+        best.2.vars(&mut bound);
+        kept.push(best.2.clone());
+    }
+    Some(NRule { head: rule.head.clone(), body: kept, vars: rule.vars })
+}
+
+/// Plans the evaluations of external relations.
+struct Planner<'a> {
+    /// The rewritten rules (decomposed, with what is asked).
+    rules: &'a [NRule],
+    /// The state-dependent rules before decomposition.
+    original: &'a [NRule],
+    asks: &'a [(Pred, Pred)],
+    symbols: &'a mut Symbols,
+}
+
+impl Planner<'_> {
+    /// The evaluations of `preds`: one with demand where that keeps negation
+    /// stratified; the relations for which it does not, each on its own, by
+    /// the rules before decomposition if those stay stratified with demand,
+    /// else in full.
+    fn plan(&mut self, preds: Vec<Pred>, statics: &mut Model, store: &mut TermStore) -> Vec<Query> {
+        if preds.is_empty() {
+            return Vec::new();
+        }
+        if let Some(q) = self.demand(&preds, self.rules, statics, store) {
+            return vec![q];
+        }
+        let (good, bad): (Vec<Pred>, Vec<Pred>) =
+            preds.iter().partition(|&&p| self.demand(&[p], self.rules, statics, store).is_some());
+        let mut out = Vec::new();
+        match self.demand(&good, self.rules, statics, store) {
+            Some(q) => out.push(q),
+            None => {
+                for &p in &good {
+                    out.extend(self.demand(&[p], self.rules, statics, store));
+                }
+            }
+        }
+        let original_defines = |p: &Pred| self.original.iter().any(|r| r.head.pred(store) == *p);
+        if !bad.is_empty()
+            && bad.iter().all(original_defines)
+            && let Some(q) = self.demand(&bad, self.original, statics, store)
+        {
+            out.push(q);
+            return out;
+        }
+        for p in bad {
+            let original_defines = self.original.iter().any(|r| r.head.pred(store) == p);
+            match original_defines.then(|| self.demand(&[p], self.original, statics, store)).flatten() {
+                Some(q) => out.push(q),
+                None => {
+                    if std::env::var_os("BOUTON_GGP_DEBUG").is_some() {
+                        eprintln!("oracle: {p:?} in full");
+                    }
+                    let size = |p: Pred| statics.relation(p).map_or(GUESS, |r| r.atoms.len());
+                    let evaluator = Evaluator::new(self.rules.to_vec(), store, &size).cone(&[p]);
+                    evaluator.prepare(statics, store);
+                    out.push(Query { evaluator, preds: vec![p] });
+                }
+            }
+        }
+        out
+    }
+
+    /// The evaluation of `preds` by `rules` rewritten for demand (what is
+    /// asked of them seeding it), if negation stays stratified.
+    fn demand(&mut self, preds: &[Pred], rules: &[NRule], statics: &mut Model, store: &mut TermStore) -> Option<Query> {
+        if preds.is_empty() {
+            return None;
+        }
+        let ask_of = |q: Pred| self.asks.iter().find(|(p, _)| *p == q).map(|&(_, a)| a);
+        let defines = |p: Pred| rules.iter().any(|r| r.head.pred(store) == p);
+        // What is asked with bound arguments is derived first, and seeds
+        // the demand for it.
+        let mut targets: Vec<(Pred, Vec<bool>)> = Vec::new();
+        for &p in preds {
+            match ask_of(p).filter(|&a| defines(a)) {
+                Some(a) => {
+                    targets.push((p, vec![true; arity(p)]));
+                    targets.push((a, vec![false; arity(a)]));
+                }
+                None => targets.push((p, vec![false; arity(p)])),
+            }
+        }
+        let size = |p: Pred| statics.relation(p).map_or(GUESS, |r| r.atoms.len());
+        let mut demand = magic::transform(rules, &targets, store, self.symbols, &size);
+        for (k, (p, adornment)) in targets.iter().enumerate() {
+            let (Some(seed), Some(a)) = (demand.seeds[k], ask_of(*p)) else { continue };
+            if !adornment.iter().all(|&b| b) {
+                continue;
+            }
+            let n = arity(*p);
+            let vars = || (0..n as u16).map(crate::normalize::Pat::Var).collect::<Box<[_]>>();
+            demand.rules.push(NRule {
+                head: crate::normalize::Pat::App(seed.name, vars()),
+                body: vec![Lit::Pos(crate::normalize::Pat::App(a.name, vars()))],
+                vars: n,
+            });
+        }
+        let evaluator = Evaluator::new(demand.rules, store, &size);
+        if !evaluator.is_stratified(store) {
+            return None;
+        }
+        evaluator.prepare(statics, store);
+        Some(Query { evaluator, preds: preds.to_vec() })
+    }
+}
+
+/// One evaluation: the rules for some external relations, planned once.
+#[derive(Debug, Clone)]
+struct Query {
+    evaluator: Evaluator,
+    preds: Vec<Pred>,
+}
+
+/// Answers the external atoms of a hybrid network state by state.
+#[derive(Debug, Clone)]
+pub(crate) struct Oracle {
+    store: TermStore,
+    statics: Model,
+    /// The externals that depend on the state only.
+    state: Vec<Query>,
+    /// The externals that read the joint move.
+    moves: Vec<Query>,
+    /// Each external atom's input bit.
+    bits: FastMap<TermId, u32>,
+    /// The input region: first word and number of words.
+    words: (u32, u32),
+    roles: Vec<TermId>,
+    /// The base proposition of each state bit.
+    base: Vec<TermId>,
+}
+
+/// Most atoms one evaluation of the externals may derive.
+const BUDGET: usize = 10_000_000;
+
+impl Oracle {
+    /// The oracle for the `externals` of the rewritten `rules` (state-dependent
+    /// ones, and those of the relations not evaluated in `statics`), the
+    /// input `bits` of the external atoms in the words `words`, `base` the
+    /// base proposition of each state bit.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        rules: &[NRule],
+        externals: &HashSet<Pred>,
+        asks: &[(Pred, Pred)],
+        original: &[NRule],
+        statics: Model,
+        mut store: TermStore,
+        mut symbols: Symbols,
+        roles: Vec<TermId>,
+        bits: FastMap<TermId, u32>,
+        words: (u32, u32),
+        base: Vec<TermId>,
+    ) -> Oracle {
+        let does: HashSet<Pred> = [Pred::new(kw::DOES, 2)].into_iter().collect();
+        let reads_move = depending_on(rules, &does, &store);
+        let ask_of = |q: Pred| asks.iter().find(|(p, _)| *p == q).map(|&(_, a)| a);
+        let mut on_state: Vec<Pred> = externals.iter().copied().filter(|p| !reads_move.contains(p)).collect();
+        let mut on_move: Vec<Pred> = externals
+            .iter()
+            .copied()
+            .filter(|&p| reads_move.contains(&p) || ask_of(p).is_some_and(|a| reads_move.contains(&a)))
+            .collect();
+        on_move.sort();
+        on_state.sort();
+        let mut statics = statics;
+        let mut planner = Planner { rules, original, asks, symbols: &mut symbols };
+        let state = planner.plan(on_state, &mut statics, &mut store);
+        let moves = planner.plan(on_move, &mut statics, &mut store);
+        Oracle { store, statics, state, moves, bits, words, roles, base }
+    }
+
+    /// Whether some external atom reads the joint move.
+    pub(crate) fn reads_move(&self) -> bool {
+        !self.moves.is_empty()
+    }
+
+    /// Sets the input bits of the externals that depend on the state only,
+    /// the state being the first bits of `memory`.
+    pub(crate) fn fill_state(&mut self, memory: &mut [u64]) {
+        let (first, n) = (self.words.0 as usize, self.words.1 as usize);
+        memory[first..first + n].iter_mut().for_each(|w| *w = 0);
+        for q in &self.state {
+            let model = Oracle::evaluate(&mut self.store, &self.statics, q, memory, &self.base, &[]);
+            Oracle::set(&self.bits, q, &model, memory);
+        }
+    }
+
+    /// Sets the input bits of the externals that read the joint move
+    /// (`joint`: each role's move term).
+    pub(crate) fn fill_move(&mut self, memory: &mut [u64], joint: &[TermId]) {
+        if !self.moves.is_empty() {
+            let does: Vec<TermId> = self
+                .roles
+                .iter()
+                .zip(joint)
+                .filter(|(_, m)| m.0 != u32::MAX)
+                .map(|(&r, &m)| self.store.app(kw::DOES, &[r, m]))
+                .collect();
+            for q in &self.moves {
+                let model = Oracle::evaluate(&mut self.store, &self.statics, q, memory, &self.base, &does);
+                Oracle::set(&self.bits, q, &model, memory);
+            }
+        }
+    }
+
+    fn evaluate(
+        store: &mut TermStore,
+        statics: &Model,
+        q: &Query,
+        memory: &[u64],
+        base: &[TermId],
+        does: &[TermId],
+    ) -> Model {
+        let mut model = statics.clone();
+        for (i, &x) in base.iter().enumerate() {
+            if memory[i / 64] & (1 << (i % 64)) != 0 {
+                let atom = store.app(kw::TRUE, &[x]);
+                model.insert(atom, store);
+            }
+        }
+        for &atom in does {
+            model.insert(atom, store);
+        }
+        let mut budget = Budget { atoms: BUDGET, joins: BUDGET.saturating_mul(10) };
+        q.evaluator.run_limited(store, &mut model, &Negation::Exact, &mut budget);
+        model
+    }
+
+    fn set(bits: &FastMap<TermId, u32>, q: &Query, model: &Model, memory: &mut [u64]) {
+        for &p in &q.preds {
+            for atom in model.atoms(p) {
+                if let Some(&bit) = bits.get(atom) {
+                    memory[(bit / 64) as usize] |= 1 << (bit % 64);
+                }
+            }
+        }
+    }
+}
+
+/// The number of arguments of `p`.
+fn arity(p: Pred) -> usize {
+    if p.arity == Pred::PROPOSITION { 0 } else { p.arity as usize }
+}
+
+/// The size assumed, when planning joins, for a relation not evaluated.
+const GUESS: usize = 100;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::normalize::Program;
+
+    #[test]
+    fn relaxing_keeps_binders_only() {
+        let program = Program::new(
+            &Game::parse(
+                "(<= (h ?p ?u) (owner ?k ?p) (true (cell ?x ?k)) (not (threat ?p ?x ?u)) (true (cell ?u ?z)))",
+            )
+            .unwrap(),
+        );
+        let avoid: HashSet<Pred> = HashSet::new();
+        let rule = &program.rules[0];
+        let relaxed = relax(rule, &avoid, &program.store).unwrap();
+        assert_eq!(relaxed.body.len(), 2, "{relaxed:?}");
+        assert!(relaxed.body.iter().all(|l| matches!(l, Lit::Pos(_))));
+    }
+}
