@@ -24,7 +24,14 @@ fn main() {
             6
         });
         let start = Instant::now();
-        let result = solve(&game, &SolveOptions::upto(upto));
+        // TIME_LIMIT=seconds gives a longer budget than the default minute.
+        let mut options = SolveOptions::upto(upto);
+        if let Some(seconds) = std::env::var("TIME_LIMIT").ok().and_then(|s| s.parse().ok()) {
+            options = options.with_budget(
+                bouton_misere::Budget::new(u64::MAX, 4 << 30).with_time_limit(std::time::Duration::from_secs(seconds)),
+            );
+        }
+        let result = solve(&game, &options);
         let ms = start.elapsed().as_secs_f64() * 1e3;
         match result {
             Ok(q) => {

@@ -36,6 +36,7 @@ mod monoid;
 mod play;
 mod pretending;
 mod quotient;
+mod refine;
 mod verify;
 
 pub use bouton_grundy::{Budget, HeapGame, HeapOption};

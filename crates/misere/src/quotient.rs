@@ -9,7 +9,8 @@ use bouton_grundy::{Budget, HeapGame};
 use crate::extend::{Base, Stage, extend, option_images};
 use crate::fattened::{Detail, fattened};
 use crate::pretending::proved_period;
-use crate::verify::verify;
+use crate::refine::refine;
+use crate::verify::{Failure, verify, verify_witness};
 use crate::{Element, MisereError, Monoid, Period, Pretending};
 
 /// The most heap sizes the engine adds.
@@ -139,8 +140,12 @@ impl MisereQuotient {
 /// Each step builds a candidate from the previous quotient (see the module
 /// `extend`) and proves it by a walk over every state of the positions of
 /// the heaps so far (module `verify`): a quotient returned is exact for
-/// every position of those heaps, not sampled. A candidate that fails is an
-/// error ([`MisereError::Unverified`]), never an answer.
+/// every position of those heaps, not sampled. A candidate that fails is
+/// refined (module `refine`: the heaps of a failing position set free, the
+/// outcomes recomputed by the misère rule, the result proved again); one
+/// that cannot be is an error ([`MisereError::Unverified`]), never an
+/// answer. [`MisereError::TooLarge`] comes only from a proved quotient
+/// larger than `max_order`.
 ///
 /// For a finite octal game whose last non-zero digit is `d_t`, the engine
 /// stops as soon as the pretending function is proved periodic: if the
@@ -167,7 +172,7 @@ impl MisereQuotient {
 /// ```
 ///
 /// # Errors
-/// [`MisereError::TooLarge`] when a quotient passes `max_order`,
+/// [`MisereError::TooLarge`] when a proved quotient passes `max_order`,
 /// [`MisereError::OverBudget`] past the budget, [`MisereError::Unverified`]
 /// when a candidate cannot be proved, [`MisereError::TooFar`] above
 /// [`MAX_UPTO`].
@@ -205,7 +210,35 @@ pub(crate) fn step(
     max_order: usize,
 ) -> Result<Stage, MisereError> {
     let n = stage.upto() + 1;
-    let plain = extend(stage, &Base::from_stage(stage), game, meter, max_order)?;
+    // Candidates may be larger than the quotient; only a proved quotient
+    // larger than `max_order` shows that the game's quotient is (the
+    // quotient of a larger set of heaps has at least as many elements).
+    let proved = step_any(stage, game, meter, max_order.saturating_mul(4).max(64))?;
+    if proved.order > max_order {
+        return Err(MisereError::TooLarge { limit: max_order, heap: n });
+    }
+    Ok(proved)
+}
+
+fn step_any(
+    stage: &Stage,
+    game: &HeapGame,
+    meter: &mut bouton_grundy::Meter,
+    cap: usize,
+) -> Result<Stage, MisereError> {
+    let n = stage.upto() + 1;
+    let plain = match extend(stage, &Base::from_stage(stage), game, meter, cap) {
+        Ok(plain) => plain,
+        Err(MisereError::TooLarge { .. }) => {
+            // The plain candidate is too large to be the quotient: refine
+            // from the smaller heaps' quotient, the new heap free.
+            let mut start = stage.clone();
+            start.phi.push(stage.identity);
+            let first = Failure { why: "the plain candidate is too large".to_owned(), witness: Vec::new() };
+            return refined(&start, first, String::new(), game, meter, cap);
+        }
+        Err(e) => return Err(e),
+    };
     if game.options(n).next().is_none() {
         // A heap with no move is the empty game: the proof of the heaps
         // below covers every position.
@@ -221,22 +254,54 @@ pub(crate) fn step(
             return Ok(plain);
         }
     }
-    let first = match verify(&plain, game, meter)? {
+    let first = match verify_witness(&plain, game, meter)? {
         Ok(()) => return Ok(plain),
-        Err(why) => why,
+        Err(failure) => failure,
     };
-    let mut last = first.clone();
+    let mut last = first.to_string();
     for detail in [Detail::Counts(2), Detail::Counts(4), Detail::Full] {
         let Some(base) = fattened(stage, game, meter, detail)? else {
             continue;
         };
-        let fat = extend(stage, &base, game, meter, max_order)?;
+        let fat = match extend(stage, &base, game, meter, cap) {
+            Ok(fat) => fat,
+            Err(MisereError::TooLarge { .. }) => continue,
+            Err(e) => return Err(e),
+        };
         match verify(&fat, game, meter)? {
             Ok(()) => return Ok(fat),
             Err(why) => last = why,
         }
     }
-    Err(MisereError::Unverified { heap: n, why: format!("{first} (on the finer bases: {last})") })
+    // The relations of the smaller heaps' quotient are proved for them; the
+    // heaps a failure involves are set free of them.
+    let mut start = stage.clone();
+    start.phi.push(stage.identity);
+    refined(&start, first, last, game, meter, cap)
+}
+
+/// Refinement: recompute the quotient of the enlarged set (module `refine`).
+fn refined(
+    start: &Stage,
+    first: Failure,
+    last: String,
+    game: &HeapGame,
+    meter: &mut bouton_grundy::Meter,
+    cap: usize,
+) -> Result<Stage, MisereError> {
+    let n = start.upto();
+    match refine(start, first.clone(), game, meter, cap) {
+        Ok(Ok(refined)) => Ok(refined),
+        Ok(Err(failure)) => Err(MisereError::Unverified {
+            heap: n,
+            why: format!("{first} (on the finer bases: {last}; after refinement: {failure})"),
+        }),
+        Err(MisereError::TooLarge { .. }) => Err(MisereError::Unverified {
+            heap: n,
+            why: format!("{first}; every refined candidate has more than {cap} elements"),
+        }),
+        Err(e) => Err(e),
+    }
 }
 
 fn finish(

@@ -38,15 +38,41 @@ struct Type {
     bad: Vec<bool>,
 }
 
+/// A position the candidate gets wrong, or one of whose options it gets
+/// wrong: the misère rule fails there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Failure {
+    /// Which kind of position.
+    pub why: String,
+    /// Its heaps (empty when not known).
+    pub witness: Vec<u64>,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.witness.is_empty() { f.write_str(&self.why) } else { write!(f, "{} (at {:?})", self.why, self.witness) }
+    }
+}
+
 /// Proves `stage` right for every position of heaps up to `stage.upto()`,
 /// or says which kind of position it gets wrong.
 pub(crate) fn verify(stage: &Stage, game: &HeapGame, meter: &mut Meter) -> Result<Result<(), String>, MisereError> {
+    Ok(verify_witness(stage, game, meter)?.map_err(|f| f.to_string()))
+}
+
+/// [`verify`], with a position where the misère rule fails.
+pub(crate) fn verify_witness(
+    stage: &Stage,
+    game: &HeapGame,
+    meter: &mut Meter,
+) -> Result<Result<(), Failure>, MisereError> {
     let n = stage.upto();
     let spend =
         |meter: &mut Meter, ops: u64| meter.spend(ops).map_err(|source| MisereError::OverBudget { heap: n, source });
     let m = stage.order;
     let mut types: Vec<Type> = Vec::new();
     let mut seen: HashSet<Type> = HashSet::new();
+    let mut type_heap: Vec<u64> = Vec::new();
     for h in 1..=n {
         let options = option_images(stage, game, h);
         let mut bad = vec![false; m];
@@ -57,6 +83,7 @@ pub(crate) fn verify(stage: &Stage, game: &HeapGame, meter: &mut Meter) -> Resul
         let t = Type { element: stage.phi[h as usize], movable: !options.is_empty(), bad };
         if seen.insert(t.clone()) {
             types.push(t);
+            type_heap.push(h);
         }
     }
     let mut multipliers: Vec<u32> = types.iter().map(|t| t.element).collect();
@@ -68,7 +95,10 @@ pub(crate) fn verify(stage: &Stage, game: &HeapGame, meter: &mut Meter) -> Resul
     for (t, ty) in types.iter().enumerate() {
         for r in 0..m {
             if stage.p[stage.mul(r as u32, ty.element) as usize] && ty.bad[r] {
-                return Ok(Err(format!("a position in P has a move to P (heap type {t})")));
+                let mut witness = crate::refine::least_words(stage, game)[r].clone().unwrap_or_default();
+                witness.push(type_heap[t]);
+                witness.sort_unstable();
+                return Ok(Err(Failure { why: format!("a position in P has a move to P (heap type {t})"), witness }));
             }
         }
     }
@@ -78,7 +108,10 @@ pub(crate) fn verify(stage: &Stage, game: &HeapGame, meter: &mut Meter) -> Resul
     let mut frontier = vec![stage.identity];
     while let Some(q) = frontier.pop() {
         if stage.p[q as usize] {
-            return Ok(Err("a position without a move has its element in P".to_owned()));
+            return Ok(Err(Failure {
+                why: "a position without a move has its element in P".to_owned(),
+                witness: Vec::new(),
+            }));
         }
         for ty in types.iter().filter(|t| !t.movable) {
             let r = stage.mul(q, ty.element);
@@ -152,8 +185,10 @@ pub(crate) fn verify(stage: &Stage, game: &HeapGame, meter: &mut Meter) -> Resul
         }
         let start = vec![stage.identity, 0];
         let mut visited: HashSet<Vec<u32>> = HashSet::from([start.clone()]);
-        let mut queue = VecDeque::from([start]);
-        while let Some(state) = queue.pop_front() {
+        // (parent, heap added) per state found, to rebuild a witness.
+        let mut trail: Vec<(usize, u64)> = vec![(usize::MAX, 0)];
+        let mut queue = VecDeque::from([(start, 0usize)]);
+        while let Some((state, at)) = queue.pop_front() {
             for &u in &weak {
                 let t = &types[u];
                 let now = state[0];
@@ -186,7 +221,14 @@ pub(crate) fn verify(stage: &Stage, game: &HeapGame, meter: &mut Meter) -> Resul
                 }
                 let winning = next[2..].chunks(3).any(|c| unions.sets[c[2] as usize][c[1] as usize]);
                 if element == q && next[1] != 0 && !winning {
-                    return Ok(Err("a position not in P has no move to P".to_owned()));
+                    let mut witness = vec![type_heap[u]];
+                    let mut i = at;
+                    while i != 0 {
+                        witness.push(trail[i].1);
+                        i = trail[i].0;
+                    }
+                    witness.sort_unstable();
+                    return Ok(Err(Failure { why: "a position not in P has no move to P".to_owned(), witness }));
                 }
                 states_seen += 1;
                 if states_seen >= MAX_STATES {
@@ -196,7 +238,8 @@ pub(crate) fn verify(stage: &Stage, game: &HeapGame, meter: &mut Meter) -> Resul
                     });
                 }
                 visited.insert(next.clone());
-                queue.push_back(next);
+                trail.push((at, type_heap[u]));
+                queue.push_back((next, trail.len() - 1));
             }
             spend(meter, weak.len() as u64 * 4)?;
         }
