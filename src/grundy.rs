@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use bouton_games::RuleSet;
 use bouton_grundy::{
-    ComputeError, ComputeOptions, DEFAULT_MAX_PERIOD, HeapGame, MAX_UPTO, Periodicity, Progress, RareMask, Sequence,
-    compute,
+    ArithmeticTheorem, ComputeError, ComputeOptions, DEFAULT_MAX_PERIOD, HeapGame, KEEP_FROM, MAX_UPTO, Periodicity,
+    Progress, ProofStore, RareMask, Sequence, compute,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget};
@@ -37,7 +37,8 @@ const LISTED_RARE: usize = 40;
 #[derive(Debug, Clone, Args)]
 pub struct GrundyArgs {
     /// The heap game: an octal code (0.77, 0.354, 4.07, 0.3… for a repeated
-    /// digit), 4!.0, or a name: kayles, dawsons-kayles, grundy, lasker, nim,
+    /// digit), 4!.0, a hexadecimal code (0.F, 4.8: a move may leave three
+    /// heaps), or a name: kayles, dawsons-kayles, grundy, lasker, nim,
     /// subtraction:2,3,7, all-but:1,2, take-limit:3.
     #[arg(value_name = "CODE", required_unless_present = "survey")]
     pub code: Option<String>,
@@ -132,9 +133,29 @@ fn kept(checkpoint: Option<&Path>) -> String {
     }
 }
 
-/// The heap game a CODE names.
+/// The heap game a CODE names: a rule set, or a hexadecimal code (whose
+/// moves may leave three heaps; computed here, not played).
 fn heap_game(code: &str) -> Result<(HeapGame, String), UsageError> {
-    let set: RuleSet = code.parse().map_err(|e: bouton_games::RuleSetError| UsageError(e.to_string()))?;
+    let hexadecimal = HeapGame::parse_hexadecimal(code);
+    match &hexadecimal {
+        Ok(game) if game.leaves_three() => return Ok((game.clone(), format!("the hexadecimal game {game}"))),
+        // A code with a digit that is not even hexadecimal.
+        Err(e @ bouton_grundy::CodeError::BadHexDigit { .. }) => return Err(UsageError(e.to_string())),
+        _ => {}
+    }
+    let set: RuleSet = match code.parse() {
+        Ok(set) => set,
+        Err(e) => {
+            // A code with hexadecimal digits is wrong as one (0.F…), not as an
+            // octal code.
+            let hex_digits = !code.contains(':')
+                && code.split_once('.').is_some_and(|(_, d)| d.chars().any(|c| c.is_ascii_hexdigit() && c > '7'));
+            return Err(UsageError(match hexadecimal {
+                Err(hex) if hex_digits => hex.to_string(),
+                _ => e.to_string(),
+            }));
+        }
+    };
     match set.heap_game() {
         Some(game) => Ok((game, set.name())),
         None => Err(UsageError(format!(
@@ -158,22 +179,49 @@ pub fn run(args: &GrundyArgs) -> Result<()> {
     // A plot that cannot be written fails now, not after the computing.
     let plot = args.plot.as_deref().map(PlotFile::open).transpose()?;
     let seq = compute_with_progress(&game, args, mask)?;
+    // `--until-proved` asks for the proof: it is kept for analysis.
+    let kept = if args.until_proved { keep_proof(&seq) } else { None };
     let stdout = io::stdout();
     if args.json {
         let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
-        write_json(&mut out, &seq, &name, !args.summary)?;
+        write_json(&mut out, &seq, &name, !args.summary, kept.as_deref())?;
         out.flush()?;
     } else {
         let theme = Theme::new(args.plain);
         let mut out =
             io::BufWriter::with_capacity(1 << 16, anstream::AutoStream::new(stdout.lock(), theme.color_choice()));
-        write_text(&mut out, &seq, &name, args, theme)?;
+        write_text(&mut out, &seq, &name, args, theme, kept.as_deref())?;
         out.flush()?;
     }
     if let Some(plot) = plot {
         plot.write(&seq, &title(&name, seq.game(), seq.upto()))?;
     }
     Ok(())
+}
+
+/// Keeps a proved period in the user's proof store when analysis might not
+/// prove it by itself within its budget (its proof needs more than
+/// [`KEEP_FROM`] values; beyond `TABLE_LIMIT` analysis cannot at all), so
+/// that `analyze` and play know every heap of the game. Where it went, if
+/// anywhere; a file that cannot be written is a warning, not a failure.
+pub fn keep_proof(seq: &Sequence) -> Option<PathBuf> {
+    let Periodicity::Proved { needed, .. } = *seq.periodicity() else {
+        return None;
+    };
+    if needed <= KEEP_FROM {
+        return None;
+    }
+    let Some(store) = ProofStore::user() else {
+        eprintln!("warning: the proof is not kept: no data directory (set HOME or XDG_DATA_HOME)");
+        return None;
+    };
+    match store.keep(seq) {
+        Ok(path) => Some(path),
+        Err(e) => {
+            eprintln!("warning: the proof is not kept: {e}");
+            None
+        }
+    }
 }
 
 /// N of a survey when not given.
@@ -364,17 +412,45 @@ fn describe_periodicity(p: &Periodicity, game: &HeapGame) -> String {
                 exception(*preperiod)
             )
         }
-        Periodicity::Arithmetic { period, saltus, preperiod, repeats } => format!(
-            "arithmetic, apparent, not proved: G(n + {period}) = G(n) + {saltus} from n = {preperiod}, \
-             seen {repeats} times"
-        ),
+        Periodicity::ArithmeticProved { period, saltus, preperiod, needed } => {
+            let how = match ArithmeticTheorem::for_game(game) {
+                ArithmeticTheorem::ClosedForm => "Lasker's Nim's closed form (Winning Ways, ch. 4)".to_owned(),
+                _ => "the prefix theorem for games whose repeated digit leaves any smaller heap \
+                      (see bouton_grundy::ArithmeticTheorem)"
+                    .to_owned(),
+            };
+            format!(
+                "arithmetic, proved: G(n + {period}) = G(n) + {saltus} for every n ≥ {preperiod}, by {how}, \
+                 from the values up to n = {needed}"
+            )
+        }
+        Periodicity::Arithmetic { period, saltus, preperiod, repeats } => {
+            let why = match ArithmeticTheorem::for_game(game) {
+                ArithmeticTheorem::Impossible => {
+                    "; it cannot go on for ever: finite octal games are never arithmetic-periodic (Austin 1976)"
+                }
+                ArithmeticTheorem::None => "; no theorem known to bouton proves it for this game",
+                _ => "; the theorem's condition does not hold yet in the values computed",
+            };
+            format!(
+                "arithmetic, apparent, not proved: G(n + {period}) = G(n) + {saltus} from n = {preperiod}, \
+                 seen {repeats} times{why}"
+            )
+        }
         Periodicity::None { longest_checked } => {
             format!("none found (periods up to {longest_checked} looked for)")
         }
     }
 }
 
-fn write_text(out: &mut dyn Write, seq: &Sequence, name: &str, args: &GrundyArgs, theme: Theme) -> Result<()> {
+fn write_text(
+    out: &mut dyn Write,
+    seq: &Sequence,
+    name: &str,
+    args: &GrundyArgs,
+    theme: Theme,
+    kept: Option<&Path>,
+) -> Result<()> {
     let game = seq.game();
     let stats = seq.stats();
     let label = |s: &str| theme.strong(s);
@@ -398,6 +474,14 @@ fn write_text(out: &mut dyn Write, seq: &Sequence, name: &str, args: &GrundyArgs
         writeln!(out, "  rare n:G(n): {}", list.join(" "))?;
     }
     writeln!(out, "{} {}", label("Periodicity:"), describe_periodicity(seq.periodicity(), game))?;
+    if let Some(path) = kept {
+        writeln!(
+            out,
+            "{} {} (`bouton analyze --rules octal:{game}` and play use it for heaps of any size)",
+            label("Proof kept in:"),
+            path.display()
+        )?;
+    }
     if args.summary {
         return Ok(());
     }
@@ -454,9 +538,12 @@ struct JsonReport<'a> {
     zeros: u64,
     rare: JsonRare<'a>,
     periodicity: &'a Periodicity,
+    /// The file the proof was kept in, if it was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    proof_kept: Option<String>,
 }
 
-fn write_json(out: &mut dyn Write, seq: &Sequence, name: &str, values: bool) -> Result<()> {
+fn write_json(out: &mut dyn Write, seq: &Sequence, name: &str, values: bool, kept: Option<&Path>) -> Result<()> {
     let stats = seq.stats();
     let report = JsonReport {
         game: seq.game().to_string(),
@@ -475,6 +562,7 @@ fn write_json(out: &mut dyn Write, seq: &Sequence, name: &str, values: bool) -> 
             values: stats.rare(),
         },
         periodicity: seq.periodicity(),
+        proof_kept: kept.map(|p| p.display().to_string()),
     };
     let text = serde_json::to_string(&report)?;
     if !values {

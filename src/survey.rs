@@ -120,6 +120,16 @@ pub enum Finding {
         /// From where it holds.
         preperiod: u64,
     },
+    /// Arithmetic-periodic, proved.
+    #[serde(rename = "arithmetic-proved")]
+    ArithmeticProved {
+        /// The period.
+        period: u64,
+        /// What each period adds.
+        saltus: u64,
+        /// From where it holds.
+        preperiod: u64,
+    },
     /// Arithmetic-periodic over the values computed, not proved.
     Arithmetic {
         /// The period.
@@ -164,11 +174,16 @@ fn survey_one(game: &HeapGame, upto: u64, cancel: &AtomicBool) -> Row {
     let options = ComputeOptions { stop_when_proved: true, cancel: Some(cancel), threads: 1, ..Default::default() };
     let (finding, largest, computed) = match compute(game, upto, options) {
         Ok(seq) => {
+            // A proof analysis could not make by itself is kept for it.
+            crate::grundy::keep_proof(&seq);
             let finding = match *seq.periodicity() {
                 Periodicity::Proved { period, preperiod, .. } => Finding::Proved { period, preperiod },
                 Periodicity::Apparent { period, preperiod, .. } => Finding::Apparent { period, preperiod },
                 Periodicity::Arithmetic { period, saltus, preperiod, .. } => {
                     Finding::Arithmetic { period, saltus, preperiod }
+                }
+                Periodicity::ArithmeticProved { period, saltus, preperiod, .. } => {
+                    Finding::ArithmeticProved { period, saltus, preperiod }
                 }
                 Periodicity::None { .. } => Finding::Unsolved,
             };
@@ -253,6 +268,10 @@ pub fn write_table(out: &mut dyn Write, rows: &[Row], upto: u64, per_game: Durat
                     period.to_string(),
                     preperiod.to_string(),
                 )
+            }
+            Finding::ArithmeticProved { period, saltus, preperiod } => {
+                proved += 1;
+                (format!("arithmetic (saltus {saltus}), proved"), period.to_string(), preperiod.to_string())
             }
             Finding::Arithmetic { period, saltus, preperiod } => {
                 apparent += 1;

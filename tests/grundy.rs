@@ -106,7 +106,10 @@ fn subtraction_games_and_until_proved() {
     assert!(out.stdout.contains("(stopped once periodicity was proved)"), "{out}");
     // 0.16's period, 149,459, is far beyond the old fixed limit of 16,384:
     // the default limit grows with N.
-    let out = bouton(&["grundy", "0.16", "--upto", "30000000", "--until-proved", "--summary"]).run();
+    let data = TempDir::new();
+    let out = bouton(&["grundy", "0.16", "--upto", "30000000", "--until-proved", "--summary"])
+        .env("XDG_DATA_HOME", &data.path().display().to_string())
+        .run();
     out.assert_clean_success();
     assert!(out.stdout.contains("proved: period 149459, pre-period 105351"), "{out}");
     assert!(out.stdout.contains("(stopped once periodicity was proved)"), "{out}");
@@ -136,16 +139,20 @@ fn periods_without_a_limit() {
 #[test]
 fn checkpoints_resume_and_refuse_another_game() {
     let dir = TempDir::new();
+    let data = dir.path().display().to_string();
     let file = dir.join("sixteen.ckpt");
     let out = bouton(&["grundy", "0.16", "--upto", "300000", "--summary", "--checkpoint"]).arg_path(&file).run();
     out.assert_clean_success();
     assert!(out.stdout.contains("Computed: G(0) to G(300000)"), "{out}");
     let saved = std::fs::metadata(&file).expect("the checkpoint").len();
     assert!(saved > 300_000, "a byte a value at least: {saved}");
-    let out = bouton(&["grundy", "0.16", "--until-proved", "--summary", "--checkpoint"]).arg_path(&file).run();
+    let out = bouton(&["grundy", "0.16", "--until-proved", "--summary", "--checkpoint"])
+        .arg_path(&file)
+        .env("XDG_DATA_HOME", &data)
+        .run();
     out.assert_clean_success();
     assert!(out.stdout.contains("proved: period 149459, pre-period 105351"), "{out}");
-    let fresh = bouton(&["grundy", "0.16", "--until-proved", "--summary"]).run();
+    let fresh = bouton(&["grundy", "0.16", "--until-proved", "--summary"]).env("XDG_DATA_HOME", &data).run();
     assert_eq!(out.stdout, fresh.stdout, "the same report as without a checkpoint");
     let out = bouton(&["grundy", "kayles", "--upto", "1000", "--checkpoint"]).arg_path(&file).run();
     out.assert_one_line_error(2, &["checkpoint of 0.16", "not of 0.77"]);
@@ -154,6 +161,39 @@ fn checkpoints_resume_and_refuse_another_game() {
     let out = bouton(&["grundy", "kayles", "--checkpoint"]).arg_path(&text).run();
     out.assert_one_line_error(2, &["not a bouton-grundy checkpoint"]);
     assert_eq!(std::fs::read_to_string(&text).expect("read"), "my notes\n");
+}
+
+/// `--until-proved` keeps a proof that analysis could not make (0.376's
+/// needs 4.6 million values, beyond the 2^20 analysis computes) in the data
+/// directory; `analyze` then knows every heap, where before it said which
+/// command would get the proof. A damaged file is refused with a warning.
+#[test]
+fn a_kept_proof_lets_analyze_answer_for_any_heap() {
+    let dir = TempDir::new();
+    let data = dir.path().display().to_string();
+    let analyze = || bouton(&["analyze", "--rules", "octal:0.376", "100000000", "5"]).env("XDG_DATA_HOME", &data).run();
+    let before = analyze();
+    before.assert_one_line_error(1, &["`bouton grundy 0.376 --until-proved`", "heap 100000000 is larger"]);
+    let out = bouton(&["grundy", "0.376", "--until-proved", "--summary"]).env("XDG_DATA_HOME", &data).run();
+    out.assert_clean_success();
+    assert!(out.stdout.contains("proved: period 4, pre-period 2268248"), "{out}");
+    let file = dir.path().join("bouton").join("proofs").join("0.376.proof");
+    assert!(out.stdout.contains(&format!("Proof kept in: {}", file.display())), "{out}");
+    let after = analyze();
+    after.assert_clean_success();
+    // G(100,000,000) = G(2,268,248 + (100,000,000 − 2,268,248) mod 4) = 17.
+    assert!(after.stdout.contains("Grundy values: heap 1 17, heap 2 1"), "{after}");
+    assert!(after.stdout.contains("Winner with perfect play: the player to move"), "{after}");
+    // One byte of the values changed: refused, said once, not trusted.
+    let mut bytes = std::fs::read(&file).expect("the proof");
+    let at = bytes.len() - 100;
+    bytes[at] ^= 1;
+    std::fs::write(&file, &bytes).expect("written");
+    let damaged = analyze();
+    assert_eq!(damaged.code, Some(1), "{damaged}");
+    assert!(damaged.stderr.contains("warning: the proof file"), "{damaged}");
+    assert!(damaged.stderr.contains("hash does not match"), "{damaged}");
+    assert!(damaged.stderr.contains("`bouton grundy 0.376 --until-proved` writes it again"), "{damaged}");
 }
 
 #[test]
@@ -175,7 +215,13 @@ fn plots_are_svg_or_png() {
 
 #[test]
 fn command_line_mistakes_exit_2() {
-    bouton(&["grundy", "0.9"]).run().assert_one_line_error(2, &["0.9", "octal digit"]);
+    bouton(&["grundy", "0.G"]).run().assert_one_line_error(2, &["\"0.G\"", "not a hexadecimal digit"]);
+    bouton(&["grundy", "0.4!7"]).run().assert_one_line_error(2, &["\"0.4!7\"", "pairwise unequal"]);
+    bouton(&["grundy", "0.F…"]).run().assert_one_line_error(2, &["repeated last digit"]);
+    // 9 is a hexadecimal digit: take one, leave nothing or three heaps.
+    let out = bouton(&["grundy", "0.9", "--upto", "12"]).run();
+    out.assert_clean_success();
+    assert!(out.stdout.contains("Game: the hexadecimal game 0.9, code 0.9"), "{out}");
     bouton(&["grundy", "chess"]).run().assert_one_line_error(2, &["unknown rule set", "chess"]);
     bouton(&["grundy", "wythoff"]).run().assert_one_line_error(2, &["not a heap game", "analyze --rules wythoff"]);
     bouton(&["grundy", "kayles", "--mask", "0"]).run().assert_one_line_error(2, &["mask"]);

@@ -24,7 +24,11 @@ fn the_survey_proves_the_published_periods() {
         published().into_iter().filter(|(_, preperiod, period)| 2 * preperiod + 2 * period + 8 <= 1_000_000).collect();
     assert!(games.len() >= 85, "{} games", games.len());
     let list = games.iter().map(|(code, _, _)| code.as_str()).collect::<Vec<_>>().join(",");
-    let out = bouton(&["grundy", "--survey", &list, "--upto", "1000000", "--seconds-per-game", "60", "--json"]).run();
+    // Proofs that need many values are kept: in a directory of the test's.
+    let data = crate::util::TempDir::new();
+    let out = bouton(&["grundy", "--survey", &list, "--upto", "1000000", "--seconds-per-game", "60", "--json"])
+        .env("XDG_DATA_HOME", &data.path().display().to_string())
+        .run();
     out.assert_clean_success();
     let rows: Vec<serde_json::Value> = serde_json::from_str(&out.stdout).expect("the survey prints JSON");
     assert_eq!(rows.len(), games.len());
@@ -34,6 +38,10 @@ fn the_survey_proves_the_published_periods() {
         assert_eq!(row["period"], *period, "{code}: {row}");
         assert_eq!(row["preperiod"], *preperiod, "{code}: {row}");
     }
+    // 0.16's proof (509,622 values) is kept for analysis; Kayles' is not.
+    let proofs = data.path().join("bouton").join("proofs");
+    assert!(proofs.join("0.16.proof").exists());
+    assert!(!proofs.join("0.77.proof").exists());
 }
 
 #[test]

@@ -12,11 +12,22 @@ pub const MAX_DIGITS: usize = 4096;
 ///
 /// Digit `d_k` says what a move that removes `k` tokens from one heap may
 /// leave: bit 1 nothing (only when the heap had exactly `k`), bit 2 one
-/// non-empty heap, bit 4 two non-empty heaps. `d_0` may only be 0 or 4
-/// (splitting a heap without removing anything). A `!` after `d_0` means
-/// every split must leave two heaps of different sizes. A trailing `…` (or
-/// `...`) repeats the last digit for every larger `k`; such a tail digit may
-/// not contain bit 4.
+/// non-empty heap, bit 4 two non-empty heaps, and, in hexadecimal codes
+/// (digits `8` to `F`, read by [`HeapGame::parse_hexadecimal`] and by
+/// `bouton grundy`), bit 8 three non-empty heaps; the value of what a move
+/// leaves is the XOR of its heaps' values. `d_0` may only have the
+/// splitting bits (0, 4, 8, C: splitting a heap without removing anything).
+/// A trailing `…` (or `...`) repeats the last digit for every larger `k`;
+/// such a tail digit may not split.
+///
+/// `!` follows the digit it applies to, as in CGSuite's `TakeAndBreak`
+/// ("appending ! to a digit requires that all the resulting heaps must be
+/// pairwise unequal", so `4!.0` is Grundy's game and `8!.0` splits a heap
+/// into three different sizes) and in Winning Ways' `4!.0`. bouton accepts
+/// it after `d_0` when `d_0` is the only digit that splits, the codes in
+/// which the literature uses it; a `!` after any other digit, or after `d_0`
+/// while another digit splits too (where it would restrict `d_0`'s moves
+/// alone), is refused with a message rather than read otherwise.
 ///
 /// ```
 /// use bouton_grundy::{HeapGame, HeapOption};
@@ -97,7 +108,8 @@ pub enum CodeError {
         /// What was written before the point.
         head: String,
     },
-    /// A character that is not an octal digit.
+    /// A character that is not an octal digit (or, for a hexadecimal code,
+    /// not a hexadecimal digit).
     #[error("{code:?}: {found:?} is not an octal digit (0 to 7){}", hex_note(*found))]
     BadDigit {
         /// The text.
@@ -105,14 +117,34 @@ pub enum CodeError {
         /// The offending character.
         found: char,
     },
+    /// A character that is not a hexadecimal digit, in a hexadecimal code.
+    #[error("{code:?}: {found:?} is not a hexadecimal digit (0 to 9, A to F)")]
+    BadHexDigit {
+        /// The text.
+        code: String,
+        /// The offending character.
+        found: char,
+    },
+    /// A `!` where bouton does not read it.
+    #[error(
+        "{code:?}: `!` makes the heaps left by the digit it follows pairwise unequal; bouton reads it only after the \
+         first digit, when no other digit splits a heap (as in 4!.0 or 8!.0)"
+    )]
+    Unequal {
+        /// The text.
+        code: String,
+    },
     /// `d_0` allows taking nothing, so the game would never end.
-    #[error("{code:?}: the first digit may only be 0 or 4 (removing no tokens must split the heap)")]
+    #[error(
+        "{code:?}: the first digit may only be 0 or 4 (or 8 or C in a hexadecimal code): removing no tokens must \
+         split the heap"
+    )]
     TakeNothing {
         /// The text.
         code: String,
     },
-    /// A repeated digit with the split bit.
-    #[error("{code:?}: a repeated last digit may not allow splitting (4, 5, 6 or 7)")]
+    /// A repeated digit with a split bit.
+    #[error("{code:?}: a repeated last digit may not allow splitting (only 1, 2 or 3 may repeat)")]
     SplittingTail {
         /// The text.
         code: String,
@@ -126,22 +158,42 @@ pub enum CodeError {
 }
 
 impl HeapGame {
-    /// A game from its digits `d_0, d_1, …`, a digit repeated for ever after
-    /// them (0 for none), and whether splits must be unequal.
+    /// A game from its digits `d_0, d_1, …` (hexadecimal digits, up to 15,
+    /// allowed), a digit repeated for ever after them (0 for none), and
+    /// whether `d_0`'s splits must leave pairwise unequal heaps (`!`).
     ///
     /// # Errors
-    /// As for parsing: `d_0` other than 0 or 4, a digit above 7, a tail with
-    /// the split bit, or too many digits.
+    /// As for parsing: `d_0` that takes nothing without splitting, a digit
+    /// above 15, a tail that splits, `unequal` while `d_0` does not split or
+    /// another digit does, or too many digits.
+    ///
+    /// ```
+    /// use bouton_grundy::HeapGame;
+    ///
+    /// let game = HeapGame::from_digits(&[8], 0, true)?;
+    /// assert_eq!(game.to_string(), "8!.0");
+    /// assert!(game.leaves_three());
+    /// assert!(HeapGame::from_digits(&[4, 4], 0, true).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_digits(digits: &[u8], tail: u8, unequal: bool) -> Result<HeapGame, CodeError> {
         let code = || format_code(digits, tail, unequal);
-        if let Some(&bad) = digits.iter().chain([&tail]).find(|&&d| d > 7) {
-            return Err(CodeError::BadDigit { code: code(), found: char::from(b'0' + bad.min(9)) });
+        if let Some(&bad) = digits.iter().chain([&tail]).find(|&&d| d > 15) {
+            return Err(CodeError::BadDigit {
+                code: code(),
+                found: char::from_digit(u32::from(bad % 36), 36).unwrap_or('?'),
+            });
         }
         if digits.first().is_some_and(|&d0| d0 & 3 != 0) {
             return Err(CodeError::TakeNothing { code: code() });
         }
-        if tail & 4 != 0 {
+        if tail & 12 != 0 {
             return Err(CodeError::SplittingTail { code: code() });
+        }
+        let splitting = |d: &u8| d & 12 != 0;
+        let only_d0_splits = digits.first().is_some_and(splitting) && !digits.iter().skip(1).any(splitting);
+        if unequal && !only_d0_splits {
+            return Err(CodeError::Unequal { code: code() });
         }
         if digits.len() > MAX_DIGITS + 1 {
             return Err(CodeError::TooLong { code: code() });
@@ -247,9 +299,16 @@ impl HeapGame {
         self.tail
     }
 
-    /// Whether splits must leave two different sizes (Grundy's game).
+    /// Whether splits must leave heaps of different sizes (Grundy's game).
+    /// Only `d_0` splits when this is so.
     pub fn unequal_splits(&self) -> bool {
         self.unequal
+    }
+
+    /// Whether some move leaves three heaps (a hexadecimal digit 8 to F).
+    /// [`HeapGame::options`] lists no such move; the engine counts them.
+    pub fn leaves_three(&self) -> bool {
+        self.digits.iter().any(|d| d & 8 != 0)
     }
 
     /// `t`, the position of the last non-zero digit, for a game with
@@ -258,21 +317,22 @@ impl HeapGame {
         (self.tail == 0).then(|| self.digits.len() as u64 - 1)
     }
 
-    /// Whether some move leaves two heaps.
+    /// Whether some move leaves two heaps or more.
     pub fn splits(&self) -> bool {
-        self.digits.iter().any(|d| d & 4 != 0)
+        self.digits.iter().any(|d| d & 12 != 0)
     }
 
     /// Whether this is a true octal game with finitely many digits, the
     /// class the periodicity theorem covers (Grundy's game, with its unequal
-    /// splits, is not).
+    /// splits, is not, nor are hexadecimal codes).
     pub fn is_finite_octal(&self) -> bool {
-        self.tail == 0 && !self.unequal
+        self.tail == 0 && !self.unequal && !self.leaves_three()
     }
 
-    /// Every move from a heap of `n` tokens, by increasing `take`, then
-    /// increasing `left`. Lazy: a heap of a billion tokens in a splitting
-    /// game has very many options.
+    /// Every move from a heap of `n` tokens that leaves at most two heaps,
+    /// by increasing `take`, then increasing `left` (the moves of a
+    /// hexadecimal digit's bit 8, which leave three, are not listed). Lazy:
+    /// a heap of a billion tokens in a splitting game has very many options.
     pub fn options(&self, n: u64) -> impl Iterator<Item = HeapOption> + '_ {
         // Beyond the written digits only a repeated digit allows anything.
         let top = if self.tail == 0 { n.min(self.digits.len() as u64 - 1) } else { n };
@@ -322,8 +382,9 @@ fn checked_amount(s: u64) -> Result<usize, CodeError> {
 
 fn format_code(digits: &[u8], tail: u8, unequal: bool) -> String {
     let mut text = String::new();
+    let digit = |d: u8| char::from_digit(u32::from(d.min(35)), 36).unwrap_or('?').to_ascii_uppercase();
     let d0 = digits.first().copied().unwrap_or(0);
-    text.push(char::from(b'0' + d0.min(9)));
+    text.push(digit(d0));
     if unequal {
         text.push('!');
     }
@@ -333,10 +394,10 @@ fn format_code(digits: &[u8], tail: u8, unequal: bool) -> String {
         text.push('0');
     }
     for &d in rest {
-        text.push(char::from(b'0' + d.min(9)));
+        text.push(digit(d));
     }
     if tail != 0 {
-        text.push(char::from(b'0' + tail.min(9)));
+        text.push(digit(tail));
         text.push('…');
     }
     text
@@ -351,7 +412,7 @@ impl fmt::Display for HeapGame {
 /// What a hexadecimal digit would mean, for the message refusing it.
 fn hex_note(found: char) -> &'static str {
     if found.is_ascii_hexdigit() {
-        "; hexadecimal digits (a move leaving three or more heaps) are not played by bouton"
+        "; hexadecimal digits (a move leaving three heaps) are computed by `bouton grundy` but not played"
     } else {
         ""
     }
@@ -360,9 +421,38 @@ fn hex_note(found: char) -> &'static str {
 impl FromStr for HeapGame {
     type Err = CodeError;
 
-    /// Parses `d0.d1d2…`, with an optional `!` after `d0` and an optional
-    /// trailing `…` or `...` repeating the last digit.
+    /// Parses an octal code `d0.d1d2…`, with an optional `!` after `d0` and
+    /// an optional trailing `…` or `...` repeating the last digit.
     fn from_str(text: &str) -> Result<HeapGame, CodeError> {
+        parse(text, 8)
+    }
+}
+
+impl HeapGame {
+    /// Parses a code whose digits may be hexadecimal (`0`–`9`, `A`–`F` or
+    /// `a`–`f`): bit 8 of a digit lets the move leave three heaps, as in
+    /// `0.F` or `4.8`.
+    ///
+    /// # Errors
+    /// As for parsing an octal code, with hexadecimal digits allowed.
+    ///
+    /// ```
+    /// use bouton_grundy::HeapGame;
+    ///
+    /// let game = HeapGame::parse_hexadecimal("0.f")?;
+    /// assert_eq!(game.to_string(), "0.F");
+    /// assert!(game.leaves_three());
+    /// assert!("0.F".parse::<HeapGame>().is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn parse_hexadecimal(text: &str) -> Result<HeapGame, CodeError> {
+        parse(text, 16)
+    }
+}
+
+/// Parses a code whose digits are in `radix` (8 or 16).
+fn parse(text: &str, radix: u32) -> Result<HeapGame, CodeError> {
+    {
         let code = text.trim();
         if code.is_empty() {
             return Err(CodeError::Empty);
@@ -384,7 +474,13 @@ impl FromStr for HeapGame {
             Some(head) => (head, true),
             None => (head, false),
         };
-        let bad = |found: char| CodeError::BadDigit { code: code.to_owned(), found };
+        let bad = |found: char| match radix {
+            16 => CodeError::BadHexDigit { code: code.to_owned(), found },
+            _ => CodeError::BadDigit { code: code.to_owned(), found },
+        };
+        if tail_digits.contains('!') {
+            return Err(CodeError::Unequal { code: code.to_owned() });
+        }
         let mut head_chars = head.chars();
         let d0 = match (head_chars.next(), head_chars.next()) {
             (Some(c), None) => c,
@@ -398,7 +494,7 @@ impl FromStr for HeapGame {
         let most = MAX_DIGITS + 1 + usize::from(repeats);
         let mut digits = Vec::with_capacity(tail_digits.len() + 1);
         for c in std::iter::once(d0).chain(tail_digits.chars()) {
-            match c.to_digit(8) {
+            match c.to_digit(radix) {
                 Some(d) => digits.push(d as u8),
                 None => return Err(bad(c)),
             }
@@ -415,6 +511,7 @@ impl FromStr for HeapGame {
             CodeError::TakeNothing { .. } => CodeError::TakeNothing { code: code.to_owned() },
             CodeError::SplittingTail { .. } => CodeError::SplittingTail { code: code.to_owned() },
             CodeError::TooLong { .. } => CodeError::TooLong { code: code.to_owned() },
+            CodeError::Unequal { .. } => CodeError::Unequal { code: code.to_owned() },
             other => other,
         })
     }

@@ -82,6 +82,29 @@ fn single_with_value(
             };
             return Ok(Some(m).filter(|m| (lo..=hi).contains(m)));
         }
+        Extension::Arithmetic { period, saltus, preperiod } => {
+            // Before the pre-period, every size; from it, each residue r
+            // holds G(r) + q·saltus at r + q·period: one size per residue.
+            for m in lo..=hi.min(preperiod.saturating_sub(1)) {
+                meter.spend(1)?;
+                if values.get(m) == Some(target) {
+                    return Ok(Some(m));
+                }
+            }
+            let mut best: Option<u64> = None;
+            for r in preperiod..preperiod.saturating_add(period) {
+                meter.spend(1)?;
+                let Some(base) = values.get(r) else { break };
+                if target < base || !(target - base).is_multiple_of(saltus) {
+                    continue;
+                }
+                let m = ((target - base) / saltus).checked_mul(period).and_then(|q| q.checked_add(r));
+                if let Some(m) = m.filter(|m| (lo.max(preperiod)..=hi).contains(m)) {
+                    best = Some(best.map_or(m, |b| b.min(m)));
+                }
+            }
+            return Ok(best);
+        }
         _ => {}
     }
     for m in values.representatives(lo, hi) {

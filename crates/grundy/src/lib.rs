@@ -35,8 +35,10 @@ mod construct;
 mod mask;
 mod mex;
 mod periodicity;
+mod proofs;
 mod sequence;
 mod stats;
+mod table;
 mod values;
 
 pub use budget::{Budget, Cancel, CancelOnDrop, Meter, OverBudget};
@@ -47,7 +49,8 @@ pub use compute::{ComputeError, ComputeOptions, Engine, MAX_UPTO, Progress, comp
 pub use construct::option_with_value;
 pub use mask::{MaskError, RareMask};
 pub use mex::MexSet;
-pub use periodicity::{DEFAULT_MAX_PERIOD, Periodicity};
+pub use periodicity::{ArithmeticTheorem, DEFAULT_MAX_PERIOD, Periodicity};
+pub use proofs::{KEEP_FROM, KeptProof, ProofStore, ProofStoreError};
 pub use sequence::{Sequence, SequenceIter};
 pub use stats::{KEPT_RARE, Stats};
 pub use values::{HeapValues, TABLE_LIMIT, ValuesError, ValuesFailure};

@@ -65,10 +65,25 @@ pub enum Periodicity {
         /// come, not a promise that it will hold).
         needed: Option<u64>,
     },
+    /// Arithmetic-periodic, proved for every n ≥ `preperiod`:
+    /// G(n + p) = G(n) + s (s > 0, the saltus). See [`ArithmeticTheorem`]
+    /// for the theorems that prove it and the games they cover.
+    ArithmeticProved {
+        /// The least such period.
+        period: u64,
+        /// The saltus: how much the values grow each period.
+        saltus: u64,
+        /// The least n from which it holds.
+        preperiod: u64,
+        /// The largest n whose value the proof used.
+        needed: u64,
+    },
     /// Arithmetic-periodic, unproved: G(n + p) = G(n) + s (s > 0, the
     /// saltus) for every computed n ≥ `preperiod`, over at least three whole
-    /// periods and the latter half of the values, as in Nim (p = 1, s = 1)
-    /// and Lasker's Nim (p = 4, s = 4).
+    /// periods and the latter half of the values. Proved
+    /// ([`Periodicity::ArithmeticProved`]) where a theorem applies; for a
+    /// finite octal code it cannot go on for ever
+    /// ([`ArithmeticTheorem::Impossible`]).
     Arithmetic {
         /// The least such period.
         period: u64,
@@ -94,14 +109,148 @@ impl Periodicity {
             Periodicity::Proved { period, preperiod, .. } | Periodicity::Apparent { period, preperiod, .. } => {
                 Some((period, preperiod))
             }
-            Periodicity::Arithmetic { .. } | Periodicity::None { .. } => None,
+            Periodicity::Arithmetic { .. } | Periodicity::ArithmeticProved { .. } | Periodicity::None { .. } => None,
         }
     }
 
-    /// Whether periodicity is proved.
+    /// Whether periodicity (plain or arithmetic) is proved.
     pub fn is_proved(&self) -> bool {
-        matches!(self, Periodicity::Proved { .. })
+        matches!(self, Periodicity::Proved { .. } | Periodicity::ArithmeticProved { .. })
     }
+}
+
+/// Which theorem, if any, turns arithmetic periodicity seen in the values,
+/// G(n + p) = G(n) + s (s > 0) for n ≥ e, into a proof.
+///
+/// - [`ArithmeticTheorem::Prefix`], for games that never split a heap and
+///   whose repeated last digit lets a move leave any smaller heap (digit 2
+///   or 3 repeated: the all-but subtraction games, Nim `0.3…`, `0.2…`).
+///   Let K be the number of digits written (d_0 … d_{K−1}), j₀ = 0 if the
+///   repeated digit lets a move take the whole heap (3) and 1 if not (2),
+///   and B(x) = { G(j) : j₀ ≤ j ≤ x }. For n ≥ K the options' values are
+///   B(n − K) and the values G(n − k) for the k < K whose digit has bit 2.
+///   **Theorem.** If e ≥ j₀ and
+///   (H1) G(n + p) = G(n) + s for e ≤ n < max(e + K − 1, K), and
+///   (H2) B(e + p − 1) = {0, …, s − 1} ∪ (B(e − 1) + s),
+///   then G(n + p) = G(n) + s for every n ≥ e.
+///   *Proof*, by induction on N ≥ max(e + K − 1, K), the claim holding for
+///   e ≤ n < N: B(N + p − K) is B(e + p − 1) together with the G(j),
+///   e + p ≤ j ≤ N + p − K, each G(j − p) + s by induction; with (H2) it is
+///   {0, …, s − 1} ∪ (B(N − K) + s). Each G(N + p − k), k < K, is
+///   G(N − k) + s, as e ≤ N − k < N. So the options of N + p are worth
+///   {0, …, s − 1} together with s plus the values of N's options, and
+///   their mex is G(N) + s. ∎ This is the finite check of the kind Austin's
+///   thesis (R. B. Austin, *Impartial and partisan games*, M.Sc. thesis,
+///   Calgary, 1976) and Winning Ways (ch. 4, "arithmetic periodicity")
+///   use; bouton states and proves it here for this class, which contains
+///   Angela Siegel's all-but subtraction games (every one of which is
+///   arithmetic-periodic: A. Siegel, *Finite excluded subtraction sets and
+///   infinite geography games*, M.Sc. thesis, Dalhousie, 2005). The values
+///   it reads: up to n = max(e + K − 1, K) + p − 1.
+/// - [`ArithmeticTheorem::ClosedForm`]: Lasker's Nim, `4.3…`, whose values
+///   4k + 1, 4k + 2, 4k + 4, 4k + 3 (k ≥ 0, from n = 1) are a classical
+///   theorem (Winning Ways, ch. 4): period 4, saltus 4, pre-period 1.
+/// - [`ArithmeticTheorem::Impossible`]: finite octal codes are never
+///   arithmetic-periodic with a saltus (Austin 1976; D. G. Horrocks and
+///   R. J. Nowakowski, *Regularity in the G-sequences of octal games with a
+///   pass*, Integers 3, 2003): what the values show cannot go on for ever.
+/// - [`ArithmeticTheorem::None`]: no theorem known to bouton (splitting
+///   games with a repeated digit other than Lasker's Nim, hexadecimal codes,
+///   Grundy's game): arithmetic periodicity stays apparent.
+///
+/// ```
+/// use bouton_grundy::{ArithmeticTheorem, HeapGame};
+///
+/// let all_but = HeapGame::all_but(&[1, 2])?;
+/// assert_eq!(ArithmeticTheorem::for_game(&all_but), ArithmeticTheorem::Prefix { written: 3, first: 0 });
+/// assert_eq!(ArithmeticTheorem::for_game(&HeapGame::laskers_nim()), ArithmeticTheorem::ClosedForm);
+/// assert_eq!(ArithmeticTheorem::for_game(&HeapGame::kayles()), ArithmeticTheorem::Impossible);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArithmeticTheorem {
+    /// The prefix theorem above.
+    Prefix {
+        /// K: the digits written, d_0 … d_{K−1}.
+        written: u64,
+        /// j₀: 0 when the repeated digit may take a whole heap, else 1.
+        first: u64,
+    },
+    /// Lasker's Nim's closed form.
+    ClosedForm,
+    /// A finite octal code: never arithmetic-periodic.
+    Impossible,
+    /// No theorem applies.
+    None,
+}
+
+impl ArithmeticTheorem {
+    /// The theorem for `game`.
+    pub fn for_game(game: &HeapGame) -> ArithmeticTheorem {
+        let tail = game.tail();
+        if *game == HeapGame::laskers_nim() {
+            ArithmeticTheorem::ClosedForm
+        } else if game.is_finite_octal() {
+            ArithmeticTheorem::Impossible
+        } else if tail & 2 != 0 && !game.splits() {
+            ArithmeticTheorem::Prefix { written: game.digits().len() as u64, first: u64::from(tail & 1 == 0) }
+        } else {
+            ArithmeticTheorem::None
+        }
+    }
+
+    /// The proof, if the theorem proves G(n + `period`) = G(n) + `saltus`
+    /// for n ≥ `preperiod` from the values G(0) … G(`count` − 1) (read with
+    /// `at`), which show it from `preperiod` to the last: the largest n it
+    /// read.
+    pub(crate) fn prove(
+        self,
+        at: &mut impl FnMut(u64) -> u32,
+        count: u64,
+        period: u64,
+        saltus: u64,
+        preperiod: u64,
+    ) -> Option<u64> {
+        match self {
+            ArithmeticTheorem::ClosedForm => {
+                // The closed form itself, checked on the values at hand.
+                let lasker = |n: u64| match n % 4 {
+                    0 if n > 0 => n - 1,
+                    3 => n + 1,
+                    _ => n,
+                };
+                let holds = (0..count.min(64)).all(|n| u64::from(at(n)) == lasker(n));
+                (holds && (period, saltus, preperiod) == (4, 4, 1)).then_some(count.min(64) - 1)
+            }
+            ArithmeticTheorem::Prefix { written, first } => {
+                // (H1) holds for every e' ≥ e the values reach; (H2) is tried
+                // from e on, for a few e'.
+                let s = saltus;
+                let start = preperiod.max(first);
+                (start..start + 8).find_map(|e| {
+                    let needed = (e + written - 1).max(written) + period - 1;
+                    (needed < count && prefix_condition(at, first, e, period, s)).then_some(needed)
+                })
+            }
+            ArithmeticTheorem::Impossible | ArithmeticTheorem::None => None,
+        }
+    }
+}
+
+/// (H2): B(e + p − 1) = {0, …, s − 1} ∪ (B(e − 1) + s), where B(x) is the
+/// set of G(j) for `first` ≤ j ≤ x.
+fn prefix_condition(at: &mut impl FnMut(u64) -> u32, first: u64, e: u64, p: u64, s: u64) -> bool {
+    let set = |at: &mut dyn FnMut(u64) -> u32, to: u64| {
+        let mut values: Vec<u64> = (first..to).map(|j| u64::from(at(j))).collect();
+        values.sort_unstable();
+        values.dedup();
+        values
+    };
+    let high = set(at, e + p);
+    let low = set(at, e);
+    let expected: Vec<u64> = (0..s).chain(low.iter().map(|v| v + s)).collect();
+    // `low + s` lies above s − 1 and is sorted: `expected` is sorted too.
+    high == expected
 }
 
 /// Which finite check proves a period, for a given game.
@@ -120,7 +269,8 @@ impl ProofRule {
         let Some(t) = game.last_digit() else {
             return ProofRule::Unavailable;
         };
-        if game.unequal_splits() {
+        if game.unequal_splits() || game.leaves_three() {
+            // The theorem is for two heaps at most, and for every split.
             ProofRule::Unavailable
         } else if game.splits() {
             ProofRule::Splitting { t }
@@ -177,6 +327,8 @@ pub(crate) struct PeriodTracker {
     /// Values seen: G(0) to G(count − 1).
     count: u64,
     rule: ProofRule,
+    /// What proves an arithmetic period.
+    arithmetic: ArithmeticTheorem,
     /// Follow candidates between searches (only needed to stop once proved).
     follow: bool,
     live: Vec<Live>,
@@ -278,6 +430,7 @@ impl PeriodTracker {
             max_period: max_period.max(1),
             count: 0,
             rule: ProofRule::for_game(game),
+            arithmetic: ArithmeticTheorem::for_game(game),
             follow,
             live: Vec::new(),
             next_search: 0,
@@ -402,7 +555,13 @@ impl PeriodTracker {
                 needed: self.rule.needed(preperiod, period),
             };
         }
-        self.arithmetic(at, reached)
+        let found = self.arithmetic(at, reached);
+        if let Periodicity::Arithmetic { period, saltus, preperiod, .. } = found
+            && let Some(needed) = self.arithmetic.prove(at, count, period, saltus, preperiod)
+        {
+            return Periodicity::ArithmeticProved { period, saltus, preperiod, needed };
+        }
+        found
     }
 
     /// A proof for period `p` from `e` (to `needed`) proves the least period
@@ -515,7 +674,8 @@ mod tests {
     }
 
     fn tracker(rule: ProofRule, follow: bool) -> PeriodTracker {
-        PeriodTracker { max_period: u64::MAX, count: 0, rule, follow, live: Vec::new(), next_search: 0 }
+        let arithmetic = ArithmeticTheorem::None;
+        PeriodTracker { max_period: u64::MAX, count: 0, rule, arithmetic, follow, live: Vec::new(), next_search: 0 }
     }
 
     /// A small generator, so that the test needs no crate.

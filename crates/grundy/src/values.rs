@@ -4,7 +4,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::{ComputeOptions, HeapGame, Meter, OverBudget, Periodicity, compute};
+use crate::periodicity::ProofRule;
+use crate::proofs::warn_once;
+use crate::table::Table;
+use crate::{ComputeOptions, HeapGame, Meter, OverBudget, Periodicity, ProofStore, compute};
 
 /// Why single-heap values are not to be had within a budget.
 ///
@@ -29,12 +32,15 @@ pub enum ValuesFailure {
 }
 
 /// Heaps up to this size have their Grundy values computed on demand; beyond
-/// it a game needs a closed form or a proved period.
+/// it a game needs a closed form, a period proved within it, or a proof kept
+/// in the user's [`ProofStore`] (`bouton grundy CODE --until-proved` keeps
+/// the proofs that need more values than this).
 pub const TABLE_LIMIT: u64 = 1 << 20;
 
 /// The Grundy values of single heaps of a heap game, for analysis and play:
 /// a computed table, extended beyond it by a closed form (Nim, Lasker's
-/// Nim) or by a period proved with the periodicity theorem.
+/// Nim), by a period proved with the periodicity theorem (computed, or read
+/// from a kept proof), or by a proved arithmetic period.
 ///
 /// ```
 /// use bouton_grundy::{HeapGame, HeapValues};
@@ -49,7 +55,7 @@ pub const TABLE_LIMIT: u64 = 1 << 20;
 /// ```
 #[derive(Debug, Clone)]
 pub struct HeapValues {
-    table: Arc<Vec<u32>>,
+    table: Arc<Table>,
     rule: Extension,
 }
 
@@ -64,14 +70,22 @@ pub(crate) enum Extension {
     Lasker,
     /// Periodic: G(n) = G(preperiod + (n - preperiod) mod period).
     Period { period: u64, preperiod: u64 },
+    /// Arithmetic-periodic: G(n) = G(r) + q·saltus, where n − preperiod =
+    /// q·period + (r − preperiod) and preperiod ≤ r < preperiod + period.
+    Arithmetic { period: u64, saltus: u64, preperiod: u64 },
 }
 
-/// The values needed are not available.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "the Grundy values of {game} are known only for heaps up to {limit} (no closed form or proved period), \
-     and heap {heap} is larger"
-)]
+/// The values needed are not available. Its message says how to get them
+/// when a proof may be had: `bouton grundy CODE --until-proved` proves the
+/// period and keeps the proof, which analysis then reads.
+///
+/// ```
+/// use bouton_grundy::ValuesError;
+///
+/// let error = ValuesError { game: "0.354".into(), heap: 100_000_000, limit: 1 << 20 };
+/// assert!(error.to_string().contains("`bouton grundy 0.354 --until-proved`"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValuesError {
     /// The game's code.
     pub game: String,
@@ -80,6 +94,29 @@ pub struct ValuesError {
     /// What is available.
     pub limit: u64,
 }
+
+impl std::fmt::Display for ValuesError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ValuesError { game, heap, limit } = self;
+        write!(
+            f,
+            "the Grundy values of {game} are computed only for heaps up to {limit}, beyond which it has no closed \
+             form, no period proved within them and no kept proof, and heap {heap} is larger"
+        )?;
+        let provable = game.parse::<HeapGame>().is_ok_and(|g| ProofRule::for_game(&g) != ProofRule::Unavailable);
+        if provable {
+            write!(
+                f,
+                "; `bouton grundy {game} --until-proved` looks for its period further and, once proved, keeps the \
+                 proof for analysis and play"
+            )
+        } else {
+            write!(f, "; no periodicity theorem applies to this game")
+        }
+    }
+}
+
+impl std::error::Error for ValuesError {}
 
 fn cache() -> &'static Mutex<HashMap<HeapGame, HeapValues>> {
     static CACHE: OnceLock<Mutex<HashMap<HeapGame, HeapValues>>> = OnceLock::new();
@@ -120,14 +157,70 @@ impl HeapValues {
         {
             return Ok(found);
         }
-        let values = HeapValues::compute(game, largest, meter)?;
+        let store = if largest > TABLE_LIMIT { ProofStore::user() } else { None };
+        let values = HeapValues::for_heaps_using(game, largest, meter, TABLE_LIMIT, store.as_ref())?;
         if let Ok(mut c) = cache().lock() {
             c.insert(game.clone(), values.clone());
         }
         Ok(values)
     }
 
-    fn compute(game: &HeapGame, largest: u64, meter: &Meter) -> Result<HeapValues, ValuesFailure> {
+    /// [`HeapValues::for_heaps_within`] with the table computed up to
+    /// `table_limit` at most and proofs read from `proofs` (when `largest`
+    /// is beyond the table), without the cache across calls. A kept proof
+    /// that does not check is ignored, with a warning on standard error.
+    ///
+    /// # Errors
+    /// As for [`HeapValues::for_heaps_within`].
+    ///
+    /// ```
+    /// use bouton_grundy::{compute, ComputeOptions, HeapGame, HeapValues, Meter, ProofStore};
+    ///
+    /// let dir = std::env::temp_dir().join(format!("doc-values-{}", std::process::id()));
+    /// let store = ProofStore::new(&dir);
+    /// let dawson = HeapGame::dawsons_kayles();
+    /// // With a table of 60 values, Dawson's Kayles (period 34 from 53,
+    /// // proved from 139 values) is known only that far ...
+    /// assert!(HeapValues::for_heaps_using(&dawson, 10_000, &Meter::unlimited(), 60, Some(&store)).is_err());
+    /// // ... until its proof is kept.
+    /// store.keep(&compute(&dawson, 200, ComputeOptions::default())?)?;
+    /// let values = HeapValues::for_heaps_using(&dawson, 10_000, &Meter::unlimited(), 60, Some(&store))?;
+    /// assert_eq!(values.get(10_000), values.get(53 + (10_000 - 53) % 34));
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn for_heaps_using(
+        game: &HeapGame,
+        largest: u64,
+        meter: &Meter,
+        table_limit: u64,
+        proofs: Option<&ProofStore>,
+    ) -> Result<HeapValues, ValuesFailure> {
+        if largest > table_limit
+            && let Some(store) = proofs
+        {
+            match store.load(game) {
+                Ok(Some(proof)) => {
+                    let (table, period, preperiod) = proof.into_table();
+                    return Ok(HeapValues { table: Arc::new(table), rule: Extension::Period { period, preperiod } });
+                }
+                Ok(None) => {}
+                Err(e) => warn_once(&e, game),
+            }
+        }
+        match HeapValues::compute(game, largest, meter, table_limit) {
+            // Out of time on the way to a table that might prove a period:
+            // a kept proof is the way to this heap (the message says how).
+            Err(ValuesFailure::Budget(_))
+                if largest > table_limit && ProofRule::for_game(game) != ProofRule::Unavailable =>
+            {
+                Err(ValuesFailure::Values(ValuesError { game: game.to_string(), heap: largest, limit: table_limit }))
+            }
+            other => other,
+        }
+    }
+
+    fn compute(game: &HeapGame, largest: u64, meter: &Meter, table_limit: u64) -> Result<HeapValues, ValuesFailure> {
         let closed = if *game == HeapGame::nim() {
             Some(Extension::Nim)
         } else if *game == HeapGame::laskers_nim() {
@@ -136,7 +229,7 @@ impl HeapValues {
             None
         };
         // A closed form needs no table beyond a few values to check it by.
-        let upto = if closed.is_some() { largest.clamp(16, 1024) } else { largest.min(TABLE_LIMIT) };
+        let upto = if closed.is_some() { largest.clamp(16, 1024) } else { largest.min(table_limit) };
         // A proved period gives every value beyond it: no need to go further.
         let stop_when_proved = closed.is_none();
         // The engine looks at its flag every few hundred values; the meter's
@@ -160,30 +253,33 @@ impl HeapValues {
             ..ComputeOptions::default()
         };
         let too_far =
-            || ValuesFailure::Values(ValuesError { game: game.to_string(), heap: largest, limit: TABLE_LIMIT });
+            || ValuesFailure::Values(ValuesError { game: game.to_string(), heap: largest, limit: table_limit });
         let computed = compute(game, upto, options);
         if let Some(e) = stopped.get() {
             return Err(ValuesFailure::Budget(e));
         }
         let seq = computed.map_err(|_| too_far())?;
-        let table: Vec<u32> = seq.to_vec().map_err(|_| too_far())?;
+        let table = Table::from_values(&seq.to_vec().map_err(|_| too_far())?);
         let rule = match (closed, seq.periodicity()) {
             (Some(rule), _) => rule,
             (None, &Periodicity::Proved { period, preperiod, .. }) => Extension::Period { period, preperiod },
-            (None, _) if largest > TABLE_LIMIT => return Err(too_far()),
+            (None, &Periodicity::ArithmeticProved { period, saltus, preperiod, .. }) => {
+                Extension::Arithmetic { period, saltus, preperiod }
+            }
+            (None, _) if largest > table_limit => return Err(too_far()),
             (None, _) => Extension::None,
         };
         Ok(HeapValues { table: Arc::new(table), rule })
     }
 
     fn covers(&self, largest: u64) -> bool {
-        self.rule != Extension::None || largest < self.table.len() as u64
+        self.rule != Extension::None || largest < self.table.len()
     }
 
     /// G(n), if known.
     pub fn get(&self, n: u64) -> Option<u64> {
-        if n < self.table.len() as u64 {
-            return Some(u64::from(self.table[n as usize]));
+        if let Some(value) = self.table.get(n) {
+            return Some(u64::from(value));
         }
         match self.rule {
             Extension::None => None,
@@ -196,7 +292,12 @@ impl HeapValues {
             },
             Extension::Period { period, preperiod } => {
                 let index = preperiod + (n - preperiod) % period;
-                self.table.get(index as usize).map(|&v| u64::from(v))
+                self.table.get(index).map(u64::from)
+            }
+            Extension::Arithmetic { period, saltus, preperiod } => {
+                let index = preperiod + (n - preperiod) % period;
+                let base = u64::from(self.table.get(index)?);
+                ((n - preperiod) / period).checked_mul(saltus)?.checked_add(base)
             }
         }
     }
@@ -220,6 +321,6 @@ impl HeapValues {
 
     /// The largest heap whose value is in the table.
     pub fn table_len(&self) -> u64 {
-        self.table.len() as u64
+        self.table.len()
     }
 }

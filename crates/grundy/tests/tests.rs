@@ -3,7 +3,10 @@
 
 mod common;
 
+mod arithmetic;
 mod checkpoint;
 mod data;
 mod engines;
+mod hexadecimal;
 mod periodicity;
+mod proofs;

@@ -209,6 +209,8 @@ pub fn compute(game: &HeapGame, upto: u64, mut options: ComputeOptions<'_>) -> R
         return Err(ComputeError::TooFar { upto });
     }
     let engine = match options.engine {
+        // Moves leaving three heaps: only the direct method counts them.
+        _ if game.leaves_three() => Engine::Naive,
         Engine::Auto if game.splits() && game.tail() == 0 => Engine::Sparse,
         Engine::Sparse if !(game.splits() && game.tail() == 0) => Engine::Naive,
         Engine::Auto => Engine::Naive,

@@ -1,5 +1,6 @@
 //! The direct method for games that split heaps: every option of every
-//! heap into a bitset, then the mex. Quadratic time; every value in memory.
+//! heap into a bitset, then the mex. Quadratic time (cubic for hexadecimal
+//! codes, whose moves may leave three heaps); every value in memory.
 
 use super::{ComputeError, Recorder, checkpoint_at};
 use crate::checkpoint::Prior;
@@ -28,6 +29,18 @@ pub(crate) fn insert_options(game: &HeapGame, values: &[u32], n: u64, union: &Me
             let last = if game.unequal_splits() { (rest - 1) / 2 } else { rest / 2 };
             for a in 1..=last {
                 set.insert((values[a as usize] ^ values[(rest - a) as usize]) as usize);
+            }
+        }
+        if d & 8 != 0 && rest >= 3 {
+            // Three heaps a ≤ b ≤ c (a < b < c when they must differ).
+            let unequal = u64::from(game.unequal_splits());
+            for a in 1..=rest / 3 {
+                let ga = values[a as usize];
+                let mut b = a + unequal;
+                while b <= (rest - a - unequal) / 2 && rest - a - b >= b + unequal {
+                    set.insert((ga ^ values[b as usize] ^ values[(rest - a - b) as usize]) as usize);
+                    b += 1;
+                }
             }
         }
     }
