@@ -309,7 +309,10 @@ fn reduce<G: Copy>(
     let spend =
         |meter: &mut Meter, ops: u64| meter.spend(ops).map_err(|source| MisereError::OverBudget { heap: n, source });
     let too_large = MisereError::TooLarge { limit: max_order, heap: n };
-    // Least representatives by tokens.
+    // Least representatives: fewest tokens, then most heaps. Every move of a
+    // heap game lowers this key, a split that takes nothing (Grundy's game)
+    // too, so each element's options are judged before it.
+    let step = |h: u64| (h << 32) - 1;
     let mut dist = vec![u64::MAX; total];
     let mut parent: Vec<(u32, u32)> = vec![(u32::MAX, 0); total];
     let mut order: Vec<u32> = Vec::new();
@@ -322,10 +325,11 @@ fn reduce<G: Copy>(
         order.push(e);
         for &(h, g) in gens {
             let f = act(e as usize, g);
-            if d + h < dist[f] {
-                dist[f] = d + h;
+            let key = d + step(h);
+            if key < dist[f] {
+                dist[f] = key;
                 parent[f] = (e, h as u32);
-                queue.push(Reverse((d + h, f as u32)));
+                queue.push(Reverse((key, f as u32)));
             }
         }
         spend(meter, gens.len() as u64 + 1)?;

@@ -85,6 +85,16 @@ fn octal_0_137_sums_of_four_heaps_up_to_14() {
     agrees(&quotient("0.137", 14), 14, 4);
 }
 
+/// Grundy's game splits a heap without taking anything: a move that keeps the
+/// tokens, so the engine must judge elements in an order where every option
+/// comes first, not by tokens alone (fewest tokens, then most heaps). Its
+/// first refinement comes at heap 29, which costs more than 10^9 steps: this
+/// checks the quotient of heaps up to 28 on every sum of three heaps up to 12.
+#[test]
+fn grundys_game_sums_of_three_heaps_up_to_12() {
+    agrees(&quotient("4!.0", 28), 12, 3);
+}
+
 #[test]
 fn misere_nim_sums_of_four_heaps_up_to_9() {
     agrees(&quotient("0.3…", 9), 9, 4);
