@@ -1,21 +1,28 @@
 //! Compiles rule sheets and prints, for each, the compile figures and the
 //! speed of random playouts: `cargo run --release -p bouton-ggp --example
-//! compile -- FILE… [--playouts SECS] [--hybrid]` (`--hybrid`: with
-//! `Machine::compile_hybrid`).
+//! compile -- FILE… [--playouts SECS] [--hybrid] [--prover]` (`--hybrid`:
+//! with `Machine::compile_hybrid`; `--prover`: the playouts by the reference
+//! prover instead, each transition one inspection — legal moves, terminality,
+//! goals — and the next state). Rates are per second of the wall clock and
+//! per second of this thread's CPU time.
 
 use std::time::{Duration, Instant};
 
-use bouton_ggp::{Evaluator, Game, Machine};
+use bouton_ggp::{Evaluator, Game, Machine, Prover};
+use rand::Rng;
 use rand::SeedableRng;
 
 fn main() {
     let mut files = Vec::new();
     let mut seconds = 0.0f64;
     let mut hybrid = false;
+    let mut prover = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         if a == "--hybrid" {
             hybrid = true;
+        } else if a == "--prover" {
+            prover = true;
         } else if a == "--playouts" {
             seconds = args.next().and_then(|s| s.parse().ok()).expect("--playouts SECS");
         } else {
@@ -25,6 +32,10 @@ fn main() {
     for file in files {
         let text = std::fs::read_to_string(&file).expect("readable rule sheet");
         let game = Game::parse(&text).expect("parsable rule sheet");
+        if prover {
+            prover_playouts(&file, &game, seconds);
+            continue;
+        }
         let started = Instant::now();
         let compiled = if hybrid { Machine::compile_hybrid(&game) } else { Machine::compile(&game) };
         match compiled {
@@ -47,6 +58,7 @@ fn main() {
                     let (mut steps, mut playouts) = (0usize, 0usize);
                     let until = Instant::now() + Duration::from_secs_f64(seconds);
                     let begun = Instant::now();
+                    let cpu_begun = cpu_seconds();
                     // Playouts of at most 200 joint moves, the clock read
                     // after each (a hybrid network's transition can be slow).
                     while Instant::now() < until {
@@ -61,9 +73,51 @@ fn main() {
                         }
                     }
                     let rate = steps as f64 / begun.elapsed().as_secs_f64();
-                    println!("  {playouts} playouts, {steps} transitions, {rate:.0} transitions/s");
+                    let cpu = match (cpu_begun, cpu_seconds()) {
+                        (Some(a), Some(b)) if b > a => format!(", {:.0} per CPU second", steps as f64 / (b - a)),
+                        _ => String::new(),
+                    };
+                    println!("  {playouts} playouts, {steps} transitions, {rate:.0} transitions/s{cpu}");
                 }
             }
         }
     }
+}
+
+/// Random playouts by the reference prover for `seconds`, at most 200 joint
+/// moves each.
+fn prover_playouts(file: &str, game: &Game, seconds: f64) {
+    let mut prover = Prover::new(game);
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
+    let (mut steps, mut playouts) = (0usize, 0usize);
+    let until = Instant::now() + Duration::from_secs_f64(seconds);
+    let begun = Instant::now();
+    let cpu_begun = cpu_seconds();
+    while Instant::now() < until {
+        let mut state = prover.initial_state();
+        playouts += 1;
+        for _ in 0..200 {
+            let inspection = prover.inspect(&state);
+            if inspection.terminal || inspection.legal.iter().any(Vec::is_empty) || Instant::now() >= until {
+                break;
+            }
+            let joint: Vec<_> = inspection.legal.iter().map(|l| l[rng.random_range(0..l.len())].clone()).collect();
+            state = prover.next_state(&state, &joint);
+            steps += 1;
+        }
+    }
+    let rate = steps as f64 / begun.elapsed().as_secs_f64();
+    let cpu = match (cpu_begun, cpu_seconds()) {
+        (Some(a), Some(b)) if b > a => format!(", {:.0} per CPU second", steps as f64 / (b - a)),
+        _ => String::new(),
+    };
+    println!("{file}: prover, {playouts} playouts, {steps} transitions, {rate:.0} transitions/s{cpu}");
+}
+
+/// The CPU time this thread has used, where Linux tells it
+/// (`/proc/thread-self/schedstat`: nanoseconds on a CPU first).
+fn cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: f64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(ns / 1e9)
 }

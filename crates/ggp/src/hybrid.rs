@@ -66,6 +66,34 @@ fn depending_on(rules: &[NRule], on: &HashSet<Pred>, store: &TermStore) -> HashS
     }
 }
 
+/// The relations of `rules` that depend on one of `on` (themselves
+/// included) through relations other than `stop` (no relation of `stop` is
+/// in the result).
+fn depending_on_below(rules: &[NRule], on: &HashSet<Pred>, stop: &HashSet<Pred>, store: &TermStore) -> HashSet<Pred> {
+    let mut up: HashSet<Pred> = on.iter().copied().filter(|p| !stop.contains(p)).collect();
+    loop {
+        let mut changed = false;
+        for r in rules {
+            let head = r.head.pred(store);
+            if !up.contains(&head) && !stop.contains(&head) && body_preds(r, store).iter().any(|p| up.contains(p)) {
+                up.insert(head);
+                changed = true;
+            }
+        }
+        if !changed {
+            return up;
+        }
+    }
+}
+
+/// The keyword relations the network computes: `legal`, `goal`, `terminal`
+/// and `next`.
+fn keyword_preds() -> HashSet<Pred> {
+    [Pred::new(kw::LEGAL, 2), Pred::new(kw::GOAL, 2), Pred::proposition(kw::TERMINAL), Pred::new(kw::NEXT, 1)]
+        .into_iter()
+        .collect()
+}
+
 /// A hybrid program: what to ground and what the oracle evaluates.
 pub(crate) struct Hybrid {
     /// The relations left to the oracle.
@@ -97,7 +125,10 @@ pub(crate) fn choose_externals(
 ) -> Option<Hybrid> {
     let debug = std::env::var_os("BOUTON_GGP_DEBUG").is_some();
     let of = defined(rules, store);
-    let up = depending_on(rules, heavy, store);
+    // A relation that reads a heavy one only through a keyword relation
+    // (chess: `stuck` is "no `legal` move") reads it through the network:
+    // the keyword relations are grounded, their externals input bits.
+    let up = depending_on_below(rules, heavy, &keyword_preds(), store);
     let mut grounded: HashSet<Pred> = HashSet::new();
     let mut external: HashSet<Pred> = HashSet::new();
     let mut work: Vec<Pred> =
@@ -172,7 +203,7 @@ pub(crate) fn choose_externals(
             return None;
         };
         ground.push(relaxed);
-        oracle.push(body_rule);
+        oracle.push(unfold(&body_rule, rules, &of, store));
         replaced.insert(r, NRule { head: rule.head.clone(), body: vec![Lit::Pos(pat)], vars: rule.vars });
     }
     for (i, rule) in rules.iter().enumerate() {
@@ -209,6 +240,86 @@ pub(crate) fn choose_externals(
         eprintln!("{} external relations, {} rules made external", external.len(), whole.len());
     }
     Some(Hybrid { externals: external, ground, oracle, asks })
+}
+
+/// `rule` with each positive literal over a relation that `rules` define by
+/// one non-recursive rule whose head arguments are distinct variables (the
+/// decomposer's helpers) replaced by that rule's body, a few levels deep: the
+/// oracle then joins the whole body at once, each binding passed down (in
+/// chess, the king's square to the threat test of a discovered check).
+fn unfold(rule: &NRule, rules: &[NRule], of: &HashMap<Pred, Vec<usize>>, store: &mut TermStore) -> NRule {
+    use crate::normalize::Pat;
+    fn subst(p: &Pat, map: &dyn Fn(u16) -> Pat, store: &mut TermStore) -> Pat {
+        match p {
+            Pat::Var(v) => map(*v),
+            Pat::Ground(id) => Pat::Ground(*id),
+            Pat::App(f, args) => {
+                let args: Vec<Pat> = args.iter().map(|a| subst(a, map, store)).collect();
+                let ground: Option<Vec<TermId>> =
+                    args.iter().map(|a| if let Pat::Ground(id) = a { Some(*id) } else { None }).collect();
+                match ground {
+                    Some(ids) => Pat::Ground(store.app(*f, &ids)),
+                    None => Pat::App(*f, args.into_boxed_slice()),
+                }
+            }
+        }
+    }
+    let mut out = rule.clone();
+    for _ in 0..4 {
+        let mut body = Vec::new();
+        let mut vars = out.vars;
+        let mut changed = false;
+        for lit in &out.body {
+            let def = match lit {
+                Lit::Pos(pat @ Pat::App(_, args)) => of
+                    .get(&pat.pred(store))
+                    .filter(|rs| rs.len() == 1)
+                    .map(|rs| &rules[rs[0]])
+                    .filter(|d| {
+                        let Pat::App(_, head) = &d.head else { return false };
+                        let mut seen = Vec::new();
+                        let distinct = head.iter().all(|h| match h {
+                            Pat::Var(v) if !seen.contains(v) => {
+                                seen.push(*v);
+                                true
+                            }
+                            _ => false,
+                        });
+                        distinct && !body_preds(d, store).contains(&pat.pred(store))
+                    })
+                    .map(|d| (d, args)),
+                _ => None,
+            };
+            let Some((def, args)) = def else {
+                body.push(lit.clone());
+                continue;
+            };
+            let Pat::App(_, head) = &def.head else { unreachable!("checked above") };
+            let (Ok(offset), true) = (u16::try_from(vars), vars + def.vars <= usize::from(u16::MAX)) else {
+                body.push(lit.clone());
+                continue;
+            };
+            let map = |v: u16| match head.iter().position(|h| *h == Pat::Var(v)) {
+                Some(i) => args[i].clone(),
+                None => Pat::Var(offset + v),
+            };
+            vars += def.vars;
+            changed = true;
+            for l in &def.body {
+                body.push(match l {
+                    Lit::Pos(p) => Lit::Pos(subst(p, &map, store)),
+                    Lit::Neg(p) => Lit::Neg(subst(p, &map, store)),
+                    Lit::Distinct(a, b) => Lit::Distinct(subst(a, &map, store), subst(b, &map, store)),
+                    Lit::Same(a, b) => Lit::Same(subst(a, &map, store), subst(b, &map, store)),
+                });
+            }
+        }
+        out = NRule { head: out.head, body, vars };
+        if !changed {
+            break;
+        }
+    }
+    out
 }
 
 /// `(q args)` as `rule` asks it: derived from the positive literals of the
@@ -273,6 +384,14 @@ struct Planner<'a> {
     original: &'a [NRule],
     asks: &'a [(Pred, Pred)],
     symbols: &'a mut Symbols,
+    /// The relations that read the joint move (`does` included): a handful
+    /// of atoms each, so joins start from them.
+    moves: &'a HashSet<Pred>,
+    /// The number of atoms of each static relation, taken before planning
+    /// (preparing an evaluation adds empty relations to the static model).
+    sizes: &'a HashMap<Pred, usize>,
+    /// The size assumed for a relation derived per state.
+    derived: usize,
 }
 
 impl Planner<'_> {
@@ -314,7 +433,8 @@ impl Planner<'_> {
                     if std::env::var_os("BOUTON_GGP_DEBUG").is_some() {
                         eprintln!("oracle: {p:?} in full");
                     }
-                    let size = |p: Pred| statics.relation(p).map_or(GUESS, |r| r.atoms.len());
+                    let (moves, sizes, derived) = (self.moves, self.sizes, self.derived);
+                    let size = |p: Pred| estimate(sizes, moves, derived, p);
                     let evaluator = Evaluator::new(self.rules.to_vec(), store, &size).cone(&[p]);
                     evaluator.prepare(statics, store);
                     out.push(Query { evaluator, preds: vec![p] });
@@ -344,7 +464,8 @@ impl Planner<'_> {
                 None => targets.push((p, vec![false; arity(p)])),
             }
         }
-        let size = |p: Pred| statics.relation(p).map_or(GUESS, |r| r.atoms.len());
+        let (moves, sizes, derived) = (self.moves, self.sizes, self.derived);
+        let size = |p: Pred| estimate(sizes, moves, derived, p);
         let mut demand = magic::transform(rules, &targets, store, self.symbols, &size);
         for (k, (p, adornment)) in targets.iter().enumerate() {
             let (Some(seed), Some(a)) = (demand.seeds[k], ask_of(*p)) else { continue };
@@ -359,7 +480,10 @@ impl Planner<'_> {
                 vars: n,
             });
         }
-        let evaluator = Evaluator::new(demand.rules, store, &size);
+        // A demand relation holds the few instances asked in one state:
+        // joins start from it.
+        let demand_size = |p: Pred| if demand.demand.contains(&p) { DEMANDED } else { size(p) };
+        let evaluator = Evaluator::new(demand.rules.clone(), store, &demand_size);
         if !evaluator.is_stratified(store) {
             return None;
         }
@@ -391,6 +515,8 @@ pub(crate) struct Oracle {
     roles: Vec<TermId>,
     /// The base proposition of each state bit.
     base: Vec<TermId>,
+    /// Whether each evaluation reports its cost (`BOUTON_GGP_TRACE` set).
+    trace: bool,
 }
 
 /// Most atoms one evaluation of the externals may derive.
@@ -418,19 +544,48 @@ impl Oracle {
         let does: HashSet<Pred> = [Pred::new(kw::DOES, 2)].into_iter().collect();
         let reads_move = depending_on(rules, &does, &store);
         let ask_of = |q: Pred| asks.iter().find(|(p, _)| *p == q).map(|&(_, a)| a);
-        let mut on_state: Vec<Pred> = externals.iter().copied().filter(|p| !reads_move.contains(p)).collect();
+        // Only the externals the network reads: the others are evaluated
+        // where the rules of those need them, with their demand.
+        let read: HashSet<Pred> = bits.keys().map(|&atom| store.pred(atom)).collect();
+        let mut on_state: Vec<Pred> =
+            externals.iter().copied().filter(|p| read.contains(p) && !reads_move.contains(p)).collect();
         let mut on_move: Vec<Pred> = externals
             .iter()
             .copied()
+            .filter(|p| read.contains(p))
             .filter(|&p| reads_move.contains(&p) || ask_of(p).is_some_and(|a| reads_move.contains(&a)))
             .collect();
         on_move.sort();
         on_state.sort();
         let mut statics = statics;
-        let mut planner = Planner { rules, original, asks, symbols: &mut symbols };
+        let mut small = reads_move.clone();
+        small.insert(Pred::new(kw::DOES, 2));
+        let defined: HashSet<Pred> = rules.iter().chain(original).map(|r| r.head.pred(&store)).collect();
+        let sizes: HashMap<Pred, usize> = statics
+            .preds()
+            .filter(|p| !defined.contains(p) && p.name != kw::TRUE && p.name != kw::DOES)
+            .map(|p| (p, statics.relation(p).map_or(0, |r| r.atoms.len())))
+            .collect();
+        let mut planner =
+            Planner { rules, original, asks, symbols: &mut symbols, moves: &small, sizes: &sizes, derived: GUESS };
         let state = planner.plan(on_state, &mut statics, &mut store);
+        // The joint move binds little but the moved piece: the state
+        // relations (the pieces' squares) are to bind before the derived
+        // ones (the threat tests) are asked.
+        planner.derived = DERIVED;
         let moves = planner.plan(on_move, &mut statics, &mut store);
-        Oracle { store, statics, state, moves, bits, words, roles, base }
+        if std::env::var_os("BOUTON_GGP_DEBUG").is_some() {
+            let names = |preds: &[Pred]| preds.iter().map(|p| symbols.name(p.name).to_string()).collect::<Vec<_>>();
+            for q in &state {
+                eprintln!("oracle, per state: {:?} ({} rules)", names(&q.preds), q.evaluator.rules().len());
+            }
+            for q in &moves {
+                eprintln!("oracle, per joint move: {:?} ({} rules)", names(&q.preds), q.evaluator.rules().len());
+            }
+            eprintln!("oracle: {} terms interned", store.len());
+        }
+        let trace = std::env::var_os("BOUTON_GGP_TRACE").is_some();
+        Oracle { store, statics, state, moves, bits, words, roles, base, trace }
     }
 
     /// Whether some external atom reads the joint move.
@@ -444,7 +599,7 @@ impl Oracle {
         let (first, n) = (self.words.0 as usize, self.words.1 as usize);
         memory[first..first + n].iter_mut().for_each(|w| *w = 0);
         for q in &self.state {
-            let model = Oracle::evaluate(&mut self.store, &self.statics, q, memory, &self.base, &[]);
+            let model = Oracle::evaluate(&mut self.store, &self.statics, q, memory, &self.base, &[], self.trace);
             Oracle::set(&self.bits, q, &model, memory);
         }
     }
@@ -461,7 +616,7 @@ impl Oracle {
                 .map(|(&r, &m)| self.store.app(kw::DOES, &[r, m]))
                 .collect();
             for q in &self.moves {
-                let model = Oracle::evaluate(&mut self.store, &self.statics, q, memory, &self.base, &does);
+                let model = Oracle::evaluate(&mut self.store, &self.statics, q, memory, &self.base, &does, self.trace);
                 Oracle::set(&self.bits, q, &model, memory);
             }
         }
@@ -474,6 +629,7 @@ impl Oracle {
         memory: &[u64],
         base: &[TermId],
         does: &[TermId],
+        trace: bool,
     ) -> Model {
         let mut model = statics.clone();
         for (i, &x) in base.iter().enumerate() {
@@ -485,8 +641,24 @@ impl Oracle {
         for &atom in does {
             model.insert(atom, store);
         }
+        let started = std::time::Instant::now();
         let mut budget = Budget { atoms: BUDGET, joins: BUDGET.saturating_mul(10) };
         q.evaluator.run_limited(store, &mut model, &Negation::Exact, &mut budget);
+        if trace {
+            let mut sizes: Vec<(usize, u32)> = model
+                .preds()
+                .map(|p| (model.atoms(p).len() - statics.atoms(p).len(), p.name.0))
+                .filter(|x| x.0 > 0)
+                .collect();
+            sizes.sort_unstable_by(|a, b| b.cmp(a));
+            let total: usize = sizes.iter().map(|x| x.0).sum();
+            sizes.truncate(8);
+            eprintln!(
+                "oracle: {total} atoms derived in {} µs for {} relations; largest (atoms, symbol) {sizes:?}",
+                started.elapsed().as_micros(),
+                q.preds.len()
+            );
+        }
         model
     }
 
@@ -509,11 +681,57 @@ fn arity(p: Pred) -> usize {
 /// The size assumed, when planning joins, for a relation not evaluated.
 const GUESS: usize = 100;
 
+/// The size assumed, when planning joins, for a demand relation.
+const DEMANDED: usize = 4;
+
+/// The number of atoms of `p` assumed when planning joins: the static ones
+/// as evaluated (`sizes`), those that read the joint move (`moves`) a few (so
+/// that a rule reading the move starts from it and passes its bindings down),
+/// `true` [`GUESS`], the other derived ones `derived`.
+fn estimate(sizes: &HashMap<Pred, usize>, moves: &HashSet<Pred>, derived: usize, p: Pred) -> usize {
+    if moves.contains(&p) {
+        return 2;
+    }
+    if p.name == kw::TRUE {
+        return GUESS;
+    }
+    sizes.get(&p).copied().unwrap_or(derived)
+}
+
+/// The size assumed, when planning the joins of the externals that read the
+/// joint move, for a relation derived per state: larger than the state, so
+/// that joins bind through the state first.
+const DERIVED: usize = 1000;
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::Game;
     use crate::normalize::Program;
+
+    /// A relation that reads a heavy one only through `legal` (chess's
+    /// `stuck`) does not depend on it: the network computes `legal`.
+    #[test]
+    fn dependence_stops_at_keyword_relations() {
+        let program = Program::new(
+            &Game::parse(
+                "(<= (threat ?x) (true (cell ?x)))
+                 (<= (legal ?p (go ?x)) (role ?p) (true (cell ?x)) (not (threat ?x)))
+                 (<= (has_move ?p) (legal ?p ?m))
+                 (<= (stuck ?p) (role ?p) (not (has_move ?p)))
+                 (<= (danger ?p) (role ?p) (threat ?p))",
+            )
+            .unwrap(),
+        );
+        let pred = |name: &str, arity: usize| Pred::new(program.symbols.lookup(name).unwrap(), arity);
+        let heavy: HashSet<Pred> = [pred("threat", 1)].into_iter().collect();
+        let up = depending_on_below(&program.rules, &heavy, &keyword_preds(), &program.store);
+        assert!(up.contains(&pred("danger", 1)));
+        assert!(!up.contains(&pred("stuck", 1)) && !up.contains(&pred("has_move", 1)));
+        assert!(!up.contains(&Pred::new(kw::LEGAL, 2)));
+        let all = depending_on(&program.rules, &heavy, &program.store);
+        assert!(all.contains(&pred("stuck", 1)), "without the stop, stuck depends on threat");
+    }
 
     #[test]
     fn relaxing_keeps_binders_only() {

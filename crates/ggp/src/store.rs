@@ -148,6 +148,11 @@ impl TermStore {
         }
     }
 
+    /// The number of terms interned.
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
     /// The constant `sym`.
     pub(crate) fn sym(&mut self, sym: Sym) -> TermId {
         self.intern(sym, None)
