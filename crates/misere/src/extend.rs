@@ -18,10 +18,15 @@ use std::collections::{BinaryHeap, HashMap};
 use bouton_grundy::{HeapGame, Meter};
 
 use crate::MisereError;
+use crate::fast_hash::StateSet;
 
-/// How many powers of a new heap's element are computed to find where
-/// they repeat.
+/// How many powers of a new heap's element are computed first to find where
+/// they repeat (then twice as many, up to [`MAX_POWERS`], while they have
+/// not: 0.74 needs more than 24 at heap 15).
 const POWERS: usize = 24;
+
+/// The most powers computed.
+const MAX_POWERS: usize = 384;
 
 /// A bipartite monoid and a pretending function: the engine's working form.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -179,23 +184,38 @@ pub(crate) fn extend(
         reached.dedup();
         lower[q] = reached;
     }
+    // The elements a move in heap n reaches from q + heap n (with one heap
+    // n fewer), the same for every k.
+    let mut by_new: Vec<u32> = Vec::with_capacity(m * new_options.len());
+    for q in 0..m as u32 {
+        by_new.extend(new_options.iter().map(|&(l, r)| base.times_heap(base.times_heap(q, l), r)));
+    }
+    let width = new_options.len();
     // F[k][q]: whether q + k heaps of n is a P-position.
     let mut f: Vec<Vec<bool>> = vec![base.p.clone()];
-    for k in 1..=POWERS {
-        let mut column = vec![false; m];
-        for &q in &by_weight {
-            let down = lower[q as usize].iter().any(|&r| column[r as usize]);
-            let new = new_options.iter().any(|&(l, r)| f[k - 1][base.times_heap(base.times_heap(q, l), r) as usize]);
-            column[q as usize] = !down && !new;
+    let mut powers = POWERS;
+    let (a, p) = loop {
+        for k in f.len()..=powers {
+            let mut column = vec![false; m];
+            let previous = &f[k - 1];
+            for &q in &by_weight {
+                let q = q as usize;
+                column[q] = !lower[q].iter().any(|&r| column[r as usize])
+                    && !by_new[q * width..(q + 1) * width].iter().any(|&r| previous[r as usize]);
+            }
+            spend(meter, n, (m * (new_options.len() + 4)) as u64)?;
+            f.push(column);
         }
-        spend(meter, n, (m * (new_options.len() + 4)) as u64)?;
-        f.push(column);
-    }
-    let Some((a, p)) = repeat(&f) else {
-        return Err(MisereError::Unverified {
-            heap: n,
-            why: format!("the powers of heap {n}'s element do not repeat within {POWERS}"),
-        });
+        if let Some(found) = repeat(&f) {
+            break found;
+        }
+        if powers >= MAX_POWERS {
+            return Err(MisereError::Unverified {
+                heap: n,
+                why: format!("the powers of heap {n}'s element do not repeat within {powers}"),
+            });
+        }
+        powers *= 2;
     };
     let s = a + p;
     let size = m * s;
@@ -210,15 +230,24 @@ pub(crate) fn extend(
     };
     let mut class: Vec<u32> = (0..size).map(|e| u32::from(f[e / m][e % m])).collect();
     let mut count = 2;
+    let mut key = Vec::with_capacity(base.gens + 2);
     loop {
-        let mut ids: HashMap<Vec<u32>, u32> = HashMap::new();
+        // Classes are numbered in the order of their first element.
+        let mut ids = StateSet::with_capacity(count.max(16) * 2, (count.max(16) * 2) * (base.gens + 2));
         let mut next = vec![0u32; size];
-        for e in 0..size {
-            let mut key = Vec::with_capacity(base.gens + 2);
-            key.push(class[e]);
-            key.extend((0..=base.gens).map(|g| class[act(e, g)]));
-            let fresh = ids.len() as u32;
-            next[e] = *ids.entry(key).or_insert(fresh);
+        // Element e = k·m + q, in order; its images under the generators
+        // (`act`, written out without the divisions).
+        for k in 0..s {
+            let (here, up) = (k * m, exp(k + 1) * m);
+            for q in 0..m {
+                let e = here + q;
+                key.clear();
+                key.push(class[e]);
+                key.extend(base.step[q * base.gens..(q + 1) * base.gens].iter().map(|&r| class[here + r as usize]));
+                key.push(class[up + q]);
+                debug_assert!(key[1..].iter().enumerate().all(|(g, &c)| c == class[act(e, g)]));
+                next[e] = ids.number(&key).0 as u32;
+            }
         }
         spend(meter, n, (size * (base.gens + 1)) as u64)?;
         let new_count = ids.len();

@@ -9,12 +9,11 @@
 //! deterministically), so they form a finite commutative monoid onto which
 //! positions map; the state determines the outcome, as the element does.
 
-use std::collections::{HashMap, VecDeque};
-
 use bouton_grundy::{HeapGame, Meter};
 
 use crate::MisereError;
 use crate::extend::{Base, Stage};
+use crate::fast_hash::{FastMap, StateSet};
 
 /// The most states a fattened base may have.
 pub(crate) const MAX_FAT: usize = 200_000;
@@ -40,7 +39,7 @@ pub(crate) fn fattened(
     let spend =
         |meter: &mut Meter, ops: u64| meter.spend(ops).map_err(|source| MisereError::OverBudget { heap: n, source });
     let mut types: Vec<(u32, Vec<u32>)> = Vec::new();
-    let mut type_ids: HashMap<(u32, Vec<u32>), u32> = HashMap::new();
+    let mut type_ids: FastMap<(u32, Vec<u32>), u32> = FastMap::default();
     let mut heap_gen = vec![u32::MAX];
     for h in 1..n {
         let mut reach: Vec<u32> = game.options(h).map(|o| stage.image(o.left, o.right)).collect();
@@ -61,77 +60,69 @@ pub(crate) fn fattened(
     }
     let gens = types.len();
     // State: [q, movable, (type, element without it)...] sorted by type.
-    let start = vec![stage.identity, 0];
-    let mut ids: HashMap<Vec<u32>, u32> = HashMap::from([(start.clone(), 0)]);
-    let mut states = vec![start];
+    // States are numbered in the order found, which is the order they are
+    // taken (breadth first): state `i`'s row of `step` is the `i`-th.
+    let mut states = StateSet::new();
+    states.insert(&[stage.identity, 0]);
     let mut step: Vec<u32> = Vec::new();
-    let mut queue = VecDeque::from([0u32]);
-    let mut order_seen = Vec::new();
-    while let Some(i) = queue.pop_front() {
-        order_seen.push(i);
-        let state = states[i as usize].clone();
-        let mut row = Vec::with_capacity(gens);
+    let mut state: Vec<u32> = Vec::new();
+    let mut next: Vec<u32> = Vec::new();
+    let mut i = 0;
+    while i < states.len() {
+        state.clear();
+        state.extend_from_slice(states.get(i));
+        i += 1;
         for (u, (x, _)) in types.iter().enumerate() {
             let q = state[0];
-            let mut next = vec![stage.mul(q, *x), 1];
+            next.clear();
+            next.extend([stage.mul(q, *x), 1]);
             let mut placed = false;
-            for pair in state[2..].chunks(2) {
-                let v = pair[0] as usize;
-                if v == u {
-                    continue;
-                }
-                if let Detail::Counts(_) = detail {
-                    if !placed && v > u {
-                        next.extend([u as u32, 1]);
-                        placed = true;
-                    }
-                    next.extend([v as u32, pair[1]]);
-                    continue;
-                }
-                if !placed && v > u {
-                    next.extend([u as u32, q]);
-                    placed = true;
-                }
-                next.extend([v as u32, stage.mul(pair[1], *x)]);
-            }
-            if let Detail::Counts(cap) = detail {
-                match state[2..].chunks(2).find(|pair| pair[0] as usize == u) {
-                    Some(pair) => {
-                        // Count one more heap of type u, up to the cap.
-                        let at = next[2..].chunks(2).position(|p| p[0] as usize == u);
-                        let count = (pair[1] + 1).min(cap);
-                        match at {
-                            Some(i) => next[2 + 2 * i + 1] = count,
-                            None => {
-                                let i =
-                                    next[2..].chunks(2).position(|p| p[0] as usize > u).unwrap_or((next.len() - 2) / 2);
-                                next.splice(2 + 2 * i..2 + 2 * i, [u as u32, count]);
-                            }
+            match detail {
+                Detail::Counts(cap) => {
+                    // One more heap of type u, counted up to the cap; the
+                    // pairs stay sorted by type.
+                    for pair in state[2..].chunks_exact(2) {
+                        let v = pair[0] as usize;
+                        if v == u {
+                            next.extend([u as u32, (pair[1] + 1).min(cap)]);
+                            placed = true;
+                            continue;
                         }
+                        if !placed && v > u {
+                            next.extend([u as u32, 1]);
+                            placed = true;
+                        }
+                        next.extend([pair[0], pair[1]]);
                     }
-                    None if !placed => next.extend([u as u32, 1]),
-                    None => {}
+                    if !placed {
+                        next.extend([u as u32, 1]);
+                    }
                 }
-            } else if !placed {
-                next.extend([u as u32, q]);
-            }
-            let fresh = states.len() as u32;
-            let id = *ids.entry(next.clone()).or_insert(fresh);
-            if id == fresh {
-                if states.len() >= MAX_FAT {
-                    return Ok(None);
+                Detail::Full => {
+                    for pair in state[2..].chunks_exact(2) {
+                        let v = pair[0] as usize;
+                        if v == u {
+                            continue;
+                        }
+                        if !placed && v > u {
+                            next.extend([u as u32, q]);
+                            placed = true;
+                        }
+                        next.extend([pair[0], stage.mul(pair[1], *x)]);
+                    }
+                    if !placed {
+                        next.extend([u as u32, q]);
+                    }
                 }
-                states.push(next);
-                queue.push_back(id);
             }
-            row.push(id);
+            let (id, new) = states.number(&next);
+            if new && states.len() > MAX_FAT {
+                return Ok(None);
+            }
+            step.push(id as u32);
         }
         spend(meter, gens as u64 * 4)?;
-        // Rows are stored by state number: states are numbered in the order
-        // they are found, which is the order they leave the queue.
-        step.extend(row);
     }
-    debug_assert!(order_seen.iter().enumerate().all(|(k, &i)| k as u32 == i));
-    let p = states.iter().map(|s| stage.p[s[0] as usize]).collect();
+    let p = (0..states.len()).map(|i| stage.p[states.get(i)[0] as usize]).collect();
     Ok(Some(Base { order: states.len(), gens, step, identity: 0, p, heap_gen }))
 }

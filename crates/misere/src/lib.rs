@@ -31,6 +31,7 @@
 mod cache;
 mod error;
 mod extend;
+mod fast_hash;
 mod fattened;
 mod monoid;
 mod play;
@@ -45,4 +46,4 @@ pub use error::MisereError;
 pub use monoid::{Element, Monoid, Relation, Word, generator_name};
 pub use play::{Move, Outcome};
 pub use pretending::{Period, Pretending};
-pub use quotient::{DEFAULT_MAX_ORDER, MAX_UPTO, MisereQuotient, SolveOptions, solve};
+pub use quotient::{DEFAULT_MAX_ORDER, MAX_UPTO, MisereQuotient, Partial, SolveOptions, solve, solve_partial};

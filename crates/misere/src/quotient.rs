@@ -95,6 +95,7 @@ pub struct MisereQuotient {
     p: Vec<bool>,
     pretending: Pretending,
     orders: Vec<usize>,
+    p_sizes: Vec<usize>,
 }
 
 impl MisereQuotient {
@@ -132,6 +133,23 @@ impl MisereQuotient {
     pub fn orders(&self) -> &[usize] {
         &self.orders
     }
+
+    /// The size of the P-portion of the quotient of heaps up to `n`, for
+    /// `n = 0..=upto`.
+    pub fn p_sizes(&self) -> &[usize] {
+        &self.p_sizes
+    }
+}
+
+/// What [`solve_partial`] reached: the quotient of the heaps it proved, and
+/// why it stopped short of `upto` (`None` when it did not).
+#[derive(Debug, Clone)]
+pub struct Partial {
+    /// The proved quotient of heaps up to `quotient.pretending().upto()`.
+    pub quotient: MisereQuotient,
+    /// Why the next heap was not added, if it stopped before `upto` without
+    /// a proved period.
+    pub stopped: Option<MisereError>,
 }
 
 /// The misère quotient of `game` for heaps `1, 2, …, options.upto`, adding
@@ -177,18 +195,66 @@ impl MisereQuotient {
 /// when a candidate cannot be proved, [`MisereError::TooFar`] above
 /// [`MAX_UPTO`].
 pub fn solve(game: &HeapGame, options: &SolveOptions) -> Result<MisereQuotient, MisereError> {
+    let run = run(game, options)?;
+    match run.stopped {
+        Some(e) => Err(e),
+        None => finish(game, run.stage, run.orders, run.p_sizes, run.period),
+    }
+}
+
+/// Like [`solve`], but when a heap cannot be added (budget, size or proof)
+/// it returns the proved quotient of the heaps before it, with the reason:
+/// for benchmarks and comparisons that want to know how far it got.
+///
+/// ```
+/// use bouton_misere::{solve_partial, HeapGame, SolveOptions};
+///
+/// let game: HeapGame = "0.07".parse()?;
+/// let partial = solve_partial(&game, &SolveOptions::upto(20).with_max_order(20))?;
+/// assert_eq!(partial.quotient.pretending().upto(), 13);
+/// assert_eq!(partial.quotient.order(), 12);
+/// assert!(partial.stopped.is_some());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`MisereError::TooFar`] above [`MAX_UPTO`].
+pub fn solve_partial(game: &HeapGame, options: &SolveOptions) -> Result<Partial, MisereError> {
+    let run = run(game, options)?;
+    let quotient = finish(game, run.stage, run.orders, run.p_sizes, run.period)?;
+    Ok(Partial { quotient, stopped: run.stopped })
+}
+
+struct Run {
+    stage: Stage,
+    orders: Vec<usize>,
+    p_sizes: Vec<usize>,
+    period: Option<Period>,
+    stopped: Option<MisereError>,
+}
+
+fn run(game: &HeapGame, options: &SolveOptions) -> Result<Run, MisereError> {
     if options.upto > MAX_UPTO {
         return Err(MisereError::TooFar { upto: options.upto, most: MAX_UPTO });
     }
     let mut meter = options.budget.meter();
     let mut stage = Stage::empty();
     let mut orders = vec![1];
+    let mut p_sizes = vec![0];
     let mut period = None;
+    let mut stopped = None;
     let last_digit = game.is_finite_octal().then(|| game.last_digit()).flatten();
     for _ in 1..=options.upto {
-        let next = step(&stage, game, &mut meter, options.max_order)?;
+        let next = match step(&stage, game, &mut meter, options.max_order) {
+            Ok(next) => next,
+            Err(e) => {
+                stopped = Some(e);
+                break;
+            }
+        };
         stage = next;
         orders.push(stage.order);
+        p_sizes.push(stage.p.iter().filter(|&&b| b).count());
         if let Some(t) = last_digit
             && period.is_none()
         {
@@ -198,7 +264,7 @@ pub fn solve(game: &HeapGame, options: &SolveOptions) -> Result<MisereQuotient, 
             }
         }
     }
-    finish(game, stage, orders, period)
+    Ok(Run { stage, orders, p_sizes, period, stopped })
 }
 
 /// The proved quotient of heaps up to `stage.upto() + 1`: the candidate on
@@ -259,8 +325,16 @@ fn step_any(
         Err(failure) => failure,
     };
     let mut last = first.to_string();
+    let mut counts_too_many = false;
     for detail in [Detail::Counts(2), Detail::Counts(4), Detail::Full] {
+        // Counting up to 4 tells apart at least the states counting up to 2
+        // does (those are its states with the counts cut at 2): when the
+        // latter are too many, so are the former.
+        if counts_too_many && detail == Detail::Counts(4) {
+            continue;
+        }
         let Some(base) = fattened(stage, game, meter, detail)? else {
+            counts_too_many |= detail == Detail::Counts(2);
             continue;
         };
         let fat = match extend(stage, &base, game, meter, cap) {
@@ -308,6 +382,7 @@ fn finish(
     game: &HeapGame,
     stage: Stage,
     orders: Vec<usize>,
+    p_sizes: Vec<usize>,
     period: Option<Period>,
 ) -> Result<MisereQuotient, MisereError> {
     // Generators: each heap whose element the smaller heaps do not generate.
@@ -342,5 +417,12 @@ fn finish(
     // generate it; an error rather than a panic should that ever fail.
     let monoid = Monoid::build(stage.order, stage.table, Element(stage.identity), generators)
         .ok_or_else(|| MisereError::Unverified { heap, why: "the heaps do not generate the quotient".to_owned() })?;
-    Ok(MisereQuotient { game: game.clone(), monoid, p: stage.p, pretending: Pretending { images, period }, orders })
+    Ok(MisereQuotient {
+        game: game.clone(),
+        monoid,
+        p: stage.p,
+        pretending: Pretending { images, period },
+        orders,
+        p_sizes,
+    })
 }

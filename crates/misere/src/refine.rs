@@ -25,6 +25,7 @@ use bouton_grundy::{HeapGame, Meter};
 
 use crate::MisereError;
 use crate::extend::Stage;
+use crate::fast_hash::StateSet;
 use crate::verify::{Failure, verify_witness};
 
 /// The most rounds of refinement for one heap.
@@ -380,16 +381,17 @@ fn reduce<G: Copy>(
         class[e as usize] = u32::from(p[e as usize]);
     }
     let mut count = 0usize;
+    let mut key = Vec::with_capacity(gens.len() + 1);
     loop {
-        let mut ids: HashMap<Vec<u32>, u32> = HashMap::new();
+        // Classes numbered in the order of their first element.
+        let mut ids = StateSet::new();
         let mut next = vec![u32::MAX; total];
         for &e in &order {
             let e = e as usize;
-            let mut key = Vec::with_capacity(gens.len() + 1);
+            key.clear();
             key.push(class[e]);
             key.extend(gens.iter().map(|&(_, g)| class[act(e, g)]));
-            let fresh = ids.len() as u32;
-            next[e] = *ids.entry(key).or_insert(fresh);
+            next[e] = ids.number(&key).0 as u32;
         }
         spend(meter, (order.len() * (gens.len() + 1)) as u64)?;
         class = next;

@@ -20,12 +20,11 @@
 //! a walk over every reachable state checks every position of heaps up to
 //! `n` — however many heaps. This is the whole proof; nothing is sampled.
 
-use std::collections::{HashMap, HashSet, VecDeque};
-
 use bouton_grundy::{HeapGame, Meter};
 
 use crate::MisereError;
 use crate::extend::{Stage, option_images};
+use crate::fast_hash::{FastMap, FastSet, StateSet};
 
 /// The most states the walk visits before giving up.
 pub(crate) const MAX_STATES: usize = 4_000_000;
@@ -71,7 +70,7 @@ pub(crate) fn verify_witness(
         |meter: &mut Meter, ops: u64| meter.spend(ops).map_err(|source| MisereError::OverBudget { heap: n, source });
     let m = stage.order;
     let mut types: Vec<Type> = Vec::new();
-    let mut seen: HashSet<Type> = HashSet::new();
+    let mut seen: FastSet<Type> = FastSet::default();
     let mut type_heap: Vec<u64> = Vec::new();
     for h in 1..=n {
         let options = option_images(stage, game, h);
@@ -131,7 +130,7 @@ pub(crate) fn verify_witness(
     // from which q is still reachable with them.
     let mut unions = Unions::new(m, &multipliers, &stage.table);
     // before[g][y]: the elements r with r·g = y.
-    let mut before: HashMap<u32, Vec<Vec<u32>>> = HashMap::new();
+    let mut before: FastMap<u32, Vec<Vec<u32>>> = FastMap::default();
     for &g in &multipliers {
         let mut lists = vec![Vec::new(); m];
         for r in 0..m as u32 {
@@ -183,12 +182,18 @@ pub(crate) fn verify_witness(
         if !reaches[stage.identity as usize] {
             continue;
         }
-        let start = vec![stage.identity, 0];
-        let mut visited: HashSet<Vec<u32>> = HashSet::from([start.clone()]);
+        // The states, numbered in the order found: the walk is breadth
+        // first, so the queue is the numbers in order.
+        let mut visited = StateSet::new();
+        visited.insert(&[stage.identity, 0]);
         // (parent, heap added) per state found, to rebuild a witness.
         let mut trail: Vec<(usize, u64)> = vec![(usize::MAX, 0)];
-        let mut queue = VecDeque::from([(start, 0usize)]);
-        while let Some((state, at)) = queue.pop_front() {
+        let mut next: Vec<u32> = Vec::new();
+        let mut state: Vec<u32> = Vec::new();
+        let mut at = 0;
+        while at < visited.len() {
+            state.clear();
+            state.extend_from_slice(visited.get(at));
             for &u in &weak {
                 let t = &types[u];
                 let now = state[0];
@@ -196,7 +201,7 @@ pub(crate) fn verify_witness(
                 if !reaches[element as usize] {
                     continue;
                 }
-                let mut next = Vec::with_capacity(state.len() + 3);
+                next.clear();
                 next.push(element);
                 next.push(u32::from(state[1] != 0 || t.movable));
                 let mut placed = false;
@@ -216,9 +221,15 @@ pub(crate) fn verify_witness(
                 if !placed {
                     next.extend([t.element, now, type_union[u]]);
                 }
-                if visited.contains(&next) || next[2..].chunks(3).any(|c| unions.forever(c[2])[c[1] as usize]) {
+                // A state holding a rest that stays in its Bad set whatever
+                // is added can never fail: not kept (and never inserted, so
+                // the numbering is that of the states kept).
+                if next[2..].chunks(3).any(|c| unions.forever(c[2])[c[1] as usize]) {
                     continue;
                 }
+                let Some(id) = visited.insert(&next) else {
+                    continue;
+                };
                 let winning = next[2..].chunks(3).any(|c| unions.sets[c[2] as usize][c[1] as usize]);
                 if element == q && next[1] != 0 && !winning {
                     let mut witness = vec![type_heap[u]];
@@ -237,10 +248,10 @@ pub(crate) fn verify_witness(
                         why: format!("the proof needs more than {MAX_STATES} states"),
                     });
                 }
-                visited.insert(next.clone());
                 trail.push((at, type_heap[u]));
-                queue.push_back((next, trail.len() - 1));
+                debug_assert_eq!(trail.len() - 1, id);
             }
+            at += 1;
             spend(meter, weak.len() as u64 * 4)?;
         }
     }
@@ -251,8 +262,8 @@ pub(crate) fn verify_witness(
 /// whatever is multiplied in.
 struct Unions<'a> {
     sets: Vec<Vec<bool>>,
-    ids: HashMap<Vec<bool>, u32>,
-    pairs: HashMap<(u32, u32), u32>,
+    ids: FastMap<Vec<bool>, u32>,
+    pairs: FastMap<(u32, u32), u32>,
     forever: Vec<Option<Vec<bool>>>,
     multipliers: &'a [u32],
     order: usize,
@@ -263,8 +274,8 @@ impl<'a> Unions<'a> {
     fn new(order: usize, multipliers: &'a [u32], table: &'a [u32]) -> Unions<'a> {
         Unions {
             sets: Vec::new(),
-            ids: HashMap::new(),
-            pairs: HashMap::new(),
+            ids: FastMap::default(),
+            pairs: FastMap::default(),
             forever: Vec::new(),
             multipliers,
             order,

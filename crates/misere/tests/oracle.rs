@@ -248,3 +248,18 @@ fn dawsons_kayles_reaches_order_144_at_heap_25_through_refinement() {
     closed_set_agrees(&q, 26);
     agrees(&q, 26, 2);
 }
+
+/// A few games of the sweep against MisereSolver
+/// (`bench/misere-vs-miseresolver.sh`): the order and |P| it found (and
+/// bouton's proof of the period), then sums of three heaps up to 10 against
+/// the exhaustive search.
+#[test]
+fn quaternary_and_two_digit_games_of_the_miseresolver_sweep() {
+    for (code, order, p) in [("0.123", 20, 5), ("0.312", 12, 3), ("0.022", 6, 2), ("0.53", 16, 3), ("0.34", 12, 3)] {
+        let q = quotient(code, 200);
+        assert_eq!((q.order(), q.p_portion().len()), (order, p), "{code}: MisereSolver's order and |P|");
+        assert!(q.pretending().period().is_some(), "{code}: the period is proved");
+        assert_eq!(q.p_sizes().last().copied(), Some(p), "{code}: p_sizes ends with |P|");
+        agrees(&q, 10, 3);
+    }
+}
