@@ -9,6 +9,9 @@
 # PostgreSQL is a throw-away server from Debian's packages (durable
 # settings: fsync and synchronous_commit on), run as the postgres user
 # when run as root.
+# Binaries come from CARGO_TARGET_DIR (default target/). SERVER=PATH
+# measures another `bouton` binary (say, an older commit's build) with the
+# same client, for runs back to back; SKIP_BUILD=1 builds nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 clients=${1:-64}
@@ -19,11 +22,11 @@ if [ "$instances" -gt 1 ] && [ "$backend" != postgres ]; then
     echo "serve-load: several instances share a PostgreSQL database: add 'postgres'" >&2
     exit 2
 fi
-# SKIP_BUILD=1 measures the release binaries already built.
+target=${CARGO_TARGET_DIR:-target}
 if [ -z "${SKIP_BUILD:-}" ]; then
-    cargo build --release --quiet
-    cargo build --release --quiet -p bouton-web --example load
+    cargo build --release --quiet -p bouton --bin bouton -p bouton-web --example load
 fi
+binary=${SERVER:-$target/release/bouton}
 dir=$(mktemp -d)
 chmod 755 "$dir"
 servers=()
@@ -53,7 +56,7 @@ fi
 urls=()
 for i in $(seq "$instances"); do
     # One client address makes every game here: no per-client rate limits.
-    RUST_LOG=warn target/release/bouton serve --addr 127.0.0.1:0 --db "$db" --rate-limit off > "$dir/out$i" &
+    RUST_LOG=warn "$binary" serve --addr 127.0.0.1:0 --db "$db" --rate-limit off > "$dir/out$i" &
     servers+=($!)
     for _ in $(seq 100); do grep -q http "$dir/out$i" 2>/dev/null && break; sleep 0.1; done
     urls+=("$(grep -o 'http://[0-9.:]*' "$dir/out$i")")
@@ -65,4 +68,4 @@ if [ "$backend" = postgres ]; then
     postmaster=$(head -1 "$dir/pg/data/postmaster.pid")
     db_pids="$postmaster $(pgrep -P "$postmaster" | tr '\n' ' ')"
 fi
-BENCH_PIDS="${servers[*]}" BENCH_DB_PIDS="$db_pids" target/release/examples/load "$(IFS=,; echo "${urls[*]}")" "$clients" "$seconds"
+BENCH_PIDS="${servers[*]}" BENCH_DB_PIDS="$db_pids" "$target/release/examples/load" "$(IFS=,; echo "${urls[*]}")" "$clients" "$seconds"

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use bouton_analysis::Winner;
-use bouton_games::{AnyMove, AnyRules, Budget, RuleSet};
+use bouton_games::{AnyMove, AnyRules, Budget, QuotientStatus, RuleSet};
 use bouton_rules::Convention;
 use serde::Serialize;
 
@@ -81,7 +81,18 @@ pub fn run(args: &AnalyzeArgs, rules: &str) -> Result<()> {
     let rules = AnyRules::parse(rules, convention).map_err(|e| UsageError(e.to_string()))?.with_budget(budget);
     let numbers = read_numbers(&args.heaps)?;
     let position = rules.position(&numbers).map_err(|e| UsageError(e.to_string()))?;
-    let analysis = rules.analyze(&position)?;
+    let analysis = rules.analyze(&position).map_err(|e| {
+        // The misère quotient ran short of half the time limit (the other
+        // half searched): say that more time would give the exact answer.
+        match rules.misere_quotient_status() {
+            Some(QuotientStatus::OutOfBudget) => anyhow::anyhow!(
+                "{e} (its misère quotient was not found within half the time limit, the other half searched: \
+                 try --time-limit {})",
+                bouton_games::quotient_budget().time().map_or(30, |t| t.as_secs().max(1))
+            ),
+            _ => e.into(),
+        }
+    })?;
     let describe = |mv: &AnyMove| rules.describe_move(&position, mv);
     let stdout = io::stdout();
     if args.json {

@@ -500,3 +500,29 @@ fn a_database_that_cannot_be_reached_or_named_is_a_one_line_error() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("postgres://USER@HOST/DB"), "{stderr}");
 }
+
+/// The server works the misère quotients out in the background: a request
+/// for 0.71 (whose quotient a request's own budget cannot afford) is
+/// answered at once from the start, and by the quotient once it is ready.
+#[test]
+fn misere_quotients_are_warmed_in_the_background() {
+    let dir = TempDir::new();
+    let server = Server::start(&dir.join("warm.sqlite3"));
+    let url = format!("{}/api/analyze?rules=octal:0.71&position=40,45,50&misere=true", server.url);
+    // Generous: the warming thread runs at the lowest priority, behind every
+    // other process on a loaded machine.
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    loop {
+        let asked = std::time::Instant::now();
+        let mut response = agent().get(&url).call().expect("the server answers");
+        assert!(asked.elapsed() < Duration::from_secs(5), "answered at once: {:?}", asked.elapsed());
+        let status = response.status().as_u16();
+        let body: Value = response.body_mut().read_json().unwrap_or(Value::Null);
+        if status == 200 && body["method"] == "misere-quotient" {
+            assert_eq!(body["quotient"]["order"], 36, "{body}");
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "not warmed within 120 s: {status} {body}");
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}

@@ -75,6 +75,7 @@ pub struct Run {
     stdin: Vec<u8>,
     envs: Vec<(String, String)>,
     removed: Vec<String>,
+    timeout: Duration,
 }
 
 /// Starts setting up a run of `bouton` with `args`.
@@ -84,6 +85,7 @@ pub fn bouton<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Run {
         stdin: Vec::new(),
         envs: Vec::new(),
         removed: Vec::new(),
+        timeout: RUN_TIMEOUT,
     }
 }
 
@@ -118,6 +120,14 @@ impl Run {
         self
     }
 
+    /// Allows this run longer than the usual timeout: for the few runs that
+    /// compute for many seconds on purpose (a slow CI machine runs the whole
+    /// suite in parallel).
+    pub fn timeout(mut self, timeout: Duration) -> Run {
+        self.timeout = timeout;
+        self
+    }
+
     /// Runs the binary to completion (killing it after a generous timeout).
     #[track_caller]
     pub fn run(self) -> Output {
@@ -148,10 +158,10 @@ impl Run {
             if let Some(status) = child.try_wait().expect("waiting for bouton") {
                 break status;
             }
-            if started.elapsed() > RUN_TIMEOUT {
+            if started.elapsed() > self.timeout {
                 let _ = child.kill();
                 let _ = child.wait();
-                panic!("bouton {:?} did not finish within {RUN_TIMEOUT:?}", self.args);
+                panic!("bouton {:?} did not finish within {:?}", self.args, self.timeout);
             }
             thread::sleep(Duration::from_millis(2));
         };

@@ -5,13 +5,13 @@
 //! search.
 
 use bouton_analysis::Winner;
-use bouton_games::{Analysis, AnyMove, AnyPosition, AnyRules, Method, Phrase, Toughest};
+use bouton_games::{Analysis, AnyMove, AnyPosition, AnyRules, Method, Phrase, QuotientStatus, Toughest};
 use bouton_players::GrundyPlayer;
 use bouton_players::{Level, Player};
 use bouton_rules::{Convention, Game, Rules};
 
 use crate::play::variant::{Variant, parse_saved_moves};
-use crate::play::{any_board, nim};
+use crate::play::{any_board, nim, quotient};
 use crate::theme::Theme;
 
 /// Moves listed by `moves` before the list is shortened.
@@ -23,6 +23,16 @@ const COUNTED: usize = 100_000;
 /// misère rule): then the terminal teaches it with the binary table.
 fn by_nim_sum(analysis: &Analysis<AnyMove>) -> bool {
     matches!(analysis.method, Method::NimSum | Method::MisereNim)
+}
+
+/// Why a lost position is lost, in the words of its analysis.
+fn lost_words(by_quotient: bool, value: &str) -> String {
+    if by_quotient { "the product of the heaps' elements is in the P-portion".to_owned() } else { format!("{value} 0") }
+}
+
+/// A time limit in words ("20 s").
+fn seconds(time: Option<std::time::Duration>) -> String {
+    time.map_or_else(|| "no time limit".to_owned(), |t| format!("{} s", t.as_secs_f64()))
 }
 
 /// What the analysis calls a position's worth.
@@ -52,7 +62,7 @@ impl Variant for AnyRules {
     }
 
     fn explain_meaning(&self) -> &'static str {
-        "the reasoning behind the winning move (nim-sums or Grundy values)"
+        "the reasoning behind the winning move (nim-sums, Grundy values or the misère quotient)"
     }
 
     fn moves_meaning(&self) -> &'static str {
@@ -84,6 +94,7 @@ impl Variant for AnyRules {
             return nim::hint(&self.numbers(position), self.convention(), theme);
         }
         let value = value_words(self);
+        let by_quotient = analysis.method == Method::MisereQuotient;
         match analysis.winner {
             Winner::Mover => {
                 let preferred = self.progressive(position, &analysis.winning_moves);
@@ -96,20 +107,23 @@ impl Variant for AnyRules {
                     (n, true) => format!("There are {n} winning moves."),
                     (n, false) => format!("There are at least {n} winning moves."),
                 };
-                format!(
-                    "You can win: {} (it leaves {value} 0). {others}",
-                    theme.good(&self.describe_move(position, mv).to_string())
-                )
+                let why = if by_quotient {
+                    "it leaves a product in the P-portion of the misère quotient".to_owned()
+                } else {
+                    format!("it leaves {value} 0")
+                };
+                format!("You can win: {} ({why}). {others}", theme.good(&self.describe_move(position, mv).to_string()))
             }
             Winner::Opponent => match self.toughest(position, self.budget()) {
                 Some(Toughest { moves, replies }) => format!(
-                    "Against perfect play you lose from here ({value} 0: every move hands your opponent a win). \
+                    "Against perfect play you lose from here ({}: every move hands your opponent a win). \
                      Best try: {}, which leaves your opponent {} winning repl{}.",
+                    lost_words(by_quotient, value),
                     theme.strong(&self.describe_move(position, &moves[0]).to_string()),
                     replies,
                     if replies == 1 { "y" } else { "ies" }
                 ),
-                None => format!("Against perfect play you lose from here ({value} 0)."),
+                None => format!("Against perfect play you lose from here ({}).", lost_words(by_quotient, value)),
             },
         }
     }
@@ -122,8 +136,14 @@ impl Variant for AnyRules {
         if by_nim_sum(&analysis) {
             return nim::explain(&self.numbers(position), self.convention(), theme);
         }
-        let mut lines = Vec::new();
         let how = analysis.method.describe();
+        if analysis.method == Method::MisereQuotient {
+            let chosen = self.progressive(position, &analysis.winning_moves).first().copied();
+            if let Some(reading) = self.misere_reading(position, chosen.as_ref()) {
+                return quotient::explain(&reading, how, theme);
+            }
+        }
+        let mut lines = Vec::new();
         lines.push(format!("{} {how}.", theme.strong("How the winner is found:")));
         if analysis.method == Method::ExhaustiveSearch {
             lines.push(
@@ -175,6 +195,45 @@ impl Variant for AnyRules {
         lines
     }
 
+    /// In misère play of a heap game whose quotient is not known yet, what
+    /// the player waits for.
+    fn preparing(&self) -> Option<String> {
+        (self.misere_quotient_status()? == QuotientStatus::Untried).then(|| {
+            let name = self.rule_set().name();
+            let name = name.strip_prefix("The ").map_or_else(|| name.clone(), |rest| format!("the {rest}"));
+            format!(
+                "Working out the misère quotient of {name} (once per game; at most {}, Ctrl-C quits)…",
+                seconds(bouton_games::quotient_budget().time())
+            )
+        })
+    }
+
+    /// In misère play of a heap game, the misère quotient, computed once
+    /// within [`bouton_games::quotient_budget`]; when there is none, that
+    /// positions are searched instead.
+    fn prepare(&self) -> Option<String> {
+        self.misere_quotient_status()?;
+        let budget = bouton_games::quotient_budget();
+        let Some(q) = self.misere_quotient(&budget) else {
+            let why = match self.misere_quotient_status() {
+                Some(QuotientStatus::Never) => "This game has no misère quotient bouton can use".to_owned(),
+                _ => format!("Its misère quotient was not found within the limits ({})", seconds(budget.time())),
+            };
+            return Some(format!(
+                "{why}: positions are searched exhaustively instead, within the usual limits (beyond them the \
+                 analysis is not available)."
+            ));
+        };
+        let range = match q.pretending().period() {
+            Some(_) => "heaps of every size".to_owned(),
+            None => format!("heaps of up to {} tokens", q.pretending().upto()),
+        };
+        Some(format!(
+            "Misère play here is solved by the game's misère quotient ({} elements, {range}): `explain` shows it.",
+            q.order()
+        ))
+    }
+
     fn list_moves(&self, position: &AnyPosition, theme: Theme) -> Vec<String> {
         let value = value_words(self);
         // One budget for the whole list, its operations shared by the moves.
@@ -184,7 +243,9 @@ impl Variant for AnyRules {
         if analysis.as_ref().is_ok_and(by_nim_sum) {
             return nim::list_moves(&self.numbers(position), self.convention(), theme);
         }
-        let mut lines = vec![format!("Each legal move and the {value} it leaves; * marks a winning move:")];
+        let by_quotient = analysis.as_ref().is_ok_and(|a| a.method == Method::MisereQuotient);
+        let worth = if by_quotient { "product of the heaps' elements (misère quotient)" } else { value };
+        let mut lines = vec![format!("Each legal move and the {worth} it leaves; * marks a winning move:")];
         // The winning moves first, so that a long list never hides them.
         let mut winning = analysis.map(|a| a.winning_moves).unwrap_or_default();
         winning.truncate(LISTED_MOVES);
@@ -204,6 +265,16 @@ impl Variant for AnyRules {
                 (if wins { "the game ends: you win".to_owned() } else { "the game ends: you lose".to_owned() }, wins)
             } else {
                 match self.analyze_within(&after, &started.share(LISTED_MOVES as u64)) {
+                    Ok(a) if a.method == Method::MisereQuotient => {
+                        let lost = a.winner == Winner::Opponent;
+                        let leaves = match self.misere_reading(&after, None) {
+                            Some(r) if lost => format!("product {}, in the P-portion", r.product),
+                            Some(r) => format!("product {}", r.product),
+                            None if lost => "a lost position".to_owned(),
+                            None => "a won position".to_owned(),
+                        };
+                        (leaves, lost)
+                    }
                     Ok(a) => {
                         let leaves = a.total.map_or_else(
                             || {

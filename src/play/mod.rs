@@ -5,6 +5,7 @@ mod any_board;
 mod board;
 mod input;
 mod nim;
+mod quotient;
 pub(crate) mod save;
 mod seat;
 mod session;
@@ -222,7 +223,14 @@ fn introduce_rules<V: Variant>(term: &mut Terminal<'_>, game: &Game<V>) -> io::R
     let theme = term.theme;
     let rules = game.rules();
     term.say(&format!("{}: {}.", theme.strong(&rules.title()), rules.rule_sentence()))?;
-    term.say(&rules.describe_start(game.position()))
+    term.say(&rules.describe_start(game.position()))?;
+    if let Some(wait) = rules.preparing() {
+        term.say(&wait)?;
+    }
+    match rules.prepare() {
+        Some(note) => term.say(&note),
+        None => Ok(()),
+    }
 }
 
 /// Names the players and how to move.

@@ -57,6 +57,19 @@ pub trait Variant: Rules + Send + Sized + 'static {
         "every legal move with the nim-sum it leaves"
     }
 
+    /// What [`Variant::prepare`] is about to work out, said before it starts
+    /// when it may take a while (`None`: nothing to wait for).
+    fn preparing(&self) -> Option<String> {
+        None
+    }
+
+    /// Prepares the analysis of a new game once, before play (the misère
+    /// quotient of a heap game, which may take a few seconds): a note for
+    /// the player on what it found, if anything.
+    fn prepare(&self) -> Option<String> {
+        None
+    }
+
     /// The answer to `hint`.
     fn hint(&self, position: &Self::Position, theme: Theme) -> String;
 

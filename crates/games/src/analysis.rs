@@ -19,7 +19,8 @@ pub struct Analysis<M> {
     pub components: Vec<Component>,
     /// The value of the whole position: in normal play its Grundy value
     /// (the XOR of the components'), in a misère exhaustive search its
-    /// misère nim-value; `None` when not computed.
+    /// misère nim-value; `None` when not computed (and from a misère
+    /// quotient, whose elements are not numbers).
     pub total: Option<u64>,
     /// Winning moves (empty when the player to move loses).
     pub winning_moves: Vec<M>,
@@ -66,6 +67,9 @@ pub enum Method {
     Gaps,
     /// The Zeckendorf representation.
     Zeckendorf,
+    /// The misère quotient (Plambeck–Siegel): the product of the heaps'
+    /// elements of a finite commutative monoid, in its P-portion or not.
+    MisereQuotient,
     /// An exhaustive game-tree search.
     ExhaustiveSearch,
 }
@@ -82,6 +86,10 @@ impl Method {
             Method::OddSteps => "Nim on the odd-numbered steps",
             Method::Gaps => "Nim on the gaps between the pieces",
             Method::Zeckendorf => "the Zeckendorf representation (sums of Fibonacci numbers)",
+            Method::MisereQuotient => {
+                "the misère quotient (Plambeck–Siegel): each heap is an element of a finite monoid, and the player \
+                 to move loses exactly when the product of the heaps' elements is in the P-portion"
+            }
             Method::ExhaustiveSearch => "an exhaustive search of the game tree",
         }
     }

@@ -25,15 +25,22 @@ fn conventions() -> [Convention; 2] {
     [Convention::Normal, Convention::Misere]
 }
 
+/// Games no misère quotient covers on heaps this large (the periodicity
+/// argument does not apply to them) are searched, and the search stops
+/// within its budget; 0.75, whose quotient is small, is answered.
 #[test]
 fn huge_misere_searches_stop_within_their_budget() {
-    for name in ["kayles", "octal:0.15", "octal:0.75"] {
+    for name in ["lasker", "grundy", "all-but:1,2"] {
         let rules = AnyRules::parse(name, Convention::Misere).unwrap().with_budget(small());
         let position = rules.position(&[1000, 2345, 77777]).unwrap();
         let err = rules.analyze(&position).unwrap_err();
         assert!(matches!(err, AnalysisError::OverBudget { .. }), "{name}: {err}");
         assert!(err.to_string().starts_with("analysis not available within the limits for "), "{err}");
     }
+    let rules = AnyRules::parse("octal:0.75", Convention::Misere).unwrap().with_budget(small());
+    let analysis = rules.analyze(&rules.position(&[1000, 2345, 77777]).unwrap()).unwrap();
+    assert_eq!(analysis.method, bouton_games::Method::MisereQuotient);
+    assert_eq!(analysis.winner, Winner::Mover);
 }
 
 #[test]

@@ -239,10 +239,11 @@ fn heap_game_codes_read_back() {
 
 #[test]
 fn large_misere_positions_are_plainly_not_available() {
-    let rules = AnyRules::new(rule_set("kayles"), Convention::Misere);
-    let err = rules.analyze(&rules.position(&[40, 41, 42, 43]).unwrap()).unwrap_err();
+    // Lasker's Nim: no misère quotient covers heaps this large.
+    let rules = AnyRules::new(rule_set("lasker"), Convention::Misere);
+    let err = rules.analyze(&rules.position(&[400, 401, 402, 403]).unwrap()).unwrap_err();
     assert!(
-        err.to_string().starts_with("analysis not available within the limits for Kayles (0.77), misère play: "),
+        err.to_string().starts_with("analysis not available within the limits for Lasker's Nim, misère play: "),
         "{err}"
     );
     assert!(matches!(err, AnalysisError::OverBudget { .. }), "{err}");

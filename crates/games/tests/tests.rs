@@ -9,4 +9,5 @@ mod budgets;
 mod chomp;
 mod closed_forms;
 mod misere_data;
+mod misere_quotient;
 mod rulesets;

@@ -379,10 +379,10 @@ async fn play(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<GameView>, ApiError> {
-    act::<MoveRequest>(state, id, &headers, body, |conn, id, seat, request| {
-        Box::pin(async move { service::play(conn, &id, seat.as_deref(), &request).await })
-    })
-    .await
+    let request: MoveRequest = parse_body(body)?;
+    let mut seen = service::play_move(&state.store, id, bearer(&headers), request).await?;
+    seen.record = computer_turns(&state, seen.record).await?;
+    Ok(Json(seen.view()))
 }
 
 async fn undo(

@@ -3,7 +3,7 @@
 //! compute pool (an analysis may search).
 
 use bouton_analysis::Winner;
-use bouton_games::{AnalysisError, AnyMove, AnyPosition, Budget};
+use bouton_games::{AnalysisError, AnyMove, AnyPosition, Budget, Method, MisereReading};
 use bouton_rules::{Convention, Rules, Side};
 use serde::Serialize;
 
@@ -24,6 +24,10 @@ pub struct HintView {
     pub suggestion: Option<MoveView>,
     /// Why no analysis is available, when it is not.
     pub unavailable: Option<String>,
+    /// Where the misère quotient decides: the position read through it,
+    /// with the suggestion as the move explained (why it wins: the product
+    /// it leaves is in the P-portion); null otherwise.
+    pub quotient: Option<MisereReading>,
 }
 
 /// A hint for the player to move, found within `budget` (the analysis and,
@@ -42,6 +46,7 @@ pub fn hint(record: &Record, budget: &Budget) -> HintView {
                 winning_moves: None,
                 suggestion: None,
                 unavailable: Some(e.to_string()),
+                quotient: None,
             };
         }
     };
@@ -51,6 +56,9 @@ pub fn hint(record: &Record, budget: &Budget) -> HintView {
         // terminal's: the first of the moves leaving the fewest winning replies.
         Winner::Opponent => rules.toughest(position, budget).and_then(|t| t.moves.first().copied()),
     };
+    let quotient = (analysis.method == Method::MisereQuotient)
+        .then(|| rules.misere_reading(position, suggestion.as_ref()))
+        .flatten();
     HintView {
         winner: Some(analysis.winner),
         // In misère play a search's value is not a Grundy value: not shown.
@@ -58,6 +66,7 @@ pub fn hint(record: &Record, budget: &Budget) -> HintView {
         winning_moves: Some(analysis.winning_moves.len()),
         suggestion: suggestion.map(|mv| MoveView::new(rules, position, mv)),
         unavailable: None,
+        quotient,
     }
 }
 

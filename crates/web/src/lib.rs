@@ -36,6 +36,7 @@ pub mod service;
 pub mod store;
 pub mod throwaway;
 pub mod views;
+pub mod warm;
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -90,13 +91,15 @@ pub async fn serve(
     let descriptors = connections::raise_descriptor_limit();
     tracing::info!("open descriptors allowed: {}", descriptors.map_or("unknown".into(), |d| d.to_string()));
     tokio::spawn(expire_forever(store.clone()));
+    // The misère quotients in the background, called off at shutdown.
+    let warming = warm::Warming::start(warm::games(), warm::WARM_TIME_PER_GAME);
     on_ready(bound);
     let shutdown = async {
         let _ = tokio::signal::ctrl_c().await;
     };
-    connections::run(listener, AppState::new(store).with_config(config), shutdown)
-        .await
-        .map_err(|source| ServeError::Io { addr: bound.to_string(), source })
+    let served = connections::run(listener, AppState::new(store).with_config(config), shutdown).await;
+    warming.stop();
+    served.map_err(|source| ServeError::Io { addr: bound.to_string(), source })
 }
 
 /// Deletes abandoned games now and every hour — once an hour between all

@@ -275,7 +275,7 @@ fn work_off(queue: &Mutex<mpsc::Receiver<Job>>) {
 /// Puts the calling thread behind every other: `SCHED_IDLE` on Linux, else
 /// the lowest priority of the usual policy; a system that refuses both
 /// leaves it as it was (logged).
-fn lower_this_threads_priority() {
+pub(crate) fn lower_this_threads_priority() {
     use thread_priority::{
         NormalThreadSchedulePolicy, ThreadPriority, ThreadSchedulePolicy, set_current_thread_priority,
         set_thread_priority_and_policy, thread_native_id,

@@ -3,7 +3,7 @@
 //! `GET /api/analyze?rules=…`.
 
 use bouton_analysis::Winner;
-use bouton_games::{AnyPosition, AnyRules, Budget, Component, Method};
+use bouton_games::{AnyPosition, AnyRules, Budget, Component, Method, MisereReading};
 use bouton_rules::{Convention, Rules};
 use serde::Serialize;
 
@@ -22,6 +22,12 @@ use crate::views::{MAX_LISTED_OPTIONS, MoveView};
 /// assert_eq!(view.total, Some(2 ^ 6));
 /// let moves = view.moves.unwrap();
 /// assert!(moves.iter().all(|m| m.wins == (m.value == Some(0))));
+///
+/// // Misère play of 0.75 by its misère quotient, heaps of any size.
+/// let rules = AnyRules::parse("octal:0.75", Convention::Misere)?;
+/// let view = RulesAnalysisView::new(&rules, &rules.position(&[1000, 2345, 77777])?, &Budget::interactive())?;
+/// let quotient = view.quotient.unwrap();
+/// assert!(!quotient.in_p && quotient.chosen.unwrap().in_p);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Serialize)]
@@ -51,6 +57,10 @@ pub struct RulesAnalysisView {
     /// Every legal move, the value it leaves and whether it wins (null
     /// above [`MAX_LISTED_OPTIONS`] moves).
     pub moves: Option<Vec<OptionValueView>>,
+    /// Where the misère quotient decides (method `misere-quotient`): each
+    /// heap's element, their product, whether it is in the P-portion, and
+    /// the first winning move read through it; null otherwise.
+    pub quotient: Option<MisereReading>,
 }
 
 /// A legal move and what it leaves.
@@ -78,8 +88,16 @@ impl RulesAnalysisView {
         let analysis = rules.analyze_within(position, budget).map_err(|e| ApiError::Unprocessable(e.to_string()))?;
         // Values of the options: cheap where a theory gives them, not worth
         // a search each where only a search would.
-        let values_known =
-            !matches!(analysis.method, Method::MooreTheorem | Method::ExhaustiveSearch | Method::MisereNim);
+        let values_known = !matches!(
+            analysis.method,
+            Method::MooreTheorem | Method::ExhaustiveSearch | Method::MisereNim | Method::MisereQuotient
+        );
+        let quotient = (analysis.method == Method::MisereQuotient)
+            .then(|| {
+                let chosen = rules.progressive(position, &analysis.winning_moves).first().copied();
+                rules.misere_reading(position, chosen.as_ref())
+            })
+            .flatten();
         let count = rules.legal_moves(position).take(MAX_LISTED_OPTIONS as usize + 1).count();
         let moves = (count as u128 <= MAX_LISTED_OPTIONS).then(|| {
             rules
@@ -113,6 +131,7 @@ impl RulesAnalysisView {
             method: analysis.method,
             method_text: analysis.method.describe(),
             moves,
+            quotient,
         })
     }
 }

@@ -14,7 +14,7 @@ use crate::error::ApiError;
 use crate::limits::{MAX_HEAP_SIZE, MAX_HEAPS, MAX_ROW_WIDTH};
 use crate::mode::{Mode, SeatKind};
 use crate::record::{Access, Record, server_rules};
-use crate::store::{Conn, games};
+use crate::store::{Conn, Store, games};
 use crate::views::GameView;
 
 /// `POST /api/games`.
@@ -227,16 +227,45 @@ pub async fn view(conn: &mut Conn, id: &str, token: Option<&str>) -> Result<Seen
 }
 
 /// Plays a person's move (the computer's reply follows, see
-/// [`crate::computer`]).
+/// [`crate::computer`]), in one job of its own: the game is read, the move
+/// checked and stored. The server plays moves with [`play_move`] instead.
 pub async fn play(conn: &mut Conn, id: &str, token: Option<&str>, request: &MoveRequest) -> Result<Seen, ApiError> {
     let mut record = games::load(conn, id).await?;
+    let (access, before) = apply_move(&mut record, token, request)?;
+    save_progress(conn, &mut record, before).await?;
+    Ok(Seen { record, access })
+}
+
+/// Plays a person's move through the store's batch of changes
+/// ([`Store::advance`]): checked against the game as the storage thread
+/// last knew it (no read, mostly), stored with the other moves of the
+/// batch in a few statements, answered after the commit. Stored only if
+/// the game is still at the version it was checked against; else checked
+/// again against a fresh read.
+pub async fn play_move(
+    store: &Store,
+    id: String,
+    token: Option<String>,
+    request: MoveRequest,
+) -> Result<Seen, ApiError> {
+    store
+        .advance(id, move |record: &mut Record| {
+            let (access, _) = apply_move(record, token.as_deref(), &request)?;
+            record.version += 1;
+            Ok(Seen { record: record.clone(), access })
+        })
+        .await
+}
+
+/// Checks a person's move against `record` and plays it there (not
+/// stored); answers the asker's access and the ply it was played at.
+fn apply_move(record: &mut Record, token: Option<&str>, request: &MoveRequest) -> Result<(Access, usize), ApiError> {
     let access = record.require_access(token)?;
-    check_turn(&record, access, request.ply)?;
+    check_turn(record, access, request.ply)?;
     let mv = read_move(record.game.rules(), request)?;
     let before = record.game.moves().len();
     record.game.play(mv).map_err(|e: PlayError<AnyRules>| ApiError::IllegalMove(e.to_string()))?;
-    save_progress(conn, &mut record, before).await?;
-    Ok(Seen { record, access })
+    Ok((access, before))
 }
 
 /// The move a request asks for: its text, or a heap and an amount (the

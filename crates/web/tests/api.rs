@@ -1,5 +1,7 @@
 //! The JSON API through `app()`, without a socket.
 
+#[path = "api/batch.rs"]
+mod batch;
 #[path = "api/bounded.rs"]
 mod bounded;
 mod common;
@@ -220,7 +222,8 @@ async fn hint_and_review_agree_with_the_theory() {
     let hint = api.get(&format!("/api/games/{id}/hint")).await.expect(200);
     assert_eq!(
         hint,
-        json!({"winner": "mover", "nim_sum": 2, "winning_moves": 1, "suggestion": nim_move(4, 2), "unavailable": null})
+        json!({"winner": "mover", "nim_sum": 2, "winning_moves": 1, "suggestion": nim_move(4, 2), "unavailable": null,
+               "quotient": null})
     );
     // First player errs (takes 1 from heap 1, leaving 0 5 4 2, nim-sum 3).
     api.play(&id, &token, 1, 1, 0).await.expect(200);

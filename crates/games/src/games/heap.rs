@@ -1,10 +1,12 @@
 //! Heap games by their take-and-break code (subtraction games, Kayles,
 //! Dawson's Kayles, any octal game, Grundy's game, Lasker's Nim): Grundy
-//! values in normal play, an exhaustive search in misère play.
+//! values in normal play; in misère play the misère quotient where the
+//! engine proves one for the position's heaps, else an exhaustive search.
 
 use bouton_rules::{Convention, Heaps, Rules};
 
 use crate::game::{Game, MoveShape, RuleName, winner};
+use crate::games::by_quotient;
 use crate::games::search::{replies_searching_misere, searched};
 use crate::{Analysis, AnalysisError, Budget, Component, HeapGame, HeapMove, HeapRules, HeapValues};
 use crate::{MOVE_BUDGET, Method, MoveParseError, Phrase, RuleSetError, Unavailable};
@@ -230,9 +232,16 @@ impl Game for HeapRules {
 
     /// Normal play: the XOR of the heaps' Grundy values, winning moves
     /// listed from the options (or, past [`MOVE_BUDGET`] options, built
-    /// from the values). Misère play: an exhaustive search.
+    /// from the values). Misère play: the misère quotient when its proof
+    /// covers every heap of the position (computed once, within the budget
+    /// of a first analysis, see `quotients.rs`), else an exhaustive search.
     fn analyze(&self, heaps: &Heaps, budget: &Budget) -> Result<Analysis<HeapMove>, AnalysisError> {
         if self.convention() == Convention::Misere {
+            if let Some(q) = crate::quotients::quotient(self.game(), budget)
+                && let Some(answer) = by_quotient::analyze(self, &q, heaps, budget)
+            {
+                return answer;
+            }
             return searched(self, heaps, budget, heap_components(heaps.as_slice(), |_| None));
         }
         let mut meter = budget.meter();
@@ -306,7 +315,23 @@ impl Game for HeapRules {
         })
     }
 
+    /// Misère play by the quotient where it covers the position (each
+    /// move's replies counted from the elements), else one shared search.
     fn winning_replies(&self, heaps: &Heaps, moves: &[HeapMove], budget: &Budget) -> Vec<Option<usize>> {
+        if self.convention() == Convention::Misere
+            && let Some(q) = crate::quotients::quotient(self.game(), budget)
+            && by_quotient::elements(&q, heaps.as_slice()).is_some()
+        {
+            let mut meter = budget.meter();
+            return moves
+                .iter()
+                .map(|&mv| {
+                    let mut after = heaps.clone();
+                    self.apply(&mut after, mv);
+                    by_quotient::count_winning_moves(&q, after.as_slice(), &mut meter).and_then(Result::ok)
+                })
+                .collect();
+        }
         replies_searching_misere(self, heaps, moves, budget)
     }
 }

@@ -2,6 +2,7 @@
 //! positions, wording, board and analysis. Its pure rules are beside it in
 //! `rules/`; the registry (`registry.rs`) lists every game once.
 
+pub(crate) mod by_quotient;
 pub(crate) mod chomp;
 pub(crate) mod fibonacci;
 pub(crate) mod heap;

@@ -10,7 +10,7 @@ use sqlx::Row;
 
 use crate::mode::Mode;
 use crate::record::{Record, server_rules};
-use crate::store::{CHANNEL, Conn, StorageError, StoreError};
+use crate::store::{Conn, StorageError, StoreError};
 
 /// Seconds since the Unix epoch.
 pub fn now() -> i64 {
@@ -55,11 +55,20 @@ pub fn loads() -> u64 {
     LOADS.with(std::cell::Cell::get)
 }
 
-/// Reads a game and replays its moves.
+/// The separator of the moves [`load`] reads in one piece: no move's text
+/// form holds a line break (checked as each move is stored).
+const MOVE_SEPARATOR: char = '\n';
+
+/// Reads a game and replays its moves: one statement, one row — the game's
+/// columns and its moves joined in ply order (`string_agg`, which SQLite
+/// has had since 3.44 under PostgreSQL's name), so a move costs one trip to
+/// the database for reading however long its game.
 pub async fn load(conn: &mut Conn, id: &str) -> Result<Record, StoreError> {
     LOADS.with(|loads| loads.set(loads.get() + 1));
     let row = sqlx::query(
-        "SELECT mode, misere, level, start, seed, owner_token, guest_token, version, rules, help FROM games WHERE id = $1",
+        "SELECT mode, misere, level, start, seed, owner_token, guest_token, version, rules, help,
+             (SELECT string_agg(move, '\n' ORDER BY ply) FROM moves WHERE game_id = $1)
+         FROM games WHERE id = $1",
     )
     .bind(id)
     .fetch_optional(&mut *conn)
@@ -77,6 +86,7 @@ pub async fn load(conn: &mut Conn, id: &str) -> Result<Record, StoreError> {
     let version: i64 = row.try_get(7)?;
     let rules: String = row.try_get(8)?;
     let help: i64 = row.try_get(9)?;
+    let played: Option<String> = row.try_get(10)?;
     let corrupt = |what: String| StoreError::Damaged { id: id.to_owned(), what };
     let mode = Mode::from_name(&mode).ok_or_else(|| corrupt(format!("unknown mode {mode:?}")))?;
     let level = level.map(|l| l.parse::<Level>()).transpose().map_err(|e| corrupt(e.to_string()))?;
@@ -85,11 +95,8 @@ pub async fn load(conn: &mut Conn, id: &str) -> Result<Record, StoreError> {
     let rules = server_rules(set, convention);
     let start: Vec<u64> = serde_json::from_str(&start).map_err(|e| corrupt(e.to_string()))?;
     let start = rules.position(&start).map_err(|e| corrupt(e.to_string()))?;
-    let rows =
-        sqlx::query("SELECT move FROM moves WHERE game_id = $1 ORDER BY ply").bind(id).fetch_all(&mut *conn).await?;
-    let mut moves = Vec::with_capacity(rows.len());
-    for row in rows {
-        let text: &str = row.try_get(0).map_err(|e| corrupt(e.to_string()))?;
+    let mut moves = Vec::new();
+    for text in played.as_deref().into_iter().flat_map(|played| played.split(MOVE_SEPARATOR)) {
         moves.push(rules.parse_move(text).map_err(|e| corrupt(format!("move {text:?}: {e}")))?);
     }
     let game = Game::replay(rules, start, moves).map_err(|e| corrupt(e.to_string()))?;
@@ -112,16 +119,25 @@ pub async fn load(conn: &mut Conn, id: &str) -> Result<Record, StoreError> {
 pub async fn append_moves(conn: &mut Conn, id: &str, moves: &[AnyMove], first_ply: usize) -> Result<(), StoreError> {
     for (offset, mv) in moves.iter().enumerate() {
         let ply = (first_ply + offset) as i64;
-        sqlx::query("INSERT INTO moves (game_id, ply, move) VALUES ($1, $2, $3)")
+        let text = mv.to_string();
+        if text.contains(MOVE_SEPARATOR) {
+            return Err(StorageError(format!("the move {text:?} cannot be stored: it holds a line break")).into());
+        }
+        // No error for a ply already taken (PostgreSQL would abort the
+        // whole transaction): no row inserted.
+        let done = sqlx::query("INSERT INTO moves (game_id, ply, move) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
             .bind(id)
             .bind(ply)
-            .bind(mv.to_string())
+            .bind(text)
             .execute(&mut *conn)
             .await
             .map_err(|e| match e {
                 sqlx::Error::Database(d) if d.is_unique_violation() => StoreError::Stale,
                 other => other.into(),
             })?;
+        if done.rows_affected() != 1 {
+            return Err(StoreError::Stale);
+        }
     }
     Ok(())
 }
@@ -241,20 +257,6 @@ pub async fn version(conn: &mut Conn, id: &str) -> Result<Option<i64>, StoreErro
     Ok(sqlx::query_scalar("SELECT version FROM games WHERE id = $1").bind(id).fetch_optional(&mut *conn).await?)
 }
 
-/// PostgreSQL: announces game `id`'s new version to every instance
-/// (delivered at the commit).
-pub(crate) async fn notify(conn: &mut Conn, id: &str) -> Result<(), StoreError> {
-    // pg_notify answers `void`, which the Any driver does not read: counted.
-    sqlx::query(
-        "SELECT COUNT(*) FROM (SELECT pg_notify($1, id || ' ' || CAST(version AS TEXT)) FROM games WHERE id = $2) AS sent",
-    )
-    .bind(CHANNEL)
-    .bind(id)
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
-}
-
 /// A finished game's review as stored (the JSON answered), if it was
 /// computed already.
 pub async fn review(conn: &mut Conn, id: &str) -> Result<Option<String>, StoreError> {
@@ -287,4 +289,135 @@ pub async fn moves(conn: &mut Conn, id: &str) -> Result<usize, StoreError> {
 pub async fn reviews(conn: &mut Conn) -> Result<usize, StoreError> {
     let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM reviews").fetch_one(&mut *conn).await?;
     Ok(count as usize)
+}
+
+/// The most rows one multi-row statement of [`insert_move_rows`] or
+/// [`advance_versions`] carries: far under SQLite's 32,766 parameters and
+/// PostgreSQL's 65,535.
+const ROWS_PER_STATEMENT: usize = 256;
+
+/// How many rows a statement of `rows` rows is padded to: the next power of
+/// two, so that the statements of every batch size share a few prepared
+/// texts (sqlx keeps a bounded cache of them per connection). Padding rows
+/// are NULLs, which match no game.
+fn padded(rows: usize) -> usize {
+    rows.next_power_of_two().min(ROWS_PER_STATEMENT)
+}
+
+/// `($first, $first+1, …), (…), …`: `rows` tuples of `width` parameters.
+fn values(rows: usize, width: usize, first: usize) -> String {
+    let mut text = String::with_capacity(rows * width * 6);
+    for row in 0..rows {
+        if row > 0 {
+            text.push_str(", ");
+        }
+        text.push('(');
+        for column in 0..width {
+            if column > 0 {
+                text.push_str(", ");
+            }
+            text.push_str(&format!("${}", first + row * width + column));
+        }
+        text.push(')');
+    }
+    text
+}
+
+/// One move of a batch to store: game, ply, the move's text form.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct MoveRow {
+    /// The game.
+    pub game: String,
+    /// Its ply.
+    pub ply: i64,
+    /// The move in its rule set's text form.
+    pub text: String,
+}
+
+impl MoveRow {
+    /// The row of `mv` at `ply`, or why it cannot be stored.
+    pub fn new(game: &str, ply: usize, mv: &AnyMove) -> Result<MoveRow, StoreError> {
+        let text = mv.to_string();
+        if text.contains(MOVE_SEPARATOR) {
+            return Err(StorageError(format!("the move {text:?} cannot be stored: it holds a line break")).into());
+        }
+        Ok(MoveRow { game: game.to_owned(), ply: ply as i64, text })
+    }
+}
+
+/// Stores the moves of a whole batch in a few statements, `INSERT … VALUES
+/// (…), (…) ON CONFLICT DO NOTHING RETURNING`: a (game, ply) already taken
+/// (by another job or instance), or a game that no longer exists, is left
+/// out, and the answer lists the (game, ply) that were stored. Rows go in
+/// in (game, ply) order, the order every batch takes its locks in.
+pub async fn insert_move_rows(conn: &mut Conn, rows: &[MoveRow]) -> Result<Vec<(String, i64)>, StoreError> {
+    let mut stored = Vec::with_capacity(rows.len());
+    for chunk in rows.chunks(ROWS_PER_STATEMENT) {
+        let width = padded(chunk.len());
+        let sql = format!(
+            "INSERT INTO moves (game_id, ply, move)
+             SELECT v.column1, v.column2, v.column3 FROM (VALUES {}) AS v
+             WHERE EXISTS (SELECT 1 FROM games WHERE games.id = v.column1)
+             ON CONFLICT DO NOTHING RETURNING game_id, ply",
+            values(width, 3, 1)
+        );
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for row in chunk {
+            query = query.bind(row.game.as_str()).bind(row.ply).bind(row.text.as_str());
+        }
+        for _ in chunk.len()..width {
+            query = query.bind(None::<&str>).bind(None::<i64>).bind(None::<&str>);
+        }
+        for row in query.fetch_all(&mut *conn).await? {
+            stored.push((row.try_get::<String, _>(0)?, row.try_get::<i64, _>(1)?));
+        }
+    }
+    Ok(stored)
+}
+
+/// One game's change of version in a batch: from `from` (the version its
+/// moves were checked against) to `to`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct VersionRow {
+    /// The game.
+    pub game: String,
+    /// The version the change was checked against.
+    pub from: i64,
+    /// Its new version.
+    pub to: i64,
+}
+
+/// Moves each game of `rows` from its version `from` to `to` (and restarts
+/// its expiry clock), in a few statements (`UPDATE … FROM (VALUES …)`), only
+/// where the game is still at `from`: answers the games changed. A game
+/// changed meanwhile (by another instance, say) is left alone.
+pub async fn advance_versions(conn: &mut Conn, rows: &[VersionRow]) -> Result<Vec<String>, StoreError> {
+    let time = now();
+    let mut changed = Vec::with_capacity(rows.len());
+    for chunk in rows.chunks(ROWS_PER_STATEMENT) {
+        let width = padded(chunk.len());
+        let sql = format!(
+            "UPDATE games SET version = v.column3, updated_at = $1 FROM (VALUES {}) AS v
+             WHERE games.id = v.column1 AND games.version = v.column2 RETURNING id",
+            values(width, 3, 2)
+        );
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(time);
+        for row in chunk {
+            query = query.bind(row.game.as_str()).bind(row.from).bind(row.to);
+        }
+        for _ in chunk.len()..width {
+            query = query.bind(None::<&str>).bind(None::<i64>).bind(None::<i64>);
+        }
+        for row in query.fetch_all(&mut *conn).await? {
+            changed.push(row.try_get::<String, _>(0)?);
+        }
+    }
+    Ok(changed)
+}
+
+/// Removes one move: a move of a batch stored for a game whose version
+/// check then failed.
+pub async fn remove_move(conn: &mut Conn, id: &str, ply: i64) -> Result<(), StoreError> {
+    sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply = $2").bind(id).bind(ply).execute(&mut *conn).await?;
+    Ok(())
 }

@@ -69,8 +69,9 @@ const MIGRATIONS: &[&str] = &[
     INSERT INTO sweeps (name, done_at) VALUES ('expiry', 0);",
 ];
 
-/// PostgreSQL: the same schema as SQLite's at version 4, with 64-bit
-/// integers (flags are 0 or 1, as in SQLite).
+/// PostgreSQL: the same tables as SQLite's at version 4, with 64-bit
+/// integers (flags are 0 or 1, as in SQLite), and the trigger that tells
+/// the other instances of each change.
 const POSTGRES_MIGRATIONS: &[&str] = &[
     // 1: everything.
     "CREATE TABLE games (
@@ -112,6 +113,18 @@ const POSTGRES_MIGRATIONS: &[&str] = &[
         done_at BIGINT NOT NULL
     );
     INSERT INTO sweeps (name, done_at) VALUES ('expiry', 0);",
+    // 2: every change of a game's version is announced to every instance
+    // (`NOTIFY bouton_games, 'ID VERSION'`, delivered at the commit, and
+    // not at all if the change is rolled back) by the database itself: no
+    // statement of its own after each batch.
+    "CREATE FUNCTION bouton_games_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        PERFORM pg_notify('bouton_games', NEW.id || ' ' || NEW.version);
+        RETURN NULL;
+    END
+    $$;
+    CREATE TRIGGER games_notify AFTER UPDATE OF version ON games
+        FOR EACH ROW WHEN (NEW.version IS DISTINCT FROM OLD.version) EXECUTE FUNCTION bouton_games_notify();",
 ];
 
 /// The advisory lock migrations on PostgreSQL run under.

@@ -291,3 +291,27 @@ async fn statistics_are_kept_per_rule_set() {
         json!([{"rules": "fibonacci", "mode": "computer", "level": "perfect", "games": 1, "wins": 0, "losses": 1}])
     );
 }
+
+/// Misère play of an octal game with a small misère quotient: the analysis
+/// and the hint come from the quotient, with its explanation (each heap's
+/// element, the product, the P-portion and why the suggested move wins).
+#[tokio::test]
+async fn misere_octal_games_are_explained_by_their_quotient() {
+    let api = Api::new();
+    let analysis = api.get("/api/analyze?rules=octal:0.75&position=40,45,50,7,11&misere=true").await.expect(200);
+    assert_eq!(analysis["method"], "misere-quotient", "{analysis}");
+    let quotient = &analysis["quotient"];
+    assert_eq!(quotient["order"], 8, "{quotient}");
+    assert_eq!(quotient["heaps"].as_array().unwrap().len(), 5);
+    assert_eq!(quotient["in_p"], analysis["winner"] == "opponent");
+    if analysis["winner"] == "mover" {
+        assert_eq!(quotient["chosen"]["in_p"], true, "the move explained lands in the P-portion: {quotient}");
+    }
+    let (id, _, _) =
+        api.create(json!({"rules": "octal:0.75", "position": [40, 45, 50], "misere": true, "mode": "local"})).await;
+    let hint = api.get(&format!("/api/games/{id}/hint")).await.expect(200);
+    assert_eq!(hint["quotient"]["order"], 8, "{hint}");
+    let game = api.get(&format!("/api/games/{id}/analysis")).await.expect(200);
+    assert_eq!(game["method"], "misere-quotient", "{game}");
+    assert!(game["quotient"]["product"].is_string(), "{game}");
+}
