@@ -27,6 +27,18 @@ fn repository_game(name: &str) -> Game {
     game
 }
 
+/// Scholar's mate (e4 e5, Qh5 Nc6, Bc4 Nf6, Qxf7 mate) as joint moves of
+/// white and black.
+const SCHOLARS_MATE: [(&str, &str); 7] = [
+    ("(move wp e 2 e 4)", "noop"),
+    ("noop", "(move bp e 7 e 5)"),
+    ("(move wq d 1 h 5)", "noop"),
+    ("noop", "(move bn b 8 c 6)"),
+    ("(move wb f 1 c 4)", "noop"),
+    ("noop", "(move bn g 8 f 6)"),
+    ("(move wq h 5 f 7)", "noop"),
+];
+
 #[test]
 fn formerly_uncompilable_games_compile_and_agree_with_the_prover() {
     for name in ["checkers.kif", "pawnToQueen.kif", "gt_attrition.kif", "racer.kif"] {
@@ -78,18 +90,8 @@ fn the_prover_plays_chess() {
     let inspection = prover.inspect(&start);
     assert_eq!(inspection.legal, vec![white, vec![t("noop")]]);
     assert!(!inspection.terminal && !prover.is_terminal(&start));
-    // 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#: scholar's mate.
-    let moves = [
-        ("(move wp e 2 e 4)", "noop"),
-        ("noop", "(move bp e 7 e 5)"),
-        ("(move wq d 1 h 5)", "noop"),
-        ("noop", "(move bn b 8 c 6)"),
-        ("(move wb f 1 c 4)", "noop"),
-        ("noop", "(move bn g 8 f 6)"),
-        ("(move wq h 5 f 7)", "noop"),
-    ];
     let mut state = start;
-    for (w, b) in moves {
+    for (w, b) in SCHOLARS_MATE {
         let inspection = prover.inspect(&state);
         assert!(inspection.legal[0].contains(&t(w)), "{w} is legal");
         assert!(inspection.legal[1].contains(&t(b)), "{b} is legal");
@@ -126,18 +128,9 @@ fn chess_as_a_hybrid_network_agrees_with_the_prover() {
     assert!(machine.stats().oracle_inputs > 0);
     let mut state = machine.initial_state();
     let index = |role: usize, mv: &str| machine.move_index(role, &t(mv)).unwrap_or_else(|| panic!("{mv} is a move"));
-    let moves = [
-        ("(move wp e 2 e 4)", "noop"),
-        ("noop", "(move bp e 7 e 5)"),
-        ("(move wq d 1 h 5)", "noop"),
-        ("noop", "(move bn b 8 c 6)"),
-        ("(move wb f 1 c 4)", "noop"),
-        ("noop", "(move bn g 8 f 6)"),
-        ("(move wq h 5 f 7)", "noop"),
-    ];
     let mut e = bouton_ggp::Evaluator::new(&machine);
     e.load(&state);
-    for (w, b) in moves {
+    for (w, b) in SCHOLARS_MATE {
         let joint = [index(0, w), index(1, b)];
         assert!(e.is_legal(0, joint[0]) && e.is_legal(1, joint[1]), "{w} and {b} are legal");
         assert!(!e.is_terminal());
