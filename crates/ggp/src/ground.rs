@@ -14,10 +14,14 @@
 //! that only the atoms that the legal moves, goals, terminality and next
 //! state can depend on are derived. The state-independent relations too
 //! large to evaluate in full are part of that, with negation ignored at
-//! first, and then evaluated exactly for every instance asked about. Finally
-//! each rule is instantiated against that approximation (its demand literal
-//! keeping only the instances asked for); what remains of its body is
-//! literals over state-dependent atoms. Each ground rule is kept once.
+//! first, and then evaluated exactly for every instance asked about. A
+//! relation asked in several ways is asked once, with the arguments that all
+//! the ways bind ([`magic::transform_merged`]); should that run out of half
+//! the budget, the rules are grounded again with demand as asked. Finally
+//! each rule is instantiated against that approximation, once (its head
+//! read from the approximation keeps only the instances asked for); what
+//! remains of its body is literals over state-dependent atoms. Each ground
+//! rule is kept once.
 
 use std::collections::HashSet;
 use std::hash::Hasher;
@@ -104,15 +108,25 @@ struct Prepared {
 /// estimating what can ever hold is grounded as a hybrid network
 /// ([`crate::hybrid`]) if it can be.
 pub(crate) fn ground(game: &Game, limits: Limits, hybrid: bool) -> Result<Grounding, CompileError> {
+    let clock = std::time::Instant::now();
     let prepared = prepare(game)?;
+    debug_time("prepared", clock);
     if !hybrid {
-        return ground_with(prepared, limits, None).map_err(|f| f.error);
+        // Demand with merged adornments first, within a share of the atoms
+        // (amazons' rays are then derived once, not once per way they are
+        // asked); a game that runs out there is grounded with demand as
+        // asked, which derives less where the ways differ (alexChess).
+        let share = Limits { atoms: limits.atoms / MERGED_SHARE, rules: limits.rules };
+        return match ground_with(prepared.clone(), share, None, true) {
+            Ok(g) => Ok(g),
+            Err(_) => ground_with(prepared, limits, None, false).map_err(|f| f.error),
+        };
     }
     // First within a quarter of the atoms: a game that runs out there has
     // relations to leave to a per-state oracle (a hybrid network), and
     // should that fail, the full budget is tried.
     let probe = Limits { atoms: limits.atoms / PROBE_SHARE, rules: limits.rules };
-    let failure = match ground_with(prepared.clone(), probe, None) {
+    let failure = match ground_with(prepared.clone(), probe, None, false) {
         Ok(g) => return Ok(g),
         Err(f) => f,
     };
@@ -140,14 +154,14 @@ pub(crate) fn ground(game: &Game, limits: Limits, hybrid: bool) -> Result<Ground
                 names.sort();
                 eprintln!("externals {names:?}");
             }
-            match ground_with(hybrid_prepared, limits, Some(&h)) {
+            match ground_with(hybrid_prepared, limits, Some(&h), false) {
                 Ok(g) => return Ok(g),
                 Err(f) if debug => eprintln!("hybrid: {}", f.error),
                 Err(_) => {}
             }
         }
     }
-    ground_with(prepared, limits, None).map_err(|f| f.error)
+    ground_with(prepared, limits, None, false).map_err(|f| f.error)
 }
 
 /// The rules simplified ([`crate::fluents`], [`crate::guards`]) and the
@@ -171,8 +185,14 @@ fn prepare(game: &Game) -> Result<Prepared, CompileError> {
 }
 
 /// Grounds `prepared` within `limits`; with `hybrid`, the rules of the
-/// external relations are left to the oracle.
-fn ground_with(prepared: Prepared, limits: Limits, hybrid: Option<&hybrid::Hybrid>) -> Result<Grounding, Failure> {
+/// external relations are left to the oracle; with `merge`, demand merges
+/// the ways a relation is asked ([`magic::transform_merged`]).
+fn ground_with(
+    prepared: Prepared,
+    limits: Limits,
+    hybrid: Option<&hybrid::Hybrid>,
+    merge: bool,
+) -> Result<Grounding, Failure> {
     let Prepared { mut program, mut dynamic, dynamic_rules, original, static_rules } = prepared;
     if let Some(h) = hybrid {
         dynamic.extend(h.externals.iter().copied());
@@ -191,6 +211,7 @@ fn ground_with(prepared: Prepared, limits: Limits, hybrid: Option<&hybrid::Hybri
     // is small; the others (mummymaze's `direction-from` over every pair of
     // numbers, of which a few board squares are ever asked about) are left
     // to demand below.
+    let clock = std::time::Instant::now();
     let mut statics = Model::default();
     let mut budget = Budget { atoms: limits.atoms, joins: limits.rules.saturating_mul(JOINS_PER_RULE) };
     let mut exact = Budget { atoms: budget.atoms / STATIC_SHARE, joins: budget.joins / STATIC_SHARE };
@@ -208,6 +229,7 @@ fn ground_with(prepared: Prepared, limits: Limits, hybrid: Option<&hybrid::Hybri
         oracle_original.extend(lazy.iter().cloned());
     }
 
+    debug_time("static relations", clock);
     // Everything that can ever hold, of what the legal moves, goals,
     // terminality and next state can depend on.
     let mut bridged = dynamic_rules;
@@ -234,7 +256,11 @@ fn ground_with(prepared: Prepared, limits: Limits, hybrid: Option<&hybrid::Hybri
         free(Pred::new(kw::DOES, 2), 2),
     ];
     let size = |p: Pred| statics.relation(p).map_or(GUESS, |r| r.atoms.len());
-    let demand = magic::transform(&bridged, &queries, &mut program.store, &mut program.symbols, &size);
+    let demand = if merge {
+        magic::transform_merged(&bridged, &queries, &mut program.store, &mut program.symbols, &size)
+    } else {
+        magic::transform(&bridged, &queries, &mut program.store, &mut program.symbols, &size)
+    };
     let mut domain = statics.clone();
     let not_dynamic = |p: Pred| !is_dynamic(p) && !demand.demand.contains(&p);
     let negation = Negation::Only(&not_dynamic);
@@ -277,6 +303,7 @@ fn ground_with(prepared: Prepared, limits: Limits, hybrid: Option<&hybrid::Hybri
         });
     }
 
+    debug_time("what can ever hold", clock);
     // Each rule instantiated against it: what remains of a body is its
     // literals over state-dependent atoms.
     let mut rules = Vec::new();
@@ -285,11 +312,12 @@ fn ground_with(prepared: Prepared, limits: Limits, hybrid: Option<&hybrid::Hybri
     let mut seen: FastMap<u64, u32> = FastMap::default();
     let mut chain: Vec<u32> = Vec::new();
     const NONE: u32 = u32::MAX;
-    for rule in &demand.rules {
-        let head = rule.head.pred(&program.store);
-        if demand.demand.contains(&head) || !is_dynamic(head) || external(head) || is_bridge(rule, &program.store) {
-            continue;
-        }
+    for (rule, filtered) in rules_to_ground(&demand, &program.store, &|p| is_dynamic(p) && !external(p)) {
+        let rule = &rule;
+        // The body's own literals (the head filter, last, is not one).
+        let own = rule.body.len() - usize::from(filtered);
+        let rule_clock = std::time::Instant::now();
+        let rules_before = rules.len();
         let plan = Plan::new(rule, None, &program.store, &|p| domain.atoms(p).len());
         domain.prepare(rule, &plan, &program.store);
         let store = &program.store;
@@ -298,7 +326,7 @@ fn ground_with(prepared: Prepared, limits: Limits, hybrid: Option<&hybrid::Hybri
         join.solutions(&mut |b| {
             let Some(head) = find_instance(&rule.head, b, store) else { return true };
             let mut body = Vec::new();
-            for (i, lit) in rule.body.iter().enumerate() {
+            for (i, lit) in rule.body[..own].iter().enumerate() {
                 match lit {
                     Lit::Pos(p) | Lit::Neg(p) if demand.demand.contains(&p.pred(store)) => {}
                     Lit::Pos(p) if is_dynamic(p.pred(store)) => body.push((join.matched(i), true)),
@@ -332,8 +360,20 @@ fn ground_with(prepared: Prepared, limits: Limits, hybrid: Option<&hybrid::Hybri
         if overflow {
             return Err(CompileError::TooLarge("the ground rules").into());
         }
+        if std::env::var_os("BOUTON_GGP_DEBUG").is_some() && rule_clock.elapsed().as_secs_f64() > 0.05 {
+            eprintln!(
+                "  {:.3} s, {} ground rules: {}",
+                rule_clock.elapsed().as_secs_f64(),
+                rules.len() - rules_before,
+                show_rule(rule, &program.store, &program.symbols)
+            );
+        }
     }
     drop((seen, chain));
+    debug_time("ground rules", clock);
+    if std::env::var_os("BOUTON_GGP_DEBUG").is_some() {
+        debug_sizes(&rules, &domain, &program.store, &program.symbols);
+    }
     if hybrid.is_some() {
         let mut inputs: HashSet<TermId> = HashSet::new();
         for rule in &rules {
@@ -376,6 +416,92 @@ fn ground_with(prepared: Prepared, limits: Limits, hybrid: Option<&hybrid::Hybri
     })
 }
 
+/// The rules to instantiate: those of the state-dependent relations
+/// (`ground` tells which; neither demand relations nor bridges), each once,
+/// with whether its head is a filter (the last literal of the body).
+///
+/// The demand rewriting makes a copy of a rule for each way its relation is
+/// asked (each with its demand literal first), and the copies find the same
+/// instances over and over. Every atom derived, by any copy, is in the
+/// approximation; so each rule is instantiated once, without its demand
+/// literal and with its head as a filter instead: the instances whose head
+/// is in the approximation are exactly those some copy finds, since the
+/// copies of a rule differ only in their demand literals, and a head derived
+/// under one demand has that demand hold for every rule of its relation.
+fn rules_to_ground(demand: &magic::Demand, store: &TermStore, ground: &dyn Fn(Pred) -> bool) -> Vec<(NRule, bool)> {
+    let mut seen: HashSet<(Pat, Vec<Lit>)> = HashSet::new();
+    let mut out = Vec::new();
+    for rule in &demand.rules {
+        let head = rule.head.pred(store);
+        if demand.demand.contains(&head) || !ground(head) || is_bridge(rule, store) {
+            continue;
+        }
+        let mut rule = rule.clone();
+        let filtered = matches!(rule.body.first(), Some(Lit::Pos(p)) if demand.demand.contains(&p.pred(store)));
+        if filtered {
+            rule.body.remove(0);
+            rule.body.push(Lit::Pos(rule.head.clone()));
+        }
+        if seen.insert((rule.head.clone(), rule.body.clone())) {
+            out.push((rule, filtered));
+        }
+    }
+    out
+}
+
+/// With `BOUTON_GGP_DEBUG` set, prints the time since `since` on standard
+/// error.
+fn debug_time(what: &str, since: std::time::Instant) {
+    if std::env::var_os("BOUTON_GGP_DEBUG").is_some() {
+        eprintln!("grounding: {what} after {:.3} s", since.elapsed().as_secs_f64());
+    }
+}
+
+/// `rule` written out, for debugging prints.
+fn show_rule(rule: &NRule, store: &TermStore, symbols: &Symbols) -> String {
+    fn pat(p: &Pat, store: &TermStore, symbols: &Symbols) -> String {
+        match p {
+            Pat::Var(v) => format!("?{v}"),
+            Pat::Ground(id) => store.to_term(*id, symbols).to_string(),
+            Pat::App(name, args) => {
+                let args: Vec<String> = args.iter().map(|a| pat(a, store, symbols)).collect();
+                format!("({} {})", symbols.name(*name), args.join(" "))
+            }
+        }
+    }
+    let body: Vec<String> = rule
+        .body
+        .iter()
+        .map(|l| match l {
+            Lit::Pos(p) => pat(p, store, symbols),
+            Lit::Neg(p) => format!("(not {})", pat(p, store, symbols)),
+            Lit::Distinct(a, b) => format!("(distinct {} {})", pat(a, store, symbols), pat(b, store, symbols)),
+            Lit::Same(a, b) => format!("(= {} {})", pat(a, store, symbols), pat(b, store, symbols)),
+        })
+        .collect();
+    format!("(<= {} {})", pat(&rule.head, store, symbols), body.join(" "))
+}
+
+/// Prints the relations with the most ground rules and atoms.
+fn debug_sizes(rules: &[GroundRule], domain: &Model, store: &TermStore, symbols: &Symbols) {
+    let mut per: FastMap<Pred, (usize, usize)> = FastMap::default();
+    for r in rules {
+        let e = per.entry(store.pred(r.head)).or_default();
+        e.0 += 1;
+        e.1 += r.body.len();
+    }
+    let mut list: Vec<(usize, usize, Pred)> = per.into_iter().map(|(p, (n, l))| (n, l, p)).collect();
+    list.sort_unstable_by(|a, b| b.cmp(a));
+    for (n, l, p) in list.iter().take(25) {
+        eprintln!(
+            "  {n:>9} rules {l:>9} literals {:>8} atoms  {}/{}",
+            domain.atoms(*p).len(),
+            symbols.name(p.name),
+            p.arity
+        );
+    }
+}
+
 /// The state-dependent relations that grew the most in `domain` (at least
 /// [`HEAVY_SHARE`] of the largest), neither keywords nor demand relations
 /// nor relations already in `statics`.
@@ -401,6 +527,10 @@ fn heaviest(
 /// A relation is heavy when it has at least this fraction of the atoms of the
 /// largest one.
 const HEAVY_SHARE: usize = 4;
+
+/// The share of the atoms that grounding with merged demand may derive
+/// before grounding with demand as asked is tried instead.
+const MERGED_SHARE: usize = 2;
 
 /// The share of the atoms the first attempt at grounding may derive.
 const PROBE_SHARE: usize = 4;

@@ -15,9 +15,15 @@
 //! arguments ([`relax`]). Each state, the [`Oracle`] evaluates the external
 //! relations (those that read the joint move, with it) from the same
 //! rewritten rules and sets their bits before the network runs.
+//!
+//! Where no heavy relation can be so enclosed, what only terminality and
+//! goals read (sudoku's "is the grid solved") is left to the oracle instead
+//! ([`outcome_externals`]); what only goals read is evaluated when goals are
+//! asked.
 
 use std::collections::{HashMap, HashSet};
 
+use crate::compact::Compactor;
 use crate::datalog::{Budget, Evaluator, Model, Negation};
 use crate::hash::FastMap;
 use crate::magic;
@@ -109,6 +115,112 @@ pub(crate) struct Hybrid {
     pub(crate) asks: Vec<(Pred, Pred)>,
 }
 
+/// The hybrid program for a game too large to ground: by the `heavy`
+/// relations ([`choose_by_heavy`]), or failing that, with the relations
+/// only terminality and goals read left to the oracle
+/// ([`outcome_externals`]).
+pub(crate) fn choose_externals(
+    rules: &[NRule],
+    heavy: &HashSet<Pred>,
+    store: &mut TermStore,
+    symbols: &mut Symbols,
+) -> Option<Hybrid> {
+    choose_by_heavy(rules, heavy, store, symbols).or_else(|| outcome_externals(rules, store, symbols))
+}
+
+/// The relations `roots` and every relation their rules read, transitively.
+fn below(roots: &[Pred], rules: &[NRule], of: &HashMap<Pred, Vec<usize>>, store: &TermStore) -> HashSet<Pred> {
+    let mut seen: HashSet<Pred> = roots.iter().copied().collect();
+    let mut work: Vec<Pred> = roots.to_vec();
+    while let Some(p) = work.pop() {
+        for &r in of.get(&p).into_iter().flatten() {
+            for q in body_preds(&rules[r], store) {
+                if seen.insert(q) {
+                    work.push(q);
+                }
+            }
+        }
+    }
+    seen
+}
+
+/// The name hint of the external relations only goals read: the oracle
+/// evaluates them when goals are asked, not in every state.
+const GOAL_ONLY: &str = "goal-only";
+
+/// The hybrid program in which what only terminality and goals read is left
+/// to the oracle (sudoku's `goodRow`, nine marks joined; hex's `connection`,
+/// paths as lists): each rule for `terminal` or `goal` that reads such a
+/// relation becomes `head :- (external head-variables…)`, the external
+/// relation defined by the rule's body and evaluated by the oracle — in every
+/// state for `terminal`, when goals are asked for `goal`. `None` when legal
+/// moves and the next state read everything, or a head variable of such a
+/// rule other than a goal's role cannot be bound without those relations.
+pub(crate) fn outcome_externals(rules: &[NRule], store: &mut TermStore, symbols: &mut Symbols) -> Option<Hybrid> {
+    use crate::normalize::Pat;
+    let debug = std::env::var_os("BOUTON_GGP_DEBUG").is_some();
+    let of = defined(rules, store);
+    let (goal, terminal) = (Pred::new(kw::GOAL, 2), Pred::proposition(kw::TERMINAL));
+    let play = below(&[Pred::new(kw::LEGAL, 2), Pred::new(kw::NEXT, 1)], rules, &of, store);
+    let only: HashSet<Pred> = below(&[goal, terminal], rules, &of, store)
+        .into_iter()
+        .filter(|p| !play.contains(p) && of.contains_key(p) && *p != goal && *p != terminal)
+        .collect();
+    if only.is_empty() {
+        return None;
+    }
+    let mut externals = HashSet::new();
+    let mut ground = Vec::new();
+    let mut oracle = rules.to_vec();
+    for rule in rules {
+        let head = rule.head.pred(store);
+        if only.contains(&head) {
+            continue;
+        }
+        let reads_only = body_preds(rule, store).iter().any(|p| only.contains(p));
+        if !(head == goal || head == terminal) || !reads_only {
+            ground.push(rule.clone());
+            continue;
+        }
+        let mut vars = Vec::new();
+        rule.head.vars(&mut vars);
+        let name = symbols.fresh(if head == goal { GOAL_ONLY } else { "terminal-only" });
+        let pat = if vars.is_empty() {
+            Pat::Ground(store.app(name, &[]))
+        } else {
+            Pat::App(name, vars.iter().map(|&v| Pat::Var(v)).collect())
+        };
+        let body_rule = NRule { head: pat.clone(), body: rule.body.clone(), vars: rule.vars };
+        // Its instances: bound by the body's other literals, or a goal's
+        // role ranging over the roles.
+        let relaxed = relax(&body_rule, &only, store).or_else(|| {
+            let Pat::App(_, args) = &rule.head else { return None };
+            match (head == goal, args.first()) {
+                (true, Some(&Pat::Var(v))) if vars == [v] => Some(NRule {
+                    head: pat.clone(),
+                    body: vec![Lit::Pos(Pat::App(kw::ROLE, vec![Pat::Var(v)].into_boxed_slice()))],
+                    vars: rule.vars,
+                }),
+                _ => None,
+            }
+        });
+        let Some(relaxed) = relaxed else {
+            if debug {
+                eprintln!("outcome: cannot bind the head of {rule:?}");
+            }
+            return None;
+        };
+        externals.insert(pat.pred(store));
+        ground.push(relaxed);
+        oracle.push(body_rule);
+        ground.push(NRule { head: rule.head.clone(), body: vec![Lit::Pos(pat)], vars: rule.vars });
+    }
+    if debug {
+        eprintln!("outcome: {} relations read only by terminal and goal; {} externals", only.len(), externals.len());
+    }
+    Some(Hybrid { externals, ground, oracle, asks: Vec::new() })
+}
+
 /// The hybrid program for the `heavy` relations: walking down from the
 /// keyword relations through the state-dependent `rules`, the first relation
 /// on each path that depends on a heavy relation becomes external. Its instances are over-approximated by what
@@ -117,7 +229,7 @@ pub(crate) struct Hybrid {
 /// an external relation of its own, over the rule's head variables,
 /// over-approximated by a few of its literals ([`relax`]). `None` when
 /// nothing is external or some body cannot be relaxed.
-pub(crate) fn choose_externals(
+fn choose_by_heavy(
     rules: &[NRule],
     heavy: &HashSet<Pred>,
     store: &mut TermStore,
@@ -218,23 +330,23 @@ pub(crate) fn choose_externals(
     let mut asks: Vec<(Pred, Pred)> = Vec::new();
     for rule in &asked {
         let q = rule.head.pred(store);
-        let ask = match asks.iter().find(|(p, _)| *p == q) {
-            Some(&(_, a)) => a,
-            None => {
-                let a = Pred::new(symbols.fresh("asked"), arity(q));
-                asks.push((q, a));
-                a
-            }
-        };
-        let head = match &rule.head {
-            crate::normalize::Pat::App(_, args) => crate::normalize::Pat::App(ask.name, args.clone()),
-            other => other.clone(),
-        };
-        if matches!(head, crate::normalize::Pat::App(..)) {
-            oracle.push(NRule { head, body: rule.body.clone(), vars: rule.vars });
+        if !asks.iter().any(|(p, _)| *p == q) {
+            asks.push((q, Pred::new(symbols.fresh("asked"), arity(q))));
         }
     }
     asks.retain(|(q, _)| arity(*q) > 0);
+    for rule in &asked {
+        let q = rule.head.pred(store);
+        let (Some(&(_, a)), crate::normalize::Pat::App(_, args)) = (asks.iter().find(|(p, _)| *p == q), &rule.head)
+        else {
+            continue;
+        };
+        oracle.push(NRule {
+            head: crate::normalize::Pat::App(a.name, args.clone()),
+            body: rule.body.clone(),
+            vars: rule.vars,
+        });
+    }
     ground.extend(asked);
     if debug {
         eprintln!("{} external relations, {} rules made external", external.len(), whole.len());
@@ -506,21 +618,31 @@ pub(crate) struct Oracle {
     statics: Model,
     /// The externals that depend on the state only.
     state: Vec<Query>,
+    /// The externals only goals read ([`outcome_externals`]), evaluated
+    /// when goals are asked.
+    goal: Vec<Query>,
     /// The externals that read the joint move.
     moves: Vec<Query>,
     /// Each external atom's input bit.
     bits: FastMap<TermId, u32>,
     /// The input region: first word and number of words.
     words: (u32, u32),
-    roles: Vec<TermId>,
-    /// The base proposition of each state bit.
-    base: Vec<TermId>,
-    /// Whether each evaluation reports its cost (`BOUTON_GGP_TRACE` set).
-    trace: bool,
+    /// `(does r m)` for each role `r` and each of its moves `m`, by move
+    /// number.
+    does: Vec<Vec<TermId>>,
+    /// `(true p)` for the base proposition `p` of each state bit.
+    truths: Vec<TermId>,
+    /// Whether an evaluation has run out of its budget (its answers may
+    /// then lack atoms).
+    exhausted: bool,
+    /// With `BOUTON_GGP_TRACE` set, the symbols: each evaluation reports
+    /// its cost and its largest relations by name.
+    trace: Option<Box<Symbols>>,
 }
 
-/// Most atoms one evaluation of the externals may derive.
-const BUDGET: usize = 10_000_000;
+/// Most atoms one evaluation of the externals may derive (chess derives
+/// about 3,000 per state); ten times as many rule instances may be tried.
+const BUDGET: usize = 1_000_000;
 
 impl Oracle {
     /// The oracle for the `externals` of the rewritten `rules` (state-dependent
@@ -537,10 +659,40 @@ impl Oracle {
         mut store: TermStore,
         mut symbols: Symbols,
         roles: Vec<TermId>,
+        moves: &[Vec<TermId>],
         bits: FastMap<TermId, u32>,
         words: (u32, u32),
         base: Vec<TermId>,
     ) -> Oracle {
+        // Only the terms the oracle reads, in a store of their own: the
+        // grounding's store holds every ground atom of the network.
+        let mut compactor = Compactor::new(&store);
+        let rules: Vec<NRule> = rules.iter().map(|r| compactor.rule(r)).collect();
+        let original: Vec<NRule> = original.iter().map(|r| compactor.rule(r)).collect();
+        let rules_terms = compactor.len();
+        let read: HashSet<Pred> = rules.iter().chain(&original).flat_map(|r| body_preds(r, &store)).collect();
+        let statics = compactor.model(&statics, |p| read.contains(&p));
+        let statics_terms = compactor.len() - rules_terms;
+        let roles: Vec<TermId> = roles.iter().map(|&r| compactor.term(r)).collect();
+        let moves: Vec<Vec<TermId>> =
+            moves.iter().map(|list| list.iter().map(|&m| compactor.term(m)).collect()).collect();
+        let bits: FastMap<TermId, u32> = bits.iter().map(|(&atom, &bit)| (compactor.term(atom), bit)).collect();
+        let base: Vec<TermId> = base.iter().map(|&b| compactor.term(b)).collect();
+        if std::env::var_os("BOUTON_GGP_DEBUG").is_some() {
+            eprintln!(
+                "oracle: {} of {} terms copied (rules {rules_terms}, static relations {statics_terms})",
+                compactor.len(),
+                store.len()
+            );
+        }
+        store = compactor.finish();
+        let truths: Vec<TermId> = base.iter().map(|&b| store.app(kw::TRUE, &[b])).collect();
+        let does_atoms: Vec<Vec<TermId>> = roles
+            .iter()
+            .zip(&moves)
+            .map(|(&r, list)| list.iter().map(|&m| store.app(kw::DOES, &[r, m])).collect())
+            .collect();
+        let (rules, original) = (&rules[..], &original[..]);
         let does: HashSet<Pred> = [Pred::new(kw::DOES, 2)].into_iter().collect();
         let reads_move = depending_on(rules, &does, &store);
         let ask_of = |q: Pred| asks.iter().find(|(p, _)| *p == q).map(|&(_, a)| a);
@@ -557,6 +709,9 @@ impl Oracle {
             .collect();
         on_move.sort();
         on_state.sort();
+        // What only goals read is evaluated when goals are asked.
+        let goal_only = |p: &Pred| symbols.name(p.name).strip_prefix(GOAL_ONLY).is_some_and(|n| n.starts_with(' '));
+        let (on_goal, on_state): (Vec<Pred>, Vec<Pred>) = on_state.into_iter().partition(goal_only);
         let mut statics = statics;
         let mut small = reads_move.clone();
         small.insert(Pred::new(kw::DOES, 2));
@@ -569,6 +724,7 @@ impl Oracle {
         let mut planner =
             Planner { rules, original, asks, symbols: &mut symbols, moves: &small, sizes: &sizes, derived: GUESS };
         let state = planner.plan(on_state, &mut statics, &mut store);
+        let goal = planner.plan(on_goal, &mut statics, &mut store);
         // The joint move binds little but the moved piece: the state
         // relations (the pieces' squares) are to bind before the derived
         // ones (the threat tests) are asked.
@@ -582,10 +738,18 @@ impl Oracle {
             for q in &moves {
                 eprintln!("oracle, per joint move: {:?} ({} rules)", names(&q.preds), q.evaluator.rules().len());
             }
+            for q in &goal {
+                eprintln!("oracle, when goals are asked: {:?} ({} rules)", names(&q.preds), q.evaluator.rules().len());
+            }
             eprintln!("oracle: {} terms interned", store.len());
         }
-        let trace = std::env::var_os("BOUTON_GGP_TRACE").is_some();
-        Oracle { store, statics, state, moves, bits, words, roles, base, trace }
+        let trace = std::env::var_os("BOUTON_GGP_TRACE").is_some().then(|| Box::new(symbols));
+        Oracle { store, statics, state, goal, moves, bits, words, does: does_atoms, truths, exhausted: false, trace }
+    }
+
+    /// Whether some evaluation so far has run out of its budget.
+    pub(crate) fn exhausted(&self) -> bool {
+        self.exhausted
     }
 
     /// Whether some external atom reads the joint move.
@@ -599,24 +763,41 @@ impl Oracle {
         let (first, n) = (self.words.0 as usize, self.words.1 as usize);
         memory[first..first + n].iter_mut().for_each(|w| *w = 0);
         for q in &self.state {
-            let model = Oracle::evaluate(&mut self.store, &self.statics, q, memory, &self.base, &[], self.trace);
+            let (model, spent) =
+                Oracle::evaluate(&mut self.store, &self.statics, q, memory, &self.truths, &[], self.trace.as_deref());
+            self.exhausted |= spent;
+            Oracle::set(&self.bits, q, &model, memory);
+        }
+    }
+
+    /// Sets the input bits of the externals only goals read (after
+    /// [`Oracle::fill_state`] in the same state).
+    pub(crate) fn fill_goal(&mut self, memory: &mut [u64]) {
+        for q in &self.goal {
+            let (model, spent) =
+                Oracle::evaluate(&mut self.store, &self.statics, q, memory, &self.truths, &[], self.trace.as_deref());
+            self.exhausted |= spent;
             Oracle::set(&self.bits, q, &model, memory);
         }
     }
 
     /// Sets the input bits of the externals that read the joint move
-    /// (`joint`: each role's move term).
-    pub(crate) fn fill_move(&mut self, memory: &mut [u64], joint: &[TermId]) {
+    /// (`joint`: each role's move number).
+    pub(crate) fn fill_move(&mut self, memory: &mut [u64], joint: &[u32]) {
         if !self.moves.is_empty() {
-            let does: Vec<TermId> = self
-                .roles
-                .iter()
-                .zip(joint)
-                .filter(|(_, m)| m.0 != u32::MAX)
-                .map(|(&r, &m)| self.store.app(kw::DOES, &[r, m]))
-                .collect();
+            let does: Vec<TermId> =
+                self.does.iter().zip(joint).filter_map(|(atoms, &m)| atoms.get(m as usize).copied()).collect();
             for q in &self.moves {
-                let model = Oracle::evaluate(&mut self.store, &self.statics, q, memory, &self.base, &does, self.trace);
+                let (model, spent) = Oracle::evaluate(
+                    &mut self.store,
+                    &self.statics,
+                    q,
+                    memory,
+                    &self.truths,
+                    &does,
+                    self.trace.as_deref(),
+                );
+                self.exhausted |= spent;
                 Oracle::set(&self.bits, q, &model, memory);
             }
         }
@@ -627,39 +808,39 @@ impl Oracle {
         statics: &Model,
         q: &Query,
         memory: &[u64],
-        base: &[TermId],
-        does: &[TermId],
-        trace: bool,
-    ) -> Model {
+        truths: &[TermId],
+        facts: &[TermId],
+        trace: Option<&Symbols>,
+    ) -> (Model, bool) {
         let mut model = statics.clone();
-        for (i, &x) in base.iter().enumerate() {
+        for (i, &atom) in truths.iter().enumerate() {
             if memory[i / 64] & (1 << (i % 64)) != 0 {
-                let atom = store.app(kw::TRUE, &[x]);
                 model.insert(atom, store);
             }
         }
-        for &atom in does {
+        for &atom in facts {
             model.insert(atom, store);
         }
         let started = std::time::Instant::now();
         let mut budget = Budget { atoms: BUDGET, joins: BUDGET.saturating_mul(10) };
         q.evaluator.run_limited(store, &mut model, &Negation::Exact, &mut budget);
-        if trace {
-            let mut sizes: Vec<(usize, u32)> = model
+        let spent = budget.is_spent();
+        if let Some(symbols) = trace {
+            let mut sizes: Vec<(usize, &str)> = model
                 .preds()
-                .map(|p| (model.atoms(p).len() - statics.atoms(p).len(), p.name.0))
+                .map(|p| (model.atoms(p).len() - statics.atoms(p).len(), symbols.name(p.name)))
                 .filter(|x| x.0 > 0)
                 .collect();
             sizes.sort_unstable_by(|a, b| b.cmp(a));
             let total: usize = sizes.iter().map(|x| x.0).sum();
             sizes.truncate(8);
             eprintln!(
-                "oracle: {total} atoms derived in {} µs for {} relations; largest (atoms, symbol) {sizes:?}",
+                "oracle: {total} atoms derived in {} µs for {} relations; largest {sizes:?}",
                 started.elapsed().as_micros(),
                 q.preds.len()
             );
         }
-        model
+        (model, spent)
     }
 
     fn set(bits: &FastMap<TermId, u32>, q: &Query, model: &Model, memory: &mut [u64]) {
@@ -731,6 +912,34 @@ mod tests {
         assert!(!up.contains(&Pred::new(kw::LEGAL, 2)));
         let all = depending_on(&program.rules, &heavy, &program.store);
         assert!(all.contains(&pred("stuck", 1)), "without the stop, stuck depends on threat");
+    }
+
+    /// A relation only goals read (`won`) is left to the oracle: both goal
+    /// rules read it through externals of their own, whose instances range
+    /// over the roles, and its rules are not grounded.
+    #[test]
+    fn what_only_goals_read_is_left_to_the_oracle() {
+        let mut program = Program::new(
+            &Game::parse(
+                "(role p) (<= (legal p (mark ?x)) (true (free ?x)))
+                 (<= (next (done ?x)) (does p (mark ?x)))
+                 (<= (won ?p) (role ?p) (true (done 1)) (true (done 2)))
+                 (<= (goal ?p 100) (won ?p)) (<= (goal ?p 0) (role ?p) (not (won ?p)))
+                 (<= terminal (true (done 1)))",
+            )
+            .unwrap(),
+        );
+        let won = Pred::new(program.symbols.lookup("won").unwrap(), 1);
+        let h = outcome_externals(&program.rules, &mut program.store, &mut program.symbols).unwrap();
+        assert_eq!(h.externals.len(), 2, "each goal rule reads `won`");
+        assert!(h.externals.iter().all(|p| program.symbols.name(p.name).starts_with(GOAL_ONLY)));
+        for rule in &h.ground {
+            assert_ne!(rule.head.pred(&program.store), won, "{rule:?}");
+            assert!(!body_preds(rule, &program.store).contains(&won), "{rule:?}");
+        }
+        let terminal = Pred::proposition(kw::TERMINAL);
+        assert!(h.ground.iter().any(|r| r.head.pred(&program.store) == terminal), "terminal stays grounded");
+        assert!(h.oracle.iter().any(|r| r.head.pred(&program.store) == won), "the oracle derives `won`");
     }
 
     #[test]

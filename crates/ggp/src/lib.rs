@@ -48,6 +48,7 @@
 
 mod circuit;
 mod code;
+mod compact;
 mod compile_error;
 mod datalog;
 mod decompose;

@@ -136,10 +136,14 @@ impl Machine {
     /// evaluation of those relations, so a hybrid machine is far slower than
     /// a fully compiled one (on chess, still slower than the
     /// [`Prover`](crate::Prover)); the player and referee do not use it yet.
+    /// Where no such relation can be told apart, what only terminality and
+    /// goals read (sudoku's check of the solved grid) is left to the oracle
+    /// instead, the goals' part evaluated only when goals are asked.
     ///
     /// # Errors
     ///
-    /// As [`Machine::compile`].
+    /// As [`Machine::compile`]; also [`CompileError::TooLarge`] when the
+    /// oracle cannot answer the initial state within its budget.
     pub fn compile_hybrid(game: &Game) -> Result<Machine, CompileError> {
         Machine::build(game, DEFAULT_GROUNDING_LIMIT, true)
     }
@@ -180,6 +184,8 @@ impl Machine {
         };
         let oracle = (!g.externals.is_empty()).then(|| {
             let bits: FastMap<TermId, u32> = circuit.inputs.iter().copied().collect();
+            let move_terms: Vec<Vec<TermId>> =
+                infos.iter().map(|list: &Vec<MoveInfo>| list.iter().map(|i| i.term).collect()).collect();
             Oracle::new(
                 &g.oracle_rules,
                 &g.externals,
@@ -189,11 +195,24 @@ impl Machine {
                 g.store.clone(),
                 g.symbols.clone(),
                 g.roles.clone(),
+                &move_terms,
                 bits,
                 circuit.input_words,
                 circuit.base.clone(),
             )
         });
+        // An oracle that cannot answer the initial state within its budget
+        // (laikLee_hex's paths as lists) makes the game too large.
+        if let Some(oracle) = &oracle {
+            let mut probe = oracle.clone();
+            let mut memory = vec![0u64; circuit.total_words as usize];
+            memory[..circuit.init.len()].copy_from_slice(&circuit.init);
+            probe.fill_state(&mut memory);
+            probe.fill_goal(&mut memory);
+            if probe.exhausted() {
+                return Err(CompileError::TooLarge("the oracle's evaluations in the initial state"));
+            }
+        }
         let stats = Stats { compile_ms: started.elapsed().as_millis() as u64, ..stats };
         Ok(Machine(Arc::new(Inner { roles, moves, infos, lookup, base, circuit, max_goal, stats, oracle })))
     }
@@ -421,6 +440,9 @@ impl Evaluator {
     /// hold).
     pub fn goal(&mut self, role: usize) -> Option<u8> {
         if !self.goals_ready {
+            if let Some(oracle) = &mut self.oracle {
+                oracle.fill_goal(&mut self.bits);
+            }
             self.m.0.circuit.goal.run(&mut self.bits);
             self.goals_ready = true;
         }
@@ -435,12 +457,7 @@ impl Evaluator {
     /// Computes the next state of the current state into the next region.
     fn compute_next(&mut self, joint: &[u32]) {
         if let Some(oracle) = self.oracle.as_mut().filter(|o| o.reads_move()) {
-            let terms: Vec<TermId> = joint
-                .iter()
-                .enumerate()
-                .map(|(r, &mv)| self.m.0.infos[r].get(mv as usize).map_or(TermId(u32::MAX), |i| i.term))
-                .collect();
-            oracle.fill_move(&mut self.bits, &terms);
+            oracle.fill_move(&mut self.bits, joint);
         }
         let c = &self.m.0.circuit;
         let next_word = c.next_word as usize;

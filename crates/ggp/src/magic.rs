@@ -61,23 +61,90 @@ pub(crate) fn transform(
     symbols: &mut Symbols,
     size: &dyn Fn(Pred) -> usize,
 ) -> Demand {
+    rewrite(rules, queries, store, symbols, size, false)
+}
+
+/// As [`transform`], but a relation asked with several adornments is asked
+/// with the arguments that all of them bind, where there are some: one copy
+/// of its rules instead of one per adornment. What the demand relations hold
+/// is then a superset, and the copies no longer derive the same atoms over
+/// and over (amazons' "move ignoring a square", asked from either end of a
+/// line, derives every ray once instead of once per end).
+///
+/// ```text
+/// (q a b) asked with a bound in one rule and with a and b in another
+///     → one demand relation over a
+/// ```
+pub(crate) fn transform_merged(
+    rules: &[NRule],
+    queries: &[(Pred, Adornment)],
+    store: &mut TermStore,
+    symbols: &mut Symbols,
+    size: &dyn Fn(Pred) -> usize,
+) -> Demand {
+    rewrite(rules, queries, store, symbols, size, true)
+}
+
+/// How many times the merged adornments are refined at most (each round can
+/// only clear bits; a round that clears none ends it).
+const MERGE_ROUNDS: usize = 8;
+
+fn rewrite(
+    rules: &[NRule],
+    queries: &[(Pred, Adornment)],
+    store: &mut TermStore,
+    symbols: &mut Symbols,
+    size: &dyn Fn(Pred) -> usize,
+    merge: bool,
+) -> Demand {
     let mut rules_of: HashMap<Pred, Vec<usize>> = HashMap::new();
     for (i, r) in rules.iter().enumerate() {
         rules_of.entry(r.head.pred(store)).or_default().push(i);
     }
     let partial = |a: &Adornment| a.iter().any(|&b| b);
+    // With `merge`, each relation's adornment replaced by the bits that all
+    // its adornments bind (when some are), found by rounds of pass 1.
+    let mut merged: HashMap<Pred, Adornment> = HashMap::new();
+    let coarsen = |merged: &HashMap<Pred, Adornment>, p: Pred, a: Adornment| match merged.get(&p) {
+        Some(m) if m.iter().zip(&a).all(|(&m, &b)| b || !m) => m.clone(),
+        _ => a,
+    };
     // Pass 1: which relations are asked about in full somewhere (they are
     // then computed in full, and their other adornments need no rules).
     let mut full: HashSet<Pred> = HashSet::new();
-    let mut seen: HashSet<(Pred, Adornment)> = HashSet::new();
-    let mut work: Vec<(Pred, Adornment)> = queries.to_vec();
-    while let Some((p, a)) = work.pop() {
-        let first = if partial(&a) { seen.insert((p, a.clone())) } else { full.insert(p) };
-        if !first {
-            continue;
+    for round in 0..if merge { MERGE_ROUNDS } else { 1 } {
+        full.clear();
+        let mut seen: HashSet<(Pred, Adornment)> = HashSet::new();
+        let mut work: Vec<(Pred, Adornment)> = queries.to_vec();
+        while let Some((p, a)) = work.pop() {
+            let a = coarsen(&merged, p, a);
+            let first = if partial(&a) { seen.insert((p, a.clone())) } else { full.insert(p) };
+            if !first {
+                continue;
+            }
+            for &r in rules_of.get(&p).map_or(&[][..], |v| v) {
+                walk(&rules[r], &a, store, size, &|q| rules_of.contains_key(&q), &mut |q, b, _| work.push((q, b)));
+            }
         }
-        for &r in rules_of.get(&p).map_or(&[][..], |v| v) {
-            walk(&rules[r], &a, store, size, &|q| rules_of.contains_key(&q), &mut |q, b, _| work.push((q, b)));
+        if !merge || round + 1 == MERGE_ROUNDS {
+            break;
+        }
+        let mut changed = false;
+        let mut common: HashMap<Pred, Adornment> = HashMap::new();
+        for (p, a) in &seen {
+            let c = common.entry(*p).or_insert_with(|| a.clone());
+            for (c, &b) in c.iter_mut().zip(a) {
+                *c &= b;
+            }
+        }
+        for (p, c) in common {
+            if partial(&c) && merged.get(&p) != Some(&c) {
+                merged.insert(p, c);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
         }
     }
     // Pass 2: the rules.
@@ -93,6 +160,7 @@ pub(crate) fn transform(
     let mut seeds = Vec::new();
     let mut work: Vec<(Pred, Adornment)> = Vec::new();
     for (p, a) in queries {
+        let a = &coarsen(&merged, *p, a.clone());
         if full.contains(p) || !partial(a) {
             seeds.push(None);
             work.push((*p, vec![false; a.len()]));
@@ -102,7 +170,7 @@ pub(crate) fn transform(
         }
     }
     while let Some((p, a)) = work.pop() {
-        let a = if full.contains(&p) { vec![false; a.len()] } else { a };
+        let a = if full.contains(&p) { vec![false; a.len()] } else { coarsen(&merged, p, a) };
         if !emitted.insert((p, a.clone())) {
             continue;
         }
@@ -117,6 +185,7 @@ pub(crate) fn transform(
                 asked.push((q, b, prior.0, prior.1.to_vec()));
             });
             for (q, b, at, prior) in asked {
+                let b = coarsen(&merged, q, b);
                 if full.contains(&q) || !partial(&b) {
                     work.push((q, vec![false; b.len()]));
                     continue;
@@ -260,5 +329,40 @@ mod tests {
         // Only (lt x 3) was asked about, for x = 2…5.
         assert!(names(&model, lt).iter().all(|a| a.ends_with(" 3)")), "{:?}", names(&model, lt));
         assert_eq!(names(&full, lt).len(), 10);
+    }
+
+    /// A relation asked in several ways: merged, never more demand
+    /// relations, and the query's answers are those of the full program.
+    #[test]
+    fn merged_demand_answers_as_the_full_program() {
+        let text = "(succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (n 1) (n 3)
+            (<= (lt ?x ?y) (succ ?x ?y)) (<= (lt ?x ?z) (succ ?x ?y) (lt ?y ?z))
+            (<= (low ?x) (n ?x) (lt ?x 4)) (<= (high ?x ?y) (n ?x) (lt ?x ?y))
+            (<= (q ?x) (low ?x)) (<= (q ?y) (high 3 ?y))";
+        let mut program = Program::new(&Game::parse(text).unwrap());
+        let sym = |p: &Program, n: &str| p.symbols.lookup(n).unwrap();
+        let q = Pred::new(sym(&program, "q"), 1);
+        let (facts, rules): (Vec<NRule>, Vec<NRule>) = program.rules.iter().cloned().partition(|r| r.body.is_empty());
+        let mut statics = Model::default();
+        Evaluator::run_once(facts, &mut program.store, &mut statics, &Negation::Exact, &mut Budget::unlimited());
+        let queries = [(q, vec![false])];
+        let asked = transform(&rules, &queries, &mut program.store, &mut program.symbols, &|_| 10);
+        let merged = transform_merged(&rules, &queries, &mut program.store, &mut program.symbols, &|_| 10);
+        let demands_of_lt = |d: &Demand, p: &Program| {
+            d.demand.iter().filter(|r| p.symbols.name(r.name).starts_with("demand lt")).count()
+        };
+        assert!(demands_of_lt(&merged, &program) <= demands_of_lt(&asked, &program), "never more ways asked");
+        let mut full = statics.clone();
+        Evaluator::run_once(rules, &mut program.store, &mut full, &Negation::Exact, &mut Budget::unlimited());
+        let mut model = statics.clone();
+        Evaluator::run_once(merged.rules, &mut program.store, &mut model, &Negation::Exact, &mut Budget::unlimited());
+        let names = |m: &Model| {
+            let mut v: Vec<String> =
+                m.atoms(q).iter().map(|&a| program.store.to_term(a, &program.symbols).to_string()).collect();
+            v.sort();
+            v
+        };
+        assert_eq!(names(&model), names(&full));
+        assert_eq!(names(&full), ["(q 1)", "(q 3)", "(q 4)", "(q 5)"]);
     }
 }

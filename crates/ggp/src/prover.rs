@@ -153,11 +153,22 @@ impl Prover {
     fn build(game: &Game, budget: usize, use_demand: bool) -> Prover {
         let mut program = Program::new(game);
         let dynamic_preds = dynamic_preds(&program);
-        let (dynamic_rules, static_rules): (Vec<_>, Vec<_>) =
+        let (mut dynamic_rules, static_rules): (Vec<_>, Vec<_>) =
             program.rules.iter().cloned().partition(|r| dynamic_preds.contains(&r.head.pred(&program.store)));
         let mut statics = Model::default();
         let limit = Prover::limit(budget);
-        Evaluator::run_once(static_rules, &mut program.store, &mut statics, &Negation::Exact, &mut limit.clone());
+        // The static relations in full where they fit in the budget; the
+        // others (sudoku's `exactlyOne` over ten numbers: 9¹⁰ candidates)
+        // are evaluated with each query, for what it demands — cut short by
+        // the budget, they would silently lack atoms.
+        let lazy = Evaluator::run_while_within(
+            static_rules,
+            &mut program.store,
+            &mut statics,
+            &Negation::Exact,
+            &mut limit.clone(),
+        );
+        dynamic_rules.extend(lazy);
         let first_role = program.roles.first().copied();
         let roles = program.roles.len();
         // Each query's rules, planned with the sizes the relations have in
@@ -431,9 +442,10 @@ mod tests {
             assert_eq!(disagreement(&game, 3, 30), None, "{name}");
         }
         // Larger games, shorter: evaluating every rule of checkers takes a
-        // while (and of chess, far too long).
+        // while (and of chess, far too long; sudoku's static `exactlyOne`,
+        // 9¹⁰ candidates, can only be evaluated for what is demanded).
         for (name, game) in games_in(&root.join("tests/games")) {
-            if !name.ends_with("chess.kif") {
+            if !name.ends_with("chess.kif") && !name.ends_with("sudoku.kif") {
                 assert_eq!(disagreement(&game, 1, 8), None, "{name}");
             }
         }
