@@ -393,6 +393,9 @@ fn describe_periodicity(p: &Periodicity, game: &HeapGame) -> String {
     match p {
         Periodicity::Proved { period, preperiod, needed } => {
             let how = match game.last_digit() {
+                Some(t) if game.leaves_three() => {
+                    format!("the periodicity theorem for moves leaving up to three heaps with t = {t}")
+                }
                 Some(t) if game.splits() => format!("the periodicity theorem with t = {t}"),
                 Some(t) => format!("{t} values in a row repeating (no move splits a heap)"),
                 None => "the periodicity theorem".to_owned(),

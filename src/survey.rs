@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use bouton_grundy::{ComputeError, ComputeOptions, HeapGame, Periodicity, compute};
+use bouton_grundy::{ComputeError, ComputeOptions, HeapGame, Periodicity, Sequence, compute};
 use serde::Serialize;
 
 use crate::UsageError;
@@ -161,17 +161,76 @@ pub struct Row {
     pub finding: Finding,
     /// The largest value computed (none when stopped).
     pub largest: Option<u32>,
-    /// How many values were computed.
+    /// How many values were computed (or known from the game computed).
     pub computed: u64,
-    /// Seconds spent.
+    /// Seconds spent (0 for a game known from another one's values).
     pub seconds: f64,
+    /// The game actually computed, when it is another one whose values
+    /// are this game's shifted (its standard form: see
+    /// [`HeapGame::first_cousin`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub computed_as: Option<String>,
+}
+
+/// A game's standard form: its first cousin's first cousin … as far as they
+/// go, and how many steps. G(n) = G_std(n − shift) for n ≥ shift, and 0 below.
+fn standard_form(game: &HeapGame) -> (HeapGame, u64) {
+    let mut form = game.clone();
+    let mut shift = 0;
+    // Each step moves the digits one place left, so chains are short; the
+    // bound is a guard.
+    while shift < 64 {
+        match form.first_cousin() {
+            Some(cousin) if cousin != form => {
+                form = cousin;
+                shift += 1;
+            }
+            _ => break,
+        }
+    }
+    (form, shift)
+}
+
+/// The least pre-period of the game whose values are `seq`'s shifted by
+/// `shift` (zeros below), for period `p`, given that it holds from `from`.
+fn shifted_preperiod(seq: &Sequence, shift: u64, p: u64, from: u64) -> u64 {
+    let g = |n: u64| if n < shift { Some(0) } else { seq.get(n - shift) };
+    let mut e = from;
+    while e > 0 && g(e - 1).is_some() && g(e - 1) == g(e - 1 + p) {
+        e -= 1;
+    }
+    e
+}
+
+/// The row of a game whose values are those of `computed` shifted by
+/// `shift` (see [`standard_form`]).
+fn shifted_row(code: String, row: &Row, seq: Option<&Sequence>, shift: u64, upto: u64) -> Row {
+    let adjust = |p: u64, e: u64| seq.map_or(e + shift, |seq| shifted_preperiod(seq, shift, p, e + shift));
+    let finding = match &row.finding {
+        Finding::Proved { period, preperiod } => {
+            Finding::Proved { period: *period, preperiod: adjust(*period, *preperiod) }
+        }
+        Finding::Apparent { period, preperiod } => {
+            Finding::Apparent { period: *period, preperiod: adjust(*period, *preperiod) }
+        }
+        Finding::Arithmetic { period, saltus, preperiod } => {
+            Finding::Arithmetic { period: *period, saltus: *saltus, preperiod: preperiod + shift }
+        }
+        Finding::ArithmeticProved { period, saltus, preperiod } => {
+            Finding::ArithmeticProved { period: *period, saltus: *saltus, preperiod: preperiod + shift }
+        }
+        other => other.clone(),
+    };
+    let computed = if row.computed == 0 { 0 } else { (row.computed + shift).min(upto + 1) };
+    Row { code, finding, largest: row.largest, computed, seconds: 0.0, computed_as: Some(row.code.clone()) }
 }
 
 /// Computes one game for the survey: until proved, up to `upto`, or until
-/// `cancel` is raised.
-fn survey_one(game: &HeapGame, upto: u64, cancel: &AtomicBool) -> Row {
+/// `cancel` is raised; its row, and its values when computed.
+fn survey_one(game: &HeapGame, upto: u64, cancel: &AtomicBool) -> (Row, Option<Sequence>) {
     let started = Instant::now();
     let options = ComputeOptions { stop_when_proved: true, cancel: Some(cancel), threads: 1, ..Default::default() };
+    let mut values = None;
     let (finding, largest, computed) = match compute(game, upto, options) {
         Ok(seq) => {
             // A proof analysis could not make by itself is kept for it.
@@ -187,17 +246,23 @@ fn survey_one(game: &HeapGame, upto: u64, cancel: &AtomicBool) -> Row {
                 }
                 Periodicity::None { .. } => Finding::Unsolved,
             };
-            (finding, Some(seq.stats().max()), seq.len())
+            let found = (finding, Some(seq.stats().max()), seq.len());
+            values = Some(seq);
+            found
         }
         Err(ComputeError::Cancelled { reached }) => (Finding::Stopped, None, reached),
         Err(e) => (Finding::Failed { reason: e.to_string() }, None, 0),
     };
-    Row { code: game.to_string(), finding, largest, computed, seconds: started.elapsed().as_secs_f64() }
+    let seconds = started.elapsed().as_secs_f64();
+    (Row { code: game.to_string(), finding, largest, computed, seconds, computed_as: None }, values)
 }
 
 /// Runs the survey on two threads (each game on one), every game within
 /// `per_game`; `interrupted` stops it all, and `on_progress` hears how many
-/// games are done now and then. Rows come back in the games' order.
+/// games are done now and then. Rows come back in the games' order. Games
+/// with the same standard form (see [`HeapGame::first_cousin`]: 448 codes
+/// of three digits have 266) are computed once, as that form, and each
+/// one's row is read from its values shifted.
 pub fn survey(
     games: &[HeapGame],
     upto: u64,
@@ -206,6 +271,17 @@ pub fn survey(
     on_progress: &mut dyn FnMut(usize),
 ) -> Vec<Row> {
     const WORKERS: usize = 2;
+    // The forms to compute, in the order of their first game, with the
+    // games (index, shift) each one answers.
+    let mut forms: Vec<(HeapGame, Vec<(usize, u64)>)> = Vec::new();
+    for (index, game) in games.iter().enumerate() {
+        let (form, shift) = standard_form(game);
+        match forms.iter_mut().find(|(f, _)| *f == form) {
+            Some((_, members)) => members.push((index, shift)),
+            None => forms.push((form, vec![(index, shift)])),
+        }
+    }
+    let forms = &forms;
     let next = AtomicUsize::new(0);
     let rows: Mutex<Vec<Option<Row>>> = Mutex::new(vec![None; games.len()]);
     let cancels: [AtomicBool; WORKERS] = [AtomicBool::new(false), AtomicBool::new(false)];
@@ -217,16 +293,24 @@ pub fn survey(
             let (next, rows, cancels, started, finished, done) = (&next, &rows, &cancels, &started, &finished, &done);
             scope.spawn(move || {
                 loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= games.len() || interrupted.load(Ordering::Relaxed) {
+                    let at = next.fetch_add(1, Ordering::Relaxed);
+                    if at >= forms.len() || interrupted.load(Ordering::Relaxed) {
                         break;
                     }
+                    let (form, members) = &forms[at];
                     cancels[worker].store(false, Ordering::Relaxed);
                     *started[worker].lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
-                    let row = survey_one(&games[index], upto, &cancels[worker]);
+                    let (row, seq) = survey_one(form, upto, &cancels[worker]);
                     *started[worker].lock().unwrap_or_else(|e| e.into_inner()) = None;
-                    rows.lock().unwrap_or_else(|e| e.into_inner())[index] = Some(row);
-                    done.fetch_add(1, Ordering::Relaxed);
+                    let mut rows = rows.lock().unwrap_or_else(|e| e.into_inner());
+                    for &(index, shift) in members {
+                        rows[index] = Some(if shift == 0 {
+                            row.clone()
+                        } else {
+                            shifted_row(games[index].to_string(), &row, seq.as_ref(), shift, upto)
+                        });
+                    }
+                    done.fetch_add(members.len(), Ordering::Relaxed);
                 }
                 finished.fetch_add(1, Ordering::Relaxed);
             });
@@ -289,6 +373,10 @@ pub fn write_table(out: &mut dyn Write, rows: &[Row], upto: u64, per_game: Durat
                 open += 1;
                 (format!("failed: {reason}"), dash.to_owned(), dash.to_owned())
             }
+        };
+        let result = match &row.computed_as {
+            Some(form) => format!("{result}, via {form}"),
+            None => result,
         };
         let largest = row.largest.map_or_else(|| dash.to_owned(), |v| v.to_string());
         writeln!(

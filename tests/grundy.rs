@@ -219,7 +219,7 @@ fn plots_are_svg_or_png() {
 #[test]
 fn command_line_mistakes_exit_2() {
     bouton(&["grundy", "0.G"]).run().assert_one_line_error(2, &["\"0.G\"", "not a hexadecimal digit"]);
-    bouton(&["grundy", "0.4!7"]).run().assert_one_line_error(2, &["\"0.4!7\"", "pairwise unequal"]);
+    bouton(&["grundy", "0.!7"]).run().assert_one_line_error(2, &["\"0.!7\"", "pairwise unequal"]);
     bouton(&["grundy", "0.F…"]).run().assert_one_line_error(2, &["repeated last digit"]);
     // 9 is a hexadecimal digit: take one, leave nothing or three heaps.
     let out = bouton(&["grundy", "0.9", "--upto", "12"]).run();

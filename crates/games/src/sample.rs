@@ -66,13 +66,13 @@ fn options_at(game: &HeapGame, n: u64, take: u64) -> u128 {
     let (d, rest) = (game.digit(take), n - take);
     let nothing = u128::from(d & 1 != 0 && rest == 0);
     let one = u128::from(d & 2 != 0 && rest > 0 && take > 0);
-    let two = if d & 4 != 0 && rest >= 2 { u128::from(split_count(game, rest)) } else { 0 };
+    let two = if d & 4 != 0 && rest >= 2 { u128::from(split_count(game, rest, take)) } else { 0 };
     nothing + one + two
 }
 
-/// The ways to split `rest` into two non-empty heaps.
-fn split_count(game: &HeapGame, rest: u64) -> u64 {
-    if game.unequal_splits() { (rest - 1) / 2 } else { rest / 2 }
+/// The ways to split `rest` into two non-empty heaps, after taking `take`.
+fn split_count(game: &HeapGame, rest: u64, take: u64) -> u64 {
+    if game.unequal_at(take) { (rest - 1) / 2 } else { rest / 2 }
 }
 
 /// Every option of a heap of `n`, counted without listing them: the written

@@ -5,6 +5,9 @@
 //! `MEMORY=BYTES` sets the memory limit (values beyond it go to disk);
 //! `DUMP=FILE` writes the values, one per line; `THREADS=1` keeps to one
 //! core; `CHECKPOINT=FILE` keeps the values in FILE and resumes from it.
+//! For Grundy's game to 2^20, 2^21 or 2^24 the checksum is checked against
+//! the published one (`../shared/cgt-data/CHECKSUMS.md`), and a mismatch is
+//! an error.
 
 use std::time::Instant;
 
@@ -41,6 +44,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         stats.last_rare()
     );
     println!("periodicity {:?}", seq.periodicity());
+    let known = [(1u64 << 20, "A4B697C4"), (1 << 21, "DA3E1AFA"), (1 << 24, "8EB8E15C")];
+    if game == HeapGame::grundys_game()
+        && let Some(&(_, expected)) = known.iter().find(|&&(n, _)| n == seq.upto())
+    {
+        let checksum = stats.checksum().to_string();
+        if checksum != expected {
+            return Err(format!("checksum {checksum} differs from the known {expected}").into());
+        }
+        println!("checksum agrees with the known one");
+    }
     if let Ok(path) = std::env::var("DUMP") {
         let text: String = seq.iter().map(|v| format!("{}\n", v.expect("value"))).collect();
         std::fs::write(path, text)?;

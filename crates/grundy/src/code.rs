@@ -23,11 +23,12 @@ pub const MAX_DIGITS: usize = 4096;
 /// `!` follows the digit it applies to, as in CGSuite's `TakeAndBreak`
 /// ("appending ! to a digit requires that all the resulting heaps must be
 /// pairwise unequal", so `4!.0` is Grundy's game and `8!.0` splits a heap
-/// into three different sizes) and in Winning Ways' `4!.0`. bouton accepts
-/// it after `d_0` when `d_0` is the only digit that splits, the codes in
-/// which the literature uses it; a `!` after any other digit, or after `d_0`
-/// while another digit splits too (where it would restrict `d_0`'s moves
-/// alone), is refused with a message rather than read otherwise.
+/// into three different sizes) and in Winning Ways' `4!.0`: it restricts the
+/// moves of that digit alone. In `4!.04` a heap may be split into two
+/// unequal heaps, or lose two tokens and be split into any two; in `0.3F!`
+/// (CGSuite's example) taking two tokens may leave one heap, two unequal
+/// heaps or three pairwise unequal heaps. On a digit that never leaves two
+/// heaps `!` restricts nothing and is dropped (`0.3!7` is `0.37`).
 ///
 /// ```
 /// use bouton_grundy::{HeapGame, HeapOption};
@@ -52,8 +53,10 @@ pub struct HeapGame {
     digits: Vec<u8>,
     /// The digit for every `k >= digits.len()`.
     tail: u8,
-    /// Splits must leave two different sizes.
-    unequal: bool,
+    /// `unequal[k]`: the heaps `d_k`'s splits leave must be pairwise
+    /// unequal (`!` after `d_k`); as long as `digits`, and only set on
+    /// digits that split.
+    unequal: Vec<bool>,
 }
 
 /// One move from a single heap: remove `take` tokens and leave the heaps in
@@ -125,10 +128,10 @@ pub enum CodeError {
         /// The offending character.
         found: char,
     },
-    /// A `!` where bouton does not read it.
+    /// A `!` that follows no digit (or another `!`).
     #[error(
-        "{code:?}: `!` makes the heaps left by the digit it follows pairwise unequal; bouton reads it only after the \
-         first digit, when no other digit splits a heap (as in 4!.0 or 8!.0)"
+        "{code:?}: `!` makes the heaps left by the digit it follows pairwise unequal: write it once, right after a \
+         digit (as in 4!.0 or 0.3F!)"
     )]
     Unequal {
         /// The text.
@@ -160,12 +163,14 @@ pub enum CodeError {
 impl HeapGame {
     /// A game from its digits `d_0, d_1, …` (hexadecimal digits, up to 15,
     /// allowed), a digit repeated for ever after them (0 for none), and
-    /// whether `d_0`'s splits must leave pairwise unequal heaps (`!`).
+    /// whether every digit that splits has a `!` (its splits must leave
+    /// pairwise unequal heaps); [`HeapGame::from_marked_digits`] puts `!`
+    /// on chosen digits.
     ///
     /// # Errors
     /// As for parsing: `d_0` that takes nothing without splitting, a digit
-    /// above 15, a tail that splits, `unequal` while `d_0` does not split or
-    /// another digit does, or too many digits.
+    /// above 15, a tail that splits, `unequal` while no digit splits, or too
+    /// many digits.
     ///
     /// ```
     /// use bouton_grundy::HeapGame;
@@ -173,10 +178,39 @@ impl HeapGame {
     /// let game = HeapGame::from_digits(&[8], 0, true)?;
     /// assert_eq!(game.to_string(), "8!.0");
     /// assert!(game.leaves_three());
-    /// assert!(HeapGame::from_digits(&[4, 4], 0, true).is_err());
+    /// assert_eq!(HeapGame::from_digits(&[4, 4], 0, true)?.to_string(), "4!.4!");
+    /// assert!(HeapGame::from_digits(&[0, 3], 0, true).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn from_digits(digits: &[u8], tail: u8, unequal: bool) -> Result<HeapGame, CodeError> {
+        let marks: Vec<bool> = digits.iter().map(|&d| unequal && d & 12 != 0).collect();
+        if unequal && !marks.contains(&true) {
+            return Err(CodeError::Unequal { code: format_code(digits, tail, &vec![true; digits.len()]) });
+        }
+        HeapGame::from_marked_digits(digits, tail, &marks)
+    }
+
+    /// A game from its digits `d_0, d_1, …`, a digit repeated for ever after
+    /// them (0 for none), and which digits carry a `!` (`unequal[k]` for
+    /// `d_k`; missing entries are false, and a `!` on a digit that never
+    /// leaves two heaps restricts nothing and is dropped).
+    ///
+    /// # Errors
+    /// As for parsing: `d_0` that takes nothing without splitting, a digit
+    /// above 15, a tail that splits, or too many digits.
+    ///
+    /// ```
+    /// use bouton_grundy::{HeapGame, HeapOption};
+    ///
+    /// // Split into two unequal heaps, or take 2 and split into any two.
+    /// let game = HeapGame::from_marked_digits(&[4, 0, 4], 0, &[true, false, false])?;
+    /// assert_eq!(game.to_string(), "4!.04");
+    /// assert!(!game.allows(6, HeapOption::new(0, 3, 3)));
+    /// assert!(game.allows(6, HeapOption::new(2, 2, 2)));
+    /// assert_eq!(HeapGame::from_marked_digits(&[0, 3], 0, &[false, true])?.to_string(), "0.3");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_marked_digits(digits: &[u8], tail: u8, unequal: &[bool]) -> Result<HeapGame, CodeError> {
         let code = || format_code(digits, tail, unequal);
         if let Some(&bad) = digits.iter().chain([&tail]).find(|&&d| d > 15) {
             return Err(CodeError::BadDigit {
@@ -189,11 +223,6 @@ impl HeapGame {
         }
         if tail & 12 != 0 {
             return Err(CodeError::SplittingTail { code: code() });
-        }
-        let splitting = |d: &u8| d & 12 != 0;
-        let only_d0_splits = digits.first().is_some_and(splitting) && !digits.iter().skip(1).any(splitting);
-        if unequal && !only_d0_splits {
-            return Err(CodeError::Unequal { code: code() });
         }
         if digits.len() > MAX_DIGITS + 1 {
             return Err(CodeError::TooLong { code: code() });
@@ -212,32 +241,34 @@ impl HeapGame {
                 digits.pop();
             }
         }
+        let unequal =
+            digits.iter().enumerate().map(|(k, &d)| d & 12 != 0 && unequal.get(k).copied().unwrap_or(false)).collect();
         Ok(HeapGame { digits, tail, unequal })
     }
 
     /// Nim: take any number from one heap (`0.3…`).
     pub fn nim() -> HeapGame {
-        HeapGame { digits: vec![0], tail: 3, unequal: false }
+        HeapGame { digits: vec![0], tail: 3, unequal: vec![false] }
     }
 
     /// Kayles, `0.77`: knock down one pin or two adjacent pins from a row.
     pub fn kayles() -> HeapGame {
-        HeapGame { digits: vec![0, 7, 7], tail: 0, unequal: false }
+        HeapGame { digits: vec![0, 7, 7], tail: 0, unequal: vec![false; 3] }
     }
 
     /// Dawson's Kayles, `0.07`: knock down two adjacent pins.
     pub fn dawsons_kayles() -> HeapGame {
-        HeapGame { digits: vec![0, 0, 7], tail: 0, unequal: false }
+        HeapGame { digits: vec![0, 0, 7], tail: 0, unequal: vec![false; 3] }
     }
 
     /// Grundy's game, `4!.0`: split a heap into two unequal heaps.
     pub fn grundys_game() -> HeapGame {
-        HeapGame { digits: vec![4], tail: 0, unequal: true }
+        HeapGame { digits: vec![4], tail: 0, unequal: vec![true] }
     }
 
     /// Lasker's Nim, `4.3…`: take any number from a heap, or split it in two.
     pub fn laskers_nim() -> HeapGame {
-        HeapGame { digits: vec![4], tail: 3, unequal: false }
+        HeapGame { digits: vec![4], tail: 3, unequal: vec![false] }
     }
 
     /// The subtraction game: remove exactly one of the amounts in `set` from
@@ -299,10 +330,25 @@ impl HeapGame {
         self.tail
     }
 
-    /// Whether splits must leave heaps of different sizes (Grundy's game).
-    /// Only `d_0` splits when this is so.
+    /// Whether some digit's splits must leave heaps of different sizes (a
+    /// `!` in the code, as in Grundy's game `4!.0`); [`HeapGame::unequal_at`]
+    /// says which.
     pub fn unequal_splits(&self) -> bool {
-        self.unequal
+        self.unequal.contains(&true)
+    }
+
+    /// Whether the heaps left by a move removing `k` tokens must be pairwise
+    /// unequal (`!` after `d_k`).
+    ///
+    /// ```
+    /// use bouton_grundy::HeapGame;
+    ///
+    /// let game = HeapGame::parse_hexadecimal("0.3F!")?;
+    /// assert!(!game.unequal_at(1) && game.unequal_at(2) && !game.unequal_at(3));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn unequal_at(&self, k: u64) -> bool {
+        usize::try_from(k).ok().and_then(|k| self.unequal.get(k).copied()).unwrap_or(false)
     }
 
     /// Whether some move leaves three heaps (a hexadecimal digit 8 to F).
@@ -322,11 +368,55 @@ impl HeapGame {
         self.digits.iter().any(|d| d & 12 != 0)
     }
 
+    /// The game whose heap of n tokens is worth this game's heap of n + 1,
+    /// when there is one: a finite octal code (no `!`, no repeated digit,
+    /// no three-heap digit) whose `d_1` is even, so that a heap of one token
+    /// has no move. Its digit `d'_r` has bits 1 and 2 when `d_r` lets a move
+    /// leave one heap, all three bits when `d_(r−1)` lets a move leave two,
+    /// and bit 1 when `d_(r+1)` lets a move take a whole heap. *Proof*: a
+    /// heap of m ≥ 1 tokens is a heap of m − 1 in the other game, and a heap
+    /// of one token (worth 0, with no move) is none: removing k to leave
+    /// one heap of m − k becomes removing k to leave m − k − 1 (nothing when
+    /// that is 0), a split into a and b becomes removing k + 1 to leave
+    /// a − 1 and b − 1 (fewer heaps when some are 0), taking a whole heap of
+    /// k becomes taking one of k − 1 (k ≥ 2, as `d_1` is even); every move of
+    /// the other game arises so. So G(n) = G'(n − 1) for n ≥ 1 (CGSuite's
+    /// `firstCousin`). The survey computes codes with the same cousin once.
+    ///
+    /// ```
+    /// use bouton_grundy::{compute, ComputeOptions, HeapGame};
+    ///
+    /// // 0.4 (remove one token and split the rest in two) is Dawson's Kayles
+    /// // shifted by one.
+    /// let game: HeapGame = "0.4".parse()?;
+    /// assert_eq!(game.first_cousin(), Some(HeapGame::dawsons_kayles()));
+    /// let g = compute(&game, 50, ComputeOptions::default())?.to_vec()?;
+    /// let d = compute(&HeapGame::dawsons_kayles(), 49, ComputeOptions::default())?.to_vec()?;
+    /// assert_eq!(&g[1..], &d[..]);
+    /// assert_eq!("0.77".parse::<HeapGame>()?.first_cousin(), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn first_cousin(&self) -> Option<HeapGame> {
+        if !self.is_finite_octal() || self.digit(1) & 1 != 0 {
+            return None;
+        }
+        let len = self.digits.len() as u64;
+        let digits: Vec<u8> = (0..=len)
+            .map(|r| {
+                let whole = if self.digit(r + 1) & 1 != 0 { 1 } else { 0 };
+                let one = if r >= 1 && self.digit(r) & 2 != 0 { 3 } else { 0 };
+                let two = if r >= 1 && self.digit(r - 1) & 4 != 0 { 7 } else { 0 };
+                whole | one | two
+            })
+            .collect();
+        HeapGame::from_digits(&digits, 0, false).ok()
+    }
+
     /// Whether this is a true octal game with finitely many digits, the
     /// class the periodicity theorem covers (Grundy's game, with its unequal
     /// splits, is not, nor are hexadecimal codes).
     pub fn is_finite_octal(&self) -> bool {
-        self.tail == 0 && !self.unequal && !self.leaves_three()
+        self.tail == 0 && !self.unequal_splits() && !self.leaves_three()
     }
 
     /// Every move from a heap of `n` tokens that leaves at most two heaps,
@@ -342,7 +432,7 @@ impl HeapGame {
             let nothing = (d & 1 != 0 && rest == 0).then_some(HeapOption::new(take, 0, 0));
             let one = (d & 2 != 0 && rest > 0 && take > 0).then_some(HeapOption::new(take, rest, 0));
             let splits = if d & 4 != 0 && rest >= 2 {
-                let last = if self.unequal { (rest - 1) / 2 } else { rest / 2 };
+                let last = if self.unequal_at(take) { (rest - 1) / 2 } else { rest / 2 };
                 1..=last
             } else {
                 #[allow(clippy::reversed_empty_ranges)]
@@ -365,7 +455,7 @@ impl HeapGame {
             (0, 0) => d & 1 != 0 && rest == 0,
             (a, 0) => d & 2 != 0 && take > 0 && a == rest,
             (0, _) => false,
-            (a, b) => d & 4 != 0 && a.checked_add(b) == Some(rest) && a <= b && !(self.unequal && a == b),
+            (a, b) => d & 4 != 0 && a.checked_add(b) == Some(rest) && a <= b && !(self.unequal_at(take) && a == b),
         }
     }
 }
@@ -380,12 +470,13 @@ fn checked_amount(s: u64) -> Result<usize, CodeError> {
     }
 }
 
-fn format_code(digits: &[u8], tail: u8, unequal: bool) -> String {
+fn format_code(digits: &[u8], tail: u8, unequal: &[bool]) -> String {
     let mut text = String::new();
     let digit = |d: u8| char::from_digit(u32::from(d.min(35)), 36).unwrap_or('?').to_ascii_uppercase();
+    let marked = |k: usize| unequal.get(k).copied().unwrap_or(false);
     let d0 = digits.first().copied().unwrap_or(0);
     text.push(digit(d0));
-    if unequal {
+    if marked(0) {
         text.push('!');
     }
     text.push('.');
@@ -393,8 +484,11 @@ fn format_code(digits: &[u8], tail: u8, unequal: bool) -> String {
     if rest.is_empty() && tail == 0 {
         text.push('0');
     }
-    for &d in rest {
+    for (k, &d) in rest.iter().enumerate() {
         text.push(digit(d));
+        if marked(k + 1) {
+            text.push('!');
+        }
     }
     if tail != 0 {
         text.push(digit(tail));
@@ -405,7 +499,7 @@ fn format_code(digits: &[u8], tail: u8, unequal: bool) -> String {
 
 impl fmt::Display for HeapGame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&format_code(&self.digits, self.tail, self.unequal))
+        f.write_str(&format_code(&self.digits, self.tail, &self.unequal))
     }
 }
 
@@ -421,8 +515,8 @@ fn hex_note(found: char) -> &'static str {
 impl FromStr for HeapGame {
     type Err = CodeError;
 
-    /// Parses an octal code `d0.d1d2…`, with an optional `!` after `d0` and
-    /// an optional trailing `…` or `...` repeating the last digit.
+    /// Parses an octal code `d0.d1d2…`, with an optional `!` after any digit
+    /// and an optional trailing `…` or `...` repeating the last digit.
     fn from_str(text: &str) -> Result<HeapGame, CodeError> {
         parse(text, 8)
     }
@@ -470,7 +564,7 @@ fn parse(text: &str, radix: u32) -> Result<HeapGame, CodeError> {
         if tail_digits.is_empty() {
             return Err(CodeError::NoDigits { code: code.to_owned() });
         }
-        let (head, unequal) = match head.strip_suffix('!') {
+        let (head, head_unequal) = match head.strip_suffix('!') {
             Some(head) => (head, true),
             None => (head, false),
         };
@@ -478,7 +572,7 @@ fn parse(text: &str, radix: u32) -> Result<HeapGame, CodeError> {
             16 => CodeError::BadHexDigit { code: code.to_owned(), found },
             _ => CodeError::BadDigit { code: code.to_owned(), found },
         };
-        if tail_digits.contains('!') {
+        if head.contains('!') || (head_unequal && head.is_empty()) {
             return Err(CodeError::Unequal { code: code.to_owned() });
         }
         let mut head_chars = head.chars();
@@ -493,11 +587,21 @@ fn parse(text: &str, radix: u32) -> Result<HeapGame, CodeError> {
         // written out: it may be one digit more.
         let most = MAX_DIGITS + 1 + usize::from(repeats);
         let mut digits = Vec::with_capacity(tail_digits.len() + 1);
+        let mut unequal = Vec::with_capacity(tail_digits.len() + 1);
         for c in std::iter::once(d0).chain(tail_digits.chars()) {
+            if c == '!' {
+                // `!` marks the digit just read, once.
+                match unequal.last_mut() {
+                    Some(mark @ false) if digits.len() > 1 => *mark = true,
+                    _ => return Err(CodeError::Unequal { code: code.to_owned() }),
+                }
+                continue;
+            }
             match c.to_digit(radix) {
                 Some(d) => digits.push(d as u8),
                 None => return Err(bad(c)),
             }
+            unequal.push(digits.len() == 1 && head_unequal);
             if digits.len() > most {
                 return Err(CodeError::TooLong { code: code.to_owned() });
             }
@@ -505,8 +609,9 @@ fn parse(text: &str, radix: u32) -> Result<HeapGame, CodeError> {
         let tail = if repeats && digits.len() > 1 { *digits.last().expect("not empty") } else { 0 };
         if tail != 0 {
             digits.pop();
+            unequal.pop();
         }
-        HeapGame::from_digits(&digits, tail, unequal).map_err(|e| match e {
+        HeapGame::from_marked_digits(&digits, tail, &unequal).map_err(|e| match e {
             CodeError::BadDigit { found, .. } => CodeError::BadDigit { code: code.to_owned(), found },
             CodeError::TakeNothing { .. } => CodeError::TakeNothing { code: code.to_owned() },
             CodeError::SplittingTail { .. } => CodeError::SplittingTail { code: code.to_owned() },

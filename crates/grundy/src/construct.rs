@@ -54,7 +54,7 @@ pub fn option_with_value(
             return Ok(Some(HeapOption::new(take, rest, 0)));
         }
         if d & 4 != 0 && rest >= 2 {
-            let last = if game.unequal_splits() { (rest - 1) / 2 } else { rest / 2 };
+            let last = if game.unequal_at(take) { (rest - 1) / 2 } else { rest / 2 };
             if let Some(left) = split_with_value(values, rest, last, target, meter)? {
                 return Ok(Some(HeapOption::new(take, left, rest - left)));
             }

@@ -16,9 +16,39 @@ pub const DEFAULT_MAX_PERIOD: u64 = u64::MAX;
 ///
 /// For an octal game with finitely many digits, last non-zero digit `d_t`,
 /// the **periodicity theorem** turns a finite check into a proof: if
-/// G(n + p) = G(n) for all n with e ≤ n < 2e + p + t, it holds for all
-/// n ≥ e. For games that never split a heap, G(n) depends only on the `t`
+/// G(n + p) = G(n) for all n with e ≤ n < 2e' + p + t, where
+/// e' = max(e, 1), it holds for all n ≥ e (the usual statement has e where
+/// bouton has e'; with e = 0 the edge case N = p + t, split into p and p,
+/// would be matched by a "split" with an empty part, so bouton checks two
+/// values more there). For games that never split a heap, G(n) depends only on the `t`
 /// values before it, so `t` values in a row repeating `p` later suffice.
+///
+/// For a **hexadecimal** game (a move may leave three heaps; no `!`), the
+/// check is longer: G(n + p) = G(n) for e ≤ n < 3e + 2p + t proves it for
+/// all n ≥ e (Howse and Nowakowski, *Periodicity and arithmetic-periodicity
+/// in hexadecimal games*, Theoretical Computer Science 313, 2004, prove a
+/// periodicity theorem of this kind). bouton proves the bound it uses here.
+/// Let h = 3, the most heaps a move leaves, e' = max(e, 1) and
+/// N₀ = h·e' + (h−1)·p + t.
+/// *Claim*: if G(n + p) = G(n) for e ≤ n < N₀, then for every n ≥ e.
+/// *Proof*, by induction on N ≥ N₀, the claim holding for e ≤ n < N. The
+/// options of N and of N + p removing the same k ≤ t are matched, value for
+/// value, in both directions:
+/// - leaving one heap: N + p − k and N − k; e ≤ N − k < N (N₀ > e + t), so
+///   G(N + p − k) = G(N − k). (Leaving nothing is impossible: N > t.)
+/// - leaving j ≥ 2 heaps (j ≤ h) a₁ ≤ … ≤ a_j of N + p − k: the largest,
+///   a_j ≥ (N + p − k)/j ≥ (N₀ + p − t)/h ≥ e' + p, so a_j − p ≥ e' ≥ 1
+///   and a_j − p < N: replacing a_j by a_j − p gives an option of N − k
+///   (leaving j heaps, removing k) of the same value. Conversely a split
+///   of N − k whose largest part b_j ≥ (N − k)/j ≥ e (as N ≥ h·e + t) is
+///   matched by b_j + p, of the same value (e ≤ b_j < N).
+///
+/// So both value sets are equal and so are the mexes: G(N + p) = G(N). ∎
+/// The largest n read is N₀ − 1 + p = 3·(e' + p) + t − 1. (With h = 2 the
+/// same matching gives the octal bound above; e' keeps a part from
+/// becoming empty when e = 0.) The matching needs the parts free: with `!`
+/// (parts pairwise unequal) replacing a_j by a_j − p may make two parts
+/// equal, so no theorem is claimed for codes with `!`.
 ///
 /// ```
 /// use bouton_grundy::{compute, ComputeOptions, HeapGame, Periodicity};
@@ -256,8 +286,10 @@ fn prefix_condition(at: &mut impl FnMut(u64) -> u32, first: u64, e: u64, p: u64,
 /// Which finite check proves a period, for a given game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ProofRule {
-    /// The octal periodicity theorem: up to 2e + 2p + t − 1.
-    Splitting { t: u64 },
+    /// The periodicity theorem for moves leaving at most `heaps` heaps (2,
+    /// octal: up to 2(max(e, 1) + p) + t − 1; 3, hexadecimal: up to
+    /// 3(max(e, 1) + p) + t − 1).
+    Splitting { t: u64, heaps: u64 },
     /// No splits: a window of `t` values after `from(e)` repeating.
     Window { t: u64, from_zero: bool },
     /// Nothing is proved (infinite codes, unequal splits).
@@ -269,11 +301,11 @@ impl ProofRule {
         let Some(t) = game.last_digit() else {
             return ProofRule::Unavailable;
         };
-        if game.unequal_splits() || game.leaves_three() {
-            // The theorem is for two heaps at most, and for every split.
+        if game.unequal_splits() {
+            // The theorem is for free splits.
             ProofRule::Unavailable
         } else if game.splits() {
-            ProofRule::Splitting { t }
+            ProofRule::Splitting { t, heaps: if game.leaves_three() { 3 } else { 2 } }
         } else {
             // With only "take and leave nothing or one heap" digits 3 and 0,
             // G(n) = mex{G(n - k)} is the same rule from n = t on; with lone
@@ -286,7 +318,10 @@ impl ProofRule {
     /// The largest n whose value the proof of (`preperiod`, `period`) needs.
     pub(crate) fn needed(self, preperiod: u64, period: u64) -> Option<u64> {
         match self {
-            ProofRule::Splitting { t } => Some((2 * preperiod + 2 * period + t).saturating_sub(1)),
+            ProofRule::Splitting { t, heaps } => {
+                let e = preperiod.max(1);
+                Some(heaps.saturating_mul(e.saturating_add(period)).saturating_add(t).saturating_sub(1))
+            }
             ProofRule::Window { t, from_zero } => {
                 let start = if from_zero { preperiod } else { preperiod.max(1) };
                 Some((start + period + t.max(1)).saturating_sub(1))
@@ -684,8 +719,9 @@ mod tests {
         *state >> 33
     }
 
-    const RULES: [ProofRule; 4] = [
-        ProofRule::Splitting { t: 2 },
+    const RULES: [ProofRule; 5] = [
+        ProofRule::Splitting { t: 2, heaps: 2 },
+        ProofRule::Splitting { t: 1, heaps: 3 },
         ProofRule::Window { t: 3, from_zero: true },
         ProofRule::Window { t: 1, from_zero: false },
         ProofRule::Unavailable,
@@ -733,7 +769,7 @@ mod tests {
     #[test]
     fn a_long_period_is_proved_as_soon_as_the_theorem_allows() {
         let (e, p) = (30_000u64, 70_001u64);
-        let rule = ProofRule::Splitting { t: 4 };
+        let rule = ProofRule::Splitting { t: 4, heaps: 2 };
         let needed = 2 * e + 2 * p + 4 - 1;
         let mut state = 11;
         let mut values: Vec<u32> = Vec::new();

@@ -147,3 +147,27 @@ fn two_threads_give_the_values_of_one() {
     let two = ComputeOptions { threads: 2, ..Default::default() };
     assert_eq!(compute(&HeapGame::grundys_game(), 12_000, two).unwrap().to_vec().unwrap(), expected);
 }
+
+/// A first cousin (see `HeapGame::first_cousin`) is worth the game shifted
+/// by one heap, G(n) = G'(n − 1), for every octal code with up to three
+/// digits that has one, both from the definition; and exactly the codes
+/// with an odd d1 (or with `!`, or a repeated digit) have none.
+#[test]
+fn first_cousins_are_the_game_shifted_by_one() {
+    let mut cousins = 0;
+    for index in 0..8 * 8 * 8 * 2 {
+        let digits = vec![[0u8, 4][index / 512], ((index / 64) % 8) as u8, ((index / 8) % 8) as u8, (index % 8) as u8];
+        let game = HeapGame::from_digits(&digits, 0, false).expect("a code");
+        let Some(cousin) = game.first_cousin() else {
+            assert!(digits[1] % 2 == 1, "{game} has an even d1 and no cousin");
+            continue;
+        };
+        cousins += 1;
+        let mine = by_definition(&digits, false, 90);
+        let theirs = by_definition(cousin.digits(), false, 89);
+        assert_eq!(mine[1..], theirs[..], "{game} and its cousin {cousin}");
+    }
+    assert_eq!(cousins, 512);
+    assert_eq!(HeapGame::grundys_game().first_cousin(), None);
+    assert_eq!(HeapGame::nim().first_cousin(), None);
+}

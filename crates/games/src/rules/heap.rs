@@ -221,7 +221,7 @@ pub(crate) fn describe_code(game: &HeapGame) -> String {
     let mut parts = Vec::new();
     let digits = game.digits();
     if digits[0] & 4 != 0 {
-        parts.push(if game.unequal_splits() {
+        parts.push(if game.unequal_at(0) {
             "split a heap into two unequal heaps".to_owned()
         } else {
             "split a heap into two".to_owned()
@@ -240,7 +240,7 @@ pub(crate) fn describe_code(game: &HeapGame) -> String {
             ways.push("leaving one heap");
         }
         if d & 4 != 0 {
-            ways.push("leaving two heaps");
+            ways.push(if game.unequal_at(k as u64) { "leaving two unequal heaps" } else { "leaving two heaps" });
         }
         takes.push(format!("{k} ({})", ways.join(" or ")));
     }

@@ -1,14 +1,19 @@
 //! The second core's share of the sparse method: for the heaps of a lane a
 //! little ahead, every option through a split whose rare part is far away
-//! (more than [`LEAD`] + 1 lanes), from values it already knows. The main
-//! thread then looks only through the near rare heaps and searches for rare
-//! values; both find the same options as one thread would, so the values
-//! are the same. The main thread never waits: a lane whose answer is not
-//! there when it starts (the helper was slow, or the machine busy) it
-//! computes alone.
+//! (more than [`LEAD`] + 1 lanes), and every option of the first
+//! [`ROUNDS`] rounds of the search for rare values wherever it can read both
+//! parts, from values it already knows. The main thread then looks only
+//! through the near rare heaps and searches for the rare values still
+//! wanted, skipping the chunks the helper went through; both find the same
+//! options as one thread would, so the values are the same. The main thread
+//! waits for the helper at most [`PATIENCE`] per lane: a lane whose answer
+//! is not there by then (the machine is busy) it computes alone.
 
 use std::collections::VecDeque;
-use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError, channel};
+use std::time::Duration;
+
+use super::sparse::{CHUNK, chunk_count, chunk_in_round};
 
 /// Heaps per lane: the unit of work handed over.
 pub(super) const LANE: u64 = 256;
@@ -22,6 +27,26 @@ const PREFIX: u64 = 1 << 17;
 /// The latest values it keeps (a power of two).
 const WINDOW: u64 = 1 << 18;
 
+/// The first rounds of the main thread's search (one chunk of splits per
+/// split move each) that the helper also goes through, where it can read
+/// every value: it marks everything they give, and the main thread skips
+/// them.
+const ROUNDS: u64 = 3;
+
+/// Whether the helper, knowing G(0) to G(`known` − 1) when it worked on a
+/// lane, could read every split of the chunk whose first parts start at
+/// `base`: the second parts are below `known` when the first are at least
+/// `LEAD + 1` lanes long.
+#[inline]
+fn covers(base: u64, known: u64) -> bool {
+    base >= (LEAD + 1) * LANE && base + CHUNK <= known
+}
+
+/// How long the main thread waits for the helper's answer for a lane the
+/// helper is working on (a lane takes it well under a millisecond on an
+/// idle core) before doing the lane alone.
+const PATIENCE: Duration = Duration::from_millis(2);
+
 /// The helper is worth its hand-overs with this many far rare heaps.
 const WORTH: usize = 64;
 
@@ -32,6 +57,17 @@ pub(super) struct Far<'a> {
     pub(super) bits: &'a [u64],
     pub(super) lo: usize,
     pub(super) hi: usize,
+    /// The helper knew G(0) to G(known − 1).
+    known: u64,
+}
+
+impl Far<'_> {
+    /// Whether the options of the search's chunk of round `round`, first
+    /// parts from `base`, are among `bits` already.
+    #[inline]
+    pub(super) fn covered(&self, round: u64, base: u64) -> bool {
+        round < ROUNDS && covers(base, self.known)
+    }
 }
 
 /// Work for the helper.
@@ -60,7 +96,7 @@ struct Done {
 /// What the helper knows.
 struct Knowledge {
     prefix: Vec<u16>,
-    window: Vec<u16>,
+    window: Box<[u16; WINDOW as usize]>,
     rare_heaps: Vec<u64>,
     rare_values: Vec<u16>,
     split: Vec<u64>,
@@ -96,8 +132,13 @@ impl Knowledge {
         let words = job.words;
         job.bits.clear();
         job.bits.resize(LANE as usize * words, 0);
+        let known = job.start - LEAD * LANE;
+        // Options are stamped (a plain store each: setting bits in place
+        // would chain every update through memory to the last one that
+        // touched the same word), then packed into the bitset.
+        let mut marks = vec![0u16; words * 64];
         for (lane, m) in (job.start..job.start + LANE).enumerate() {
-            let bits = &mut job.bits[lane * words..(lane + 1) * words];
+            let stamp = lane as u16 + 1;
             for &k in &self.split {
                 if m < k + 2 {
                     continue;
@@ -109,13 +150,44 @@ impl Knowledge {
                 }
                 let heaps = &self.rare_heaps[job.lo..end];
                 let values = &self.rare_values[job.lo..end];
+                // Every rest − r is in the window (the rare heaps are at
+                // most `reach`, see `Helper::next_lane`).
                 for (&r, &g) in heaps.iter().zip(values) {
                     if self.unequal && 2 * r == rest {
                         continue;
                     }
-                    let v = usize::from(g ^ self.get(rest - r));
-                    bits[v / 64] |= 1 << (v % 64);
+                    marks[usize::from(g ^ self.window[((rest - r) & (WINDOW - 1)) as usize])] = stamp;
                 }
+            }
+            // The first rounds of the search, where every value is known.
+            for round in 0..ROUNDS {
+                for &k in &self.split {
+                    if m < k + 2 {
+                        continue;
+                    }
+                    let rest = m - k;
+                    let count = chunk_count(rest, self.unequal);
+                    if round >= count {
+                        continue;
+                    }
+                    let base = 1 + chunk_in_round(round, count) * CHUNK;
+                    if covers(base, known) {
+                        // First parts are in the prefix (the search stops
+                        // at `REACH`, below `PREFIX`), second parts in the
+                        // window.
+                        for a in base..base + CHUNK {
+                            let first = match self.prefix.get(a as usize) {
+                                Some(&g) => g,
+                                None => self.get(a),
+                            };
+                            marks[usize::from(first ^ self.window[((rest - a) & (WINDOW - 1)) as usize])] = stamp;
+                        }
+                    }
+                }
+            }
+            let bits = &mut job.bits[lane * words..(lane + 1) * words];
+            for (word, marks) in bits.iter_mut().zip(marks.chunks_exact(64)) {
+                *word = marks.iter().enumerate().fold(0, |word, (j, &mark)| word | (u64::from(mark == stamp) << j));
             }
         }
     }
@@ -143,8 +215,8 @@ pub(super) struct Helper {
     current: Option<Done>,
     /// Answers for lanes to come.
     ready: VecDeque<Done>,
-    /// Jobs handed over and not yet answered.
-    outstanding: u64,
+    /// The lanes handed over and not yet answered, in order.
+    asked: VecDeque<u64>,
     spare: Vec<Vec<u64>>,
     max_split: u64,
 }
@@ -160,7 +232,7 @@ impl Helper {
         let (answer, answers) = channel::<Done>();
         let knowledge = Knowledge {
             prefix: Vec::new(),
-            window: vec![0; WINDOW as usize],
+            window: vec![0; WINDOW as usize].into_boxed_slice().try_into().expect("WINDOW long"),
             rare_heaps: Vec::new(),
             rare_values: Vec::new(),
             split: split.to_vec(),
@@ -178,7 +250,7 @@ impl Helper {
             rare_sent: 0,
             current: None,
             ready: VecDeque::new(),
-            outstanding: 0,
+            asked: VecDeque::new(),
             spare: Vec::new(),
             max_split,
         })
@@ -200,10 +272,25 @@ impl Helper {
         if let Some(done) = self.current.take() {
             self.spare.push(done.bits);
         }
+        // Answers come in the order asked. The one for this lane, if the
+        // helper is on it, is worth a short wait (it is usually nearly
+        // done); beyond `PATIENCE` this thread goes on alone.
+        let deadline = std::time::Instant::now() + PATIENCE;
         loop {
-            match self.answers.try_recv() {
+            let waiting = self.asked.front().is_some_and(|&first| first <= start);
+            let answer = if waiting {
+                self.answers.recv_timeout(deadline.saturating_duration_since(std::time::Instant::now())).map_err(|e| {
+                    match e {
+                        RecvTimeoutError::Timeout => TryRecvError::Empty,
+                        RecvTimeoutError::Disconnected => TryRecvError::Disconnected,
+                    }
+                })
+            } else {
+                self.answers.try_recv()
+            };
+            match answer {
                 Ok(done) => {
-                    self.outstanding = self.outstanding.saturating_sub(1);
+                    self.asked.pop_front();
                     self.ready.push_back(done);
                 }
                 Err(TryRecvError::Empty) => break,
@@ -228,7 +315,7 @@ impl Helper {
         let Some(jobs) = &self.jobs else {
             return;
         };
-        if self.outstanding > LEAD {
+        if self.asked.len() as u64 > LEAD {
             // Behind: let it catch up.
             return;
         }
@@ -261,7 +348,7 @@ impl Helper {
         let bits = self.spare.pop().unwrap_or_default();
         let job = Job { values, rare, start: next, lo, hi, words, bits };
         if jobs.send(job).is_ok() {
-            self.outstanding += 1;
+            self.asked.push_back(next);
         } else {
             self.jobs = None;
         }
@@ -272,6 +359,7 @@ impl Helper {
     pub(super) fn far(&self, n: u64) -> Option<Far<'_>> {
         let done = self.current.as_ref().filter(|d| (d.start..d.start + LANE).contains(&n))?;
         let lane = (n - done.start) as usize;
-        Some(Far { bits: &done.bits[lane * done.words..(lane + 1) * done.words], lo: done.lo, hi: done.hi })
+        let bits = &done.bits[lane * done.words..(lane + 1) * done.words];
+        Some(Far { bits, lo: done.lo, hi: done.hi, known: done.start - LEAD * LANE })
     }
 }

@@ -208,11 +208,17 @@ pub fn compute(game: &HeapGame, upto: u64, mut options: ComputeOptions<'_>) -> R
     if upto > MAX_UPTO {
         return Err(ComputeError::TooFar { upto });
     }
+    // The sparse method restricts every split alike: `!` on every digit
+    // that splits, or on none.
+    let uniform = (0..game.digits().len() as u64)
+        .filter(|&k| game.digit(k) & 4 != 0)
+        .all(|k| game.unequal_at(k) == game.unequal_splits());
+    let sparse_fits = game.splits() && game.tail() == 0 && uniform;
     let engine = match options.engine {
         // Moves leaving three heaps: only the direct method counts them.
         _ if game.leaves_three() => Engine::Naive,
-        Engine::Auto if game.splits() && game.tail() == 0 => Engine::Sparse,
-        Engine::Sparse if !(game.splits() && game.tail() == 0) => Engine::Naive,
+        Engine::Auto if sparse_fits => Engine::Sparse,
+        Engine::Sparse if !sparse_fits => Engine::Naive,
         Engine::Auto => Engine::Naive,
         chosen => chosen,
     };
@@ -257,6 +263,11 @@ impl<'o, 'a> Recorder<'o, 'a> {
 
     pub(crate) fn memory_limit(&self) -> u64 {
         self.options.memory_limit
+    }
+
+    /// Whether the computation stops as soon as periodicity is proved.
+    pub(crate) fn stops_when_proved(&self) -> bool {
+        self.options.stop_when_proved
     }
 
     pub(crate) fn threads(&self) -> usize {

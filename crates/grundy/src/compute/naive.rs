@@ -26,14 +26,14 @@ pub(crate) fn insert_options(game: &HeapGame, values: &[u32], n: u64, union: &Me
             set.insert(values[rest as usize] as usize);
         }
         if d & 4 != 0 && rest >= 2 {
-            let last = if game.unequal_splits() { (rest - 1) / 2 } else { rest / 2 };
+            let last = if game.unequal_at(k) { (rest - 1) / 2 } else { rest / 2 };
             for a in 1..=last {
                 set.insert((values[a as usize] ^ values[(rest - a) as usize]) as usize);
             }
         }
         if d & 8 != 0 && rest >= 3 {
             // Three heaps a ≤ b ≤ c (a < b < c when they must differ).
-            let unequal = u64::from(game.unequal_splits());
+            let unequal = u64::from(game.unequal_at(k));
             for a in 1..=rest / 3 {
                 let ga = values[a as usize];
                 let mut b = a + unequal;
@@ -61,20 +61,26 @@ pub(super) fn compute(
 ) -> Result<Values, ComputeError> {
     let values_needed = upto + 1;
     let bytes = values_needed.saturating_mul(4);
-    if bytes > rec.memory_limit() {
-        return Err(ComputeError::OutOfMemory {
-            game: game.to_string(),
-            values: values_needed,
-            bytes,
-            limit: rec.memory_limit(),
-        });
+    let limit = rec.memory_limit();
+    let out_of_memory =
+        |values: u64, bytes: u64| ComputeError::OutOfMemory { game: game.to_string(), values, bytes, limit };
+    // A run that stops once proved (up to N = 2^32 by default) usually stops
+    // long before N: the values grow as needed, within the limit.
+    let lazy = rec.stops_when_proved();
+    if bytes > limit && !lazy {
+        return Err(out_of_memory(values_needed, bytes));
     }
+    let most = limit / 4;
     let len = game.digits().len() as u64;
-    let mut values: Vec<u32> = Vec::with_capacity(values_needed as usize);
+    let mut values: Vec<u32> =
+        Vec::with_capacity(if lazy { values_needed.min(1 << 16) } else { values_needed } as usize);
     let mut union = MexSet::new();
     let mut set = MexSet::new();
     let mut n = 0u64;
     while n <= upto {
+        if n >= most {
+            return Err(out_of_memory(values_needed, bytes));
+        }
         if game.tail() & 2 != 0 && n > len {
             union.insert(values[(n - len) as usize] as usize);
         }

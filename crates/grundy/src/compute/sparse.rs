@@ -14,6 +14,10 @@
 //!
 //! Options are marked in an array of stamps rather than a bitset: a plain
 //! store per option, with no read-modify-write chain between neighbours.
+//! The search looks each split's value up in a table of the values wanted
+//! while there are many; once at most [`FEW`] are left (most of the
+//! search), it compares a whole chunk with each of them, in loops without
+//! branches that the compiler turns into vector instructions.
 
 use super::helper::{Far, Helper, LANE};
 use super::store::{MemStore8, MemStore16, SpillStore16, Store16};
@@ -27,7 +31,7 @@ use crate::{HeapGame, MexSet, RareMask};
 const DIRECT: u64 = 2048;
 
 /// First parts in a chunk of the search.
-const CHUNK: u64 = 64;
+pub(super) const CHUNK: u64 = 64;
 
 /// The search visits chunks whose first parts are at most this.
 const REACH: u64 = 1 << 16;
@@ -38,6 +42,10 @@ const STRIDE: u64 = 1031;
 
 /// Every value fits 16 bits; one stamp per value.
 const VALUES: usize = 1 << 16;
+
+/// At most this many values still wanted are compared with whole chunks
+/// rather than looked up split by split.
+const FEW: usize = 12;
 
 /// Chunks remembered for finding the last few wanted values.
 const HOT: usize = 8;
@@ -132,8 +140,28 @@ impl Moves {
     /// The largest first part of a split of `rest` tokens.
     #[inline]
     fn last_part(&self, rest: u64) -> u64 {
-        if self.unequal { rest.saturating_sub(1) / 2 } else { rest / 2 }
+        last_part(rest, self.unequal)
     }
+}
+
+/// The largest first part of a split of `rest` tokens (`unequal`: the two
+/// heaps left must differ).
+#[inline]
+pub(super) fn last_part(rest: u64, unequal: bool) -> u64 {
+    if unequal { rest.saturating_sub(1) / 2 } else { rest / 2 }
+}
+
+/// How many chunks the search visits among the splits of `rest` tokens.
+#[inline]
+pub(super) fn chunk_count(rest: u64, unequal: bool) -> u64 {
+    last_part(rest, unequal).min(REACH) / CHUNK
+}
+
+/// The chunk the search visits in round `round` (of `count` chunks); its
+/// first parts start at `1 + chunk * CHUNK`.
+#[inline]
+pub(super) fn chunk_in_round(round: u64, count: u64) -> u64 {
+    (round * STRIDE) % count
 }
 
 fn direct_value<S: Store16>(moves: &Moves, store: &mut S, n: u64, set: &mut MexSet) -> u32 {
@@ -174,14 +202,11 @@ struct Sparse {
     seen: Box<[u32; VALUES]>,
     /// `wanted[v] == tag`: v is a rare value still to be found.
     wanted: Box<[u32; VALUES]>,
-    /// The same values as a list.
-    wanted_list: Vec<u16>,
-    /// `marks[v] == mark`: v occurs in the chunk being scanned.
-    marks: Box<[u32; VALUES]>,
-    mark: u32,
     tag: u32,
     /// Chunks (split move, chunk number) that recently found hard values.
     hot: Vec<(usize, u64)>,
+    /// The values still wanted, once at most [`FEW`] are (else empty).
+    few: Vec<u16>,
     /// Chunks per split move for the current heap (kept to avoid allocating).
     counts: Vec<u64>,
     low: [u16; CHUNK as usize],
@@ -200,10 +225,8 @@ impl Sparse {
             seen: vec![0; VALUES].into_boxed_slice().try_into().expect("VALUES long"),
             wanted: vec![0; VALUES].into_boxed_slice().try_into().expect("VALUES long"),
             tag: 0,
-            wanted_list: Vec::new(),
-            marks: vec![0; VALUES].into_boxed_slice().try_into().expect("VALUES long"),
-            mark: 0,
             hot: Vec::with_capacity(HOT),
+            few: Vec::with_capacity(FEW),
             counts: Vec::new(),
             low: [0; CHUNK as usize],
             high: [0; CHUNK as usize],
@@ -241,16 +264,6 @@ impl Sparse {
         self.tag
     }
 
-    /// A fresh stamp for a new chunk.
-    fn next_mark(&mut self) -> u32 {
-        if self.mark == u32::MAX {
-            self.marks.fill(0);
-            self.mark = 0;
-        }
-        self.mark += 1;
-        self.mark
-    }
-
     /// G(n) for n ≥ [`DIRECT`].
     #[inline(never)]
     fn value<S: Store16>(&mut self, moves: &Moves, store: &mut S, n: u64, far: Option<Far<'_>>) -> u32 {
@@ -266,7 +279,7 @@ impl Sparse {
             }
         }
         // The options the helper found, through rare heaps lo..hi.
-        let (lo, hi) = match &far {
+        let (lo, hi) = match far {
             Some(far) => {
                 for (w, &word) in far.bits.iter().enumerate() {
                     let mut bits = word;
@@ -316,18 +329,18 @@ impl Sparse {
             Some(&v) => u32::from(v),
             None => self.limit as u32,
         };
-        self.wanted_list.clear();
+        let mut remaining = 0;
         for &v in self.rare_values.iter().take_while(|&&v| u32::from(v) < c) {
             if self.seen[usize::from(v)] != tag {
                 self.wanted[usize::from(v)] = tag;
-                self.wanted_list.push(v);
+                remaining += 1;
             }
         }
-        let mut remaining = self.wanted_list.len() as u32;
         if remaining == 0 {
             return c;
         }
-        remaining = self.scan_chunks(moves, store, n, remaining);
+        self.few.clear();
+        remaining = self.scan_chunks(moves, store, n, far, remaining);
         if remaining > 0 {
             remaining = self.scan_all(moves, store, n, remaining);
         }
@@ -344,14 +357,17 @@ impl Sparse {
     /// tend to come from the same splits at nearby heaps), then every chunk
     /// in a scattered order. Returns how many are still wanted.
     #[inline(never)]
-    fn scan_chunks<S: Store16>(&mut self, moves: &Moves, store: &mut S, n: u64, mut remaining: u32) -> u32 {
+    fn scan_chunks<S: Store16>(
+        &mut self,
+        moves: &Moves,
+        store: &mut S,
+        n: u64,
+        far: Option<Far<'_>>,
+        mut remaining: u32,
+    ) -> u32 {
         let mut counts = std::mem::take(&mut self.counts);
         counts.clear();
-        counts.extend(moves.split.iter().map(
-            |&k| {
-                if n >= k + 2 { moves.last_part(n - k).min(REACH) / CHUNK } else { 0 }
-            },
-        ));
+        counts.extend(moves.split.iter().map(|&k| if n >= k + 2 { chunk_count(n - k, moves.unequal) } else { 0 }));
         let mut hot = [(0usize, 0u64); HOT];
         let hot_len = self.hot.len();
         hot[..hot_len].copy_from_slice(&self.hot);
@@ -369,7 +385,11 @@ impl Sparse {
                 if i >= count {
                     continue;
                 }
-                let chunk = (i * STRIDE) % count;
+                let chunk = chunk_in_round(i, count);
+                if far.is_some_and(|far| far.covered(i, 1 + chunk * CHUNK)) {
+                    // The helper looked through it.
+                    continue;
+                }
                 remaining = self.scan_chunk(moves, store, n, index, chunk, remaining);
                 if remaining == 0 {
                     break 'chunks;
@@ -397,21 +417,38 @@ impl Sparse {
         store.copy_into(base, &mut self.low);
         store.copy_into(rest - base - (CHUNK - 1), &mut self.high);
         let before = remaining;
-        // Mark every value of the chunk (a plain store each), then look up
-        // the few values wanted.
-        let mark = self.next_mark();
-        for (&a, &b) in self.low.iter().zip(self.high.iter().rev()) {
-            self.marks[usize::from(a ^ b)] = mark;
-        }
-        let mut i = 0;
-        while i < self.wanted_list.len() {
-            let v = usize::from(self.wanted_list[i]);
-            if self.marks[v] == mark {
-                self.wanted[v] = 0;
-                self.wanted_list.swap_remove(i);
-                remaining -= 1;
-            } else {
-                i += 1;
+        if self.few.is_empty() {
+            // One look-up per split in the table of wanted values: a hit
+            // (one per value found, so few) clears the value.
+            let tag = self.tag;
+            for i in 0..CHUNK as usize {
+                let v = usize::from(self.low[i] ^ self.high[CHUNK as usize - 1 - i]);
+                if self.wanted[v] == tag {
+                    self.wanted[v] = 0;
+                    remaining -= 1;
+                }
+            }
+            if remaining > 0 && remaining as usize <= FEW {
+                let wanted = &self.wanted;
+                self.few.extend(self.rare_values.iter().filter(|&&v| wanted[usize::from(v)] == tag));
+            }
+        } else {
+            // A few values left: the chunk's values side by side, compared
+            // with each (loops without branches, in vector registers).
+            let mut options = [0u16; CHUNK as usize];
+            for (i, option) in options.iter_mut().enumerate() {
+                *option = self.low[i] ^ self.high[CHUNK as usize - 1 - i];
+            }
+            let mut i = 0;
+            while i < self.few.len() {
+                let v = self.few[i];
+                if options.iter().fold(false, |found, &option| found | (option == v)) {
+                    self.wanted[usize::from(v)] = 0;
+                    self.few.swap_remove(i);
+                    remaining -= 1;
+                } else {
+                    i += 1;
+                }
             }
         }
         if remaining < before && remaining <= HARD {
