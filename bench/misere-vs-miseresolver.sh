@@ -31,7 +31,7 @@
 # of CGSuite's rule-set classes, and a main class that calls
 # `MisereSolver.next()` once per heap and prints the lines above.
 #
-# For each game: bouton (examples/compare.rs) runs to UPTO or until its
+# For each game: bouton (examples/compare/) runs to UPTO or until its
 # pretending function is proved periodic (heap N_b); MisereSolver then runs to
 # min(UPTO, 2·N_b) when bouton proved a period (to check that its quotient
 # indeed stops changing), else to UPTO, each within the budget. They are
@@ -40,6 +40,22 @@
 # (which heaps share an element) on the heaps both reached, when both end
 # with the same order; a change in MisereSolver's order after a heap where
 # bouton proved the period is a disagreement too.
+#
+# Then the full quotients (isomorphism, not just size), at bouton's last heap
+# N (or MisereSolver's last heap when it stopped before N, rerunning it there):
+# with MS_SNAPSHOT_HEAP=N in its environment, the MisereSolver command also
+# prints, after adding heap N, `ms-snapshot N ORDER GENERATORS`, `ms-genelem`
+# (each generator's element), `ms-relation LHS RHS` per relation of its
+# presentation, `ms-p` (its P-portion as words), `ms-words` (each element's
+# word), `ms-prefn-elem` (each heap's element) and `ms-row …` (the
+# multiplication table), words written as exponents joined by dots. bouton's
+# compare example, run again to heap N with `--against` that output, maps
+# each side's generators through heaps that represent them and checks that
+# every relation of each presentation holds in the other monoid, that the
+# orders agree, and that the map is one-to-one, multiplicative, matches every
+# heap's element and sends P-portion onto P-portion; it prints
+# `isomorphic yes: …`, `isomorphic NO: WHY` (a disagreement) or
+# `isomorphic not compared: WHY`.
 set -euo pipefail
 : "${MISERESOLVER:?set MISERESOLVER to the MisereSolver command (see the header)}"
 SECONDS_PER_GAME=${SECONDS_PER_GAME:-10}
@@ -79,8 +95,25 @@ for code in "$@"; do
   proved=$(awk '$1 == "period" { print $4 }' "$f.bouton")
   ms_upto=$UPTO
   if [ -n "$proved" ]; then ms_upto=$((2 * proved)); [ "$ms_upto" -gt "$UPTO" ] && ms_upto=$UPTO; fi
+  nb=$(awk '$1 == "heap" { n = $2 } END { print n + 0 }' "$f.bouton")
+  export MS_SNAPSHOT_HEAP=$nb
   { time S=$SECONDS_PER_GAME bash -c 'ulimit -t "$S"; exec timeout -k 5 $((20 * S)) $MISERESOLVER "$0" "$1"' "$code" "$ms_upto" > "$f.ms" 2>&1 || true; } 2> "$f.ms.time"
-  echo "$code: $(tail -1 "$f.bouton.time") / $(tail -1 "$f.ms.time") (wall user sys)" >&2
+  # The full quotients at the last heap both reached: bouton again to that
+  # heap, checked against MisereSolver's snapshot (see compare/against_miseresolver.rs).
+  snap="$f.ms"
+  nm=$(awk '$1 == "heap" { n = $2 } END { print n + 0 }' "$f.ms")
+  if ! grep -q '^ms-snapshot' "$f.ms" && [ "$nm" -ge 1 ] && [ "$nm" -lt "$nb" ]; then
+    snap="$f.ms-snapshot"
+    MS_SNAPSHOT_HEAP=$nm S=$SECONDS_PER_GAME bash -c 'ulimit -t "$S"; exec timeout -k 5 $((20 * S)) $MISERESOLVER "$0" "$1"' "$code" "$nm" > "$snap" 2>&1 || true
+  fi
+  if grep -q '^ms-snapshot' "$snap"; then
+    at=$(awk '$1 == "ms-snapshot" { print $2 }' "$snap")
+    # Twice the budget: the same heaps again, under a load that may differ.
+    timeout -k 5 $((40 * SECONDS_PER_GAME + 30)) "$BOUTON" "$code" "$at" "$((2 * SECONDS_PER_GAME))" --against "$snap" > "$f.iso" 2>&1 || echo "isomorphic not compared: bouton did not finish" >> "$f.iso"
+  else
+    echo "isomorphic not compared: no MisereSolver snapshot (heaps: bouton $nb, MisereSolver $nm)" > "$f.iso"
+  fi
+  echo "$code: $(tail -1 "$f.bouton.time") / $(tail -1 "$f.ms.time") (wall user sys); $(cut -c1-60 "$f.iso" | tail -1)" >&2
 done
 [ -n "${SUMMARY_ONLY:-}" ] || echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/header.txt"
 
@@ -117,7 +150,7 @@ def changes(heaps):
             last = heaps[n][0]
     return out
 
-rows, bad = [], []
+rows, bad, not_compared = [], [], []
 for code in codes:
     b = parse(f"{out}/{code}.bouton", True)
     m = parse(f"{out}/{code}.ms", False)
@@ -159,18 +192,30 @@ for code in codes:
     ms_time = m["times"].get(nb) if b["period"] else None
     ms_t = f"{ms_time:.2f} (to {nb})" if ms_time is not None else f"{m['cpu']:.2f}"
     ms_status = f"{nm}" + ("" if any(l.startswith('done') for l in open(f'{out}/{code}.ms')) else " (budget)")
+    iso_path = f"{out}/{code}.iso"
+    iso_lines = [l for l in open(iso_path, errors="replace")] if __import__("os").path.exists(iso_path) else []
+    iso = next((l for l in iso_lines if l.startswith("isomorphic ")), "isomorphic not compared: bouton did not answer")
+    iso = iso.removeprefix("isomorphic ").strip()
+    if iso.startswith("yes"):
+        iso_cell = "yes, to heap " + iso.split("heaps up to ")[1].split(",")[0]
+    elif iso.startswith("NO"):
+        iso_cell = iso
+        why.append("quotients not isomorphic: " + iso[4:])
+    else:
+        iso_cell = iso
+        not_compared.append(code)
     verdict = "agree" if not why else "DISAGREE: " + "; ".join(why)
-    rows.append(f"| {code} | {ob[0]} | {ob[1]} | {last} | {status} | {nb} | {b['cpu']:.2f} | {om[0]} | {om[1]} | {ms_status} | {ms_t} | {verdict} |")
+    rows.append(f"| {code} | {ob[0]} | {ob[1]} | {last} | {status} | {nb} | {b['cpu']:.2f} | {om[0]} | {om[1]} | {ms_status} | {ms_t} | {iso_cell} | {verdict} |")
     if why:
         bad.append(f"{code}: " + "; ".join(why))
 
 print(open(f"{out}/header.txt").read().strip())
 print()
-print("| game | order | \\|P\\| | last change (heap) | bouton | heaps (bouton) | bouton CPU s | MS order | MS \\|P\\| | heaps (MS) | MS s | compared |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+print("| game | order | \\|P\\| | last change (heap) | bouton | heaps (bouton) | bouton CPU s | MS order | MS \\|P\\| | heaps (MS) | MS s | isomorphic | compared |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 print("\n".join(rows))
 print()
-print(f"{len(codes)} games, {len(bad)} disagreements")
+print(f"{len(codes)} games, {len(bad)} disagreements, full quotients isomorphic for {len(codes) - len(not_compared) - sum('not isomorphic' in x for x in bad)}, not compared for {len(not_compared)}: {' '.join(not_compared)}")
 for x in bad:
     print("- " + x)
 PY

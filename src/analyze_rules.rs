@@ -84,12 +84,29 @@ pub fn run(args: &AnalyzeArgs, rules: &str) -> Result<()> {
     let analysis = rules.analyze(&position).map_err(|e| {
         // The misère quotient ran short of half the time limit (the other
         // half searched): say that more time would give the exact answer.
+        // Only a larger budget than the one already tried (maybe by the
+        // shipped record: 0.114 stopped after 120 s) tries again, so the
+        // limit suggested gives the quotient more than that: half of it, at
+        // 1.5·10^7 steps a second.
         match rules.misere_quotient_status() {
-            Some(QuotientStatus::OutOfBudget) => anyhow::anyhow!(
-                "{e} (its misère quotient was not found within half the time limit, the other half searched: \
-                 try --time-limit {})",
-                bouton_games::quotient_budget().time().map_or(30, |t| t.as_secs().max(1))
-            ),
+            Some(QuotientStatus::OutOfBudget) => {
+                let least = bouton_games::quotient_budget().time().map_or(30, |t| t.as_secs().max(1));
+                let tried = rules.misere_quotient_budget_tried().map_or(0.0, |(operations, time)| {
+                    let by_time = time.map_or(0.0, |t| 2.0 * t.as_secs_f64());
+                    by_time.max(2.0 * operations as f64 / 1.5e7)
+                });
+                let suggested = (tried.floor() as u64 + 1).max(least);
+                if suggested > 86_400 {
+                    anyhow::anyhow!(
+                        "{e} (its misère quotient was not found within a larger budget than a time limit gives)"
+                    )
+                } else {
+                    anyhow::anyhow!(
+                        "{e} (its misère quotient was not found within half the time limit, the other half \
+                         searched: try --time-limit {suggested})"
+                    )
+                }
+            }
             _ => e.into(),
         }
     })?;

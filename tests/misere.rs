@@ -6,7 +6,7 @@ use std::sync::Arc;
 use bouton_misere::{Element, HeapGame, MisereQuotient, SolveOptions};
 use serde_json::Value;
 
-use crate::util::{bouton, widest_line};
+use crate::util::{TempDir, bouton, widest_line};
 
 fn json(stdout: &str) -> Value {
     serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
@@ -150,11 +150,15 @@ pub(crate) fn assert_answers_by_the_quotient(code: &str, heaps: &[u64], report: 
     assert_eq!(named, winning_by_theory(&q, heaps), "{code} {heaps:?}: every winning move, and only those");
 }
 
+/// A data directory of its own for each run of the binary: nothing kept by
+/// one run (or by the user) is read by another.
 fn analyze_misere_json(rules: &str, heaps: &[u64], extra: &[&str]) -> Value {
     let numbers: Vec<String> = heaps.iter().map(u64::to_string).collect();
+    let data = TempDir::new();
     let out = bouton(&["analyze", "--rules", rules, "--misere", "--json"])
         .args(extra)
         .args(&numbers)
+        .env("XDG_DATA_HOME", &data.path().display().to_string())
         .timeout(std::time::Duration::from_secs(120))
         .run();
     out.assert_clean_success();
@@ -167,11 +171,11 @@ fn analyze_misere_json(rules: &str, heaps: &[u64], extra: &[&str]) -> Value {
 /// text names the quotient on its "How:" line.
 #[test]
 fn analyze_misere_on_large_heaps_answers_by_the_quotient() {
-    // Kayles needs more than the default two seconds for its quotient.
-    // (Each run of the binary works Kayles' quotient out again: two positions.)
+    // With the default options, on a fresh data directory: Kayles' quotient
+    // is one bouton ships (proved again as it is read).
     let some: [Vec<u64>; 3] = [vec![1000, 2345, 77777], vec![123_456, 654_321], vec![999_999, 1_000_000, 3, 5]];
     for (rules, code, extra, positions) in
-        [("octal:0.75", "0.75", &[][..], &some[..]), ("kayles", "0.77", &["--time-limit", "60"][..], &some[1..])]
+        [("octal:0.75", "0.75", &[][..], &some[..]), ("kayles", "0.77", &[], &some[..])]
     {
         for heaps in positions {
             let heaps = heaps.as_slice();
@@ -187,7 +191,11 @@ fn analyze_misere_on_large_heaps_answers_by_the_quotient() {
         let mut args = vec!["analyze", "--rules", rules, "--misere", "--plain"];
         args.extend_from_slice(extra);
         args.extend(["1000", "2345", "77777"]);
-        let out = bouton(&args).timeout(std::time::Duration::from_secs(120)).run();
+        let data = TempDir::new();
+        let out = bouton(&args)
+            .env("XDG_DATA_HOME", &data.path().display().to_string())
+            .timeout(std::time::Duration::from_secs(120))
+            .run();
         out.assert_clean_success();
         let how = out.stdout.lines().find(|l| l.starts_with("How:")).unwrap_or_else(|| panic!("no How: line\n{out}"));
         assert!(how.contains("the misère quotient (Plambeck–Siegel)"), "{out}");
@@ -213,4 +221,97 @@ fn the_terminal_game_works_the_quotient_out_once_and_explains_by_it() {
         assert!(out.stdout.contains(words), "{words:?}\n{out}");
     }
     assert!(out.stdout.contains("— the opponent is left a lost position"), "{out}");
+}
+
+/// The games whose quotient is proved answer `analyze --misere` exactly with
+/// the default options on a fresh data directory (`kayles 20 30 40`, the
+/// issue's example), and nothing is written there: their quotients are
+/// shipped.
+#[test]
+fn proved_games_answer_with_the_default_options_on_a_fresh_machine() {
+    for (rules, code) in [("kayles", "0.77"), ("octal:0.15", "0.15"), ("octal:0.71", "0.71"), ("octal:0.72", "0.72")] {
+        for heaps in [&[20, 30, 40][..], &[123_456, 654_321, 7][..]] {
+            let report = analyze_misere_json(rules, heaps, &[]);
+            assert_answers_by_the_quotient(code, heaps, &report);
+        }
+    }
+    let data = TempDir::new();
+    let out = bouton(&["analyze", "--rules", "kayles", "--misere", "20", "30", "40"])
+        .env("XDG_DATA_HOME", &data.path().display().to_string())
+        .run();
+    out.assert_clean_success();
+    assert!(out.stdout.contains("Winner with perfect play: the player to move"), "{out}");
+    assert!(!data.path().join("bouton").exists(), "a shipped quotient is not written again");
+}
+
+/// Dawson's Kayles: its quotient is shipped as far as it is known (heaps up
+/// to 29, 176 elements); positions of those heaps are answered by it, larger
+/// ones are searched, and the terminal says what is known at once instead of
+/// working for twenty seconds.
+#[test]
+fn dawsons_kayles_is_answered_by_its_quotient_as_far_as_it_is_known() {
+    let game: HeapGame = "0.07".parse().unwrap();
+    let q = bouton_misere::shipped(&game, &mut bouton_misere::Meter::unlimited()).unwrap().unwrap().quotient;
+    for heaps in [[25, 27, 29], [29, 29, 1], [5, 11, 28]] {
+        let report = analyze_misere_json("dawsons-kayles", &heaps, &[]);
+        assert_eq!(report["method"], "misere-quotient", "{report}");
+        let winner = if q.outcome(&heaps) == Some(bouton_misere::Outcome::Previous) { "opponent" } else { "mover" };
+        assert_eq!(report["winner"], winner, "{heaps:?}");
+        let moves: BTreeSet<String> = report["winning_moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                let next = after(&heaps, m["move"].as_str().unwrap());
+                assert_eq!(q.outcome(&next), Some(bouton_misere::Outcome::Previous), "{heaps:?} → {next:?}");
+                m["move"].as_str().unwrap().to_owned()
+            })
+            .collect();
+        assert_eq!(moves.len(), q.winning_moves(&heaps).unwrap().len(), "{heaps:?}: every winning move");
+    }
+    let data = TempDir::new();
+    let out = bouton(&["play", "--plain", "--delay", "0", "--seed", "1", "--rules", "dawsons-kayles", "--misere"])
+        .args(&["--mode", "human-computer", "3", "30"])
+        .env("XDG_DATA_HOME", &data.path().display().to_string())
+        .stdin("quit\n")
+        .run();
+    out.assert_clean_success();
+    assert!(!out.stdout.contains("Working out"), "{out}");
+    let text = out.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(text.contains("176 elements, heaps of up to 29 tokens"), "{out}");
+    assert!(text.contains("not known to be finite"), "{out}");
+    assert!(!data.path().join("bouton").exists(), "nothing to keep");
+}
+
+/// A quotient computed at some cost is kept in the user's data directory
+/// (`$XDG_DATA_HOME/bouton/quotients`) with the budget it was tried with, read
+/// back by the next run, and a damaged file is refused with a one-line
+/// warning and computed again.
+#[test]
+fn a_computed_quotient_is_kept_and_a_damaged_one_refused() {
+    let data = TempDir::new();
+    let home = data.path().display().to_string();
+    let run = || {
+        bouton(&["analyze", "--rules", "octal:0.4", "--misere", "--json", "3", "5", "7"])
+            .env("XDG_DATA_HOME", &home)
+            .run()
+    };
+    let first = run();
+    first.assert_clean_success();
+    let file = data.path().join("bouton").join("quotients").join("0.4.quotient");
+    let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}\n{first}", file.display()));
+    assert!(text.starts_with("bouton-misere quotient\nversion 1\ncode 0.4\n"), "{text}");
+    assert!(text.contains("\nstopped budget "), "the budget it ran out of is kept");
+    let second = run();
+    second.assert_clean_success();
+    assert_eq!(json(&second.stdout)["winner"], json(&first.stdout)["winner"]);
+    assert_eq!(second.stderr, "", "a sound file is read without a word");
+    std::fs::write(&file, text.replacen("heaps ", "heaps 1", 1)).unwrap();
+    let damaged = run();
+    damaged.assert_code(0);
+    assert_eq!(json(&damaged.stdout)["winner"], json(&first.stdout)["winner"]);
+    let warning: Vec<&str> = damaged.stderr.lines().collect();
+    assert_eq!(warning.len(), 1, "{damaged}");
+    assert!(warning[0].starts_with("warning: the quotient file ") && warning[0].contains("is not used"), "{damaged}");
+    assert!(std::fs::read_to_string(&file).unwrap().starts_with("bouton-misere quotient"), "written again");
 }

@@ -54,7 +54,9 @@ pub use game::{Game, MoveShape, RuleName};
 pub use games::heap::HeapFamily;
 pub use misere_reading::{ChosenMove, Generator, HeapElement, MisereReading};
 pub use phrase::{Phrase, Verb};
-pub use quotients::{QUOTIENT_HEAPS, QUOTIENT_HEAPS_UNPROVABLE, QUOTIENT_ORDER, QuotientStatus, quotient_budget};
+pub use quotients::{
+    QUOTIENT_HEAPS, QUOTIENT_HEAPS_UNPROVABLE, QUOTIENT_ORDER, QuotientStatus, keep_quotients_in, quotient_budget,
+};
 pub use registry::{AnyIllegal, AnyMove, AnyPosition};
 pub use rules::chomp::{Bar, BarError, Chomp, ChompMove, IllegalChompMove};
 pub use rules::fibonacci::{FibError, FibMove, FibPosition, FibonacciNim, IllegalFibMove, zeckendorf};

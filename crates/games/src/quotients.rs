@@ -1,21 +1,26 @@
-//! The misère quotients bouton plays by, one per heap game and process:
-//! computed by `bouton-misere` within the budget of the first analysis that
-//! can afford it, then remembered, so that every later analysis of the game
-//! (every hint, every computer move) reads it at once.
+//! The misère quotients bouton plays by, one per heap game and process.
+//! A game's quotient comes, in this order, from this process's memory, from
+//! the quotients bouton ships (the ones that take the engine seconds:
+//! Kayles, Guiles, 0.44, …, and Dawson's Kayles as far as it is known), from
+//! the user's data directory (`$XDG_DATA_HOME/bouton/quotients`, where a
+//! quotient that took a while to compute is kept) — each record proved again
+//! as it is read, a damaged one refused with a one-line warning — and else
+//! from `bouton-misere` within the budget of the analysis that asks.
 //!
 //! A quotient is used exactly within what its proof covers: when the engine
 //! proves the pretending function periodic the quotient is the whole game's
 //! (heaps of any size); otherwise it is the quotient of the heaps up to the
-//! largest one proved, used for positions of those heaps only. A game with no
-//! finite quotient within [`QUOTIENT_ORDER`] elements, or whose quotient the
-//! engine cannot establish, keeps the quotient of the heaps below where it
-//! stopped. What ran out of budget is tried again only with a larger budget.
+//! largest one proved, used for positions of those heaps only (the others
+//! are searched). Where the engine stopped and why is remembered with it: a
+//! reason no budget changes (no finite quotient within [`QUOTIENT_ORDER`]
+//! elements, or a proof the engine cannot complete) is final; a budget that
+//! ran out is tried again only with a larger budget.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use bouton_misere::{MisereError, MisereQuotient, SolveOptions};
+use bouton_misere::{Kept, KeptError, MisereError, MisereQuotient, QuotientStore, SolveOptions, Stop, StoreError};
 
 use bouton_rules::{Convention, Rules};
 
@@ -47,15 +52,20 @@ pub fn quotient_budget() -> Budget {
     Budget::new(1_000_000_000, 1 << 30).with_time_limit(Duration::from_secs(20))
 }
 
-/// What is known of one game's quotient.
+/// What is known of one game's quotient: the quotient the engine proved
+/// (the whole game's, or of the heaps up to its range) and, when it stopped
+/// short, why — the budget that ran out (only a larger one tries again) or
+/// a reason no budget changes.
 #[derive(Debug, Clone)]
-enum Entry {
-    /// The quotient, for every heap or for heaps up to its range.
-    Known(Arc<MisereQuotient>),
-    /// No quotient: the engine cannot give one whatever the budget.
-    Never,
-    /// The last try ran out of this budget: only a larger one tries again.
-    Short { operations: u64, time: Option<Duration> },
+struct Entry {
+    quotient: Arc<MisereQuotient>,
+    stopped: Option<Stop>,
+}
+
+impl From<Kept> for Entry {
+    fn from(kept: Kept) -> Entry {
+        Entry { quotient: Arc::new(kept.quotient), stopped: kept.stopped }
+    }
 }
 
 fn memo() -> &'static Mutex<HashMap<HeapGame, Entry>> {
@@ -67,15 +77,17 @@ fn recall(game: &HeapGame) -> Option<Entry> {
     memo().lock().ok().and_then(|map| map.get(game).cloned())
 }
 
-/// Keeps `entry` for `game`, never in place of a known quotient: two
-/// computations of one game may overlap (a server warming it while a request
-/// tries within its small budget), and the one that ran short may finish
-/// last.
-fn remember(game: &HeapGame, entry: Entry) {
-    if let Ok(mut map) = memo().lock()
-        && !matches!(map.get(game), Some(Entry::Known(_)))
-    {
-        map.insert(game.clone(), entry);
+/// Keeps `entry` for `game` unless a better one is known: two computations
+/// of one game may overlap (a server warming it while a request tries
+/// within its small budget), and the one that got less far may finish last.
+fn remember(game: &HeapGame, entry: &Entry) {
+    if let Ok(mut map) = memo().lock() {
+        let better = map.get(game).is_some_and(|known| {
+            known.stopped.is_none() || known.quotient.pretending().upto() > entry.quotient.pretending().upto()
+        });
+        if !better {
+            map.insert(game.clone(), entry.clone());
+        }
     }
 }
 
@@ -83,24 +95,29 @@ fn remember(game: &HeapGame, entry: Entry) {
 /// [`AnyRules::misere_quotient_status`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum QuotientStatus {
-    /// Not tried yet: [`AnyRules::misere_quotient`] will compute it.
+    /// Not tried yet: [`AnyRules::misere_quotient`] will compute it (or read
+    /// it: bouton ships the quotients that take seconds, and keeps the ones
+    /// it computes in the user's data directory).
     Untried,
-    /// Known: every analysis reads it at once.
+    /// Known: every analysis reads it at once (for every heap size, or for
+    /// the heaps up to its range when the engine stopped there, whatever the
+    /// budget).
     Known,
-    /// The last try ran out of its budget (only a larger one tries again).
+    /// The last try ran out of its budget (only a larger one tries again);
+    /// the heaps below where it stopped are known.
     OutOfBudget,
     /// The engine gives none for this game, whatever the budget.
     Never,
 }
 
-/// Whether `budget` allows more than the one that ran out.
-fn larger(budget: &Budget, operations: u64, time: Option<Duration>) -> bool {
-    let more_time = match (budget.time(), time) {
-        (None, Some(_)) => true,
-        (Some(now), Some(then)) => now > then,
-        _ => false,
-    };
-    budget.operations() > operations || more_time
+/// Where `entry` stands.
+fn status(entry: &Entry) -> QuotientStatus {
+    match &entry.stopped {
+        None => QuotientStatus::Known,
+        Some(Stop::Budget { .. }) => QuotientStatus::OutOfBudget,
+        Some(Stop::Final { .. }) if entry.quotient.pretending().upto() == 0 => QuotientStatus::Never,
+        Some(Stop::Final { .. }) => QuotientStatus::Known,
+    }
 }
 
 /// The misère quotient of `game`, remembered, or computed within half of
@@ -117,36 +134,136 @@ pub(crate) fn quotient(game: &HeapGame, budget: &Budget) -> Option<Arc<MisereQuo
     quotient_within(game, &half)
 }
 
-/// [`quotient`] within the whole of `budget`.
+/// What a computation must have taken (wall-clock) to be kept on disk: the
+/// quotients that come in milliseconds are not worth a file.
+const KEEP_AFTER: Duration = Duration::from_millis(200);
+
+/// [`quotient`] within the whole of `budget`: from this process's memory,
+/// else from what bouton ships or the user's store (each proved again as it
+/// is read, see `bouton_misere::Kept`), else computed — and then kept in the
+/// user's store when it took a while.
 fn quotient_within(game: &HeapGame, budget: &Budget) -> Option<Arc<MisereQuotient>> {
-    match recall(game) {
-        Some(Entry::Known(q)) => return Some(q),
-        Some(Entry::Never) => return None,
-        Some(Entry::Short { operations, time }) if !larger(budget, operations, time) => return None,
-        _ => {}
+    // The quotient engine knows octal moves only (at most two heaps left).
+    if game.leaves_three() {
+        return None;
     }
-    let options = |upto: u64| SolveOptions::upto(upto).with_max_order(QUOTIENT_ORDER).with_budget(budget.clone());
-    let upto = if game.is_finite_octal() { QUOTIENT_HEAPS } else { QUOTIENT_HEAPS_UNPROVABLE };
-    let result = match bouton_misere::cached(game, &options(upto)) {
-        // The quotient of the heaps below where it stopped is still exact for
-        // their positions.
-        Err(MisereError::TooLarge { heap, .. } | MisereError::Unverified { heap, .. }) if heap > 1 => {
-            bouton_misere::solve(game, &options(heap - 1)).map(Arc::new)
+    let retry = |entry: &Entry| {
+        entry.stopped.as_ref().is_some_and(|stop| stop.retried_with(budget.operations(), budget.time()))
+    };
+    let known = recall(game).or_else(|| {
+        let read = read_kept(game, budget)?;
+        remember(game, &read);
+        Some(read)
+    });
+    if let Some(entry) = &known
+        && !retry(entry)
+    {
+        return usable(entry);
+    }
+    let options = SolveOptions::upto(if game.is_finite_octal() { QUOTIENT_HEAPS } else { QUOTIENT_HEAPS_UNPROVABLE })
+        .with_max_order(QUOTIENT_ORDER)
+        .with_budget(budget.clone());
+    let began = Instant::now();
+    let computed = match bouton_misere::solve_partial(game, &options) {
+        Ok(partial) => partial,
+        Err(_) => return known.as_ref().and_then(usable),
+    };
+    let cancelled = matches!(computed.stopped, Some(MisereError::OverBudget { source: OverBudget::Cancelled, .. }));
+    let entry = Entry::from(Kept::from_partial(computed, budget.operations(), budget.time()));
+    if cancelled {
+        // Nothing learnt about the game's budget; the heaps proved are still right.
+        return usable(&entry).or_else(|| known.as_ref().and_then(usable));
+    }
+    if known.as_ref().is_some_and(|k| k.quotient.pretending().upto() > entry.quotient.pretending().upto()) {
+        return known.as_ref().and_then(usable);
+    }
+    remember(game, &entry);
+    if began.elapsed() >= KEEP_AFTER {
+        keep(&entry);
+    }
+    usable(&entry)
+}
+
+/// The quotient of `entry` when it covers any heap.
+fn usable(entry: &Entry) -> Option<Arc<MisereQuotient>> {
+    (entry.quotient.pretending().upto() > 0 || entry.stopped.is_none()).then(|| Arc::clone(&entry.quotient))
+}
+
+/// What bouton ships for `game`, else what the user's store keeps, proved
+/// again within `budget`; a record that fails is refused with a one-line
+/// warning on standard error (once per game and process).
+fn read_kept(game: &HeapGame, budget: &Budget) -> Option<Entry> {
+    let mut meter = budget.meter();
+    match bouton_misere::shipped(game, &mut meter) {
+        Some(Ok(kept)) => return Some(kept.into()),
+        Some(Err(KeptError::Rejected(why))) => {
+            warn_once(game, &format!("the shipped quotient of {game} is not used: {why}"))
         }
-        other => other,
-    };
-    let entry = match result {
-        Ok(q) => Entry::Known(q),
-        Err(MisereError::OverBudget { source: OverBudget::Cancelled, .. }) => return None,
-        Err(MisereError::OverBudget { .. }) => Entry::Short { operations: budget.operations(), time: budget.time() },
-        Err(_) => Entry::Never,
-    };
-    let found = match &entry {
-        Entry::Known(q) => Some(Arc::clone(q)),
-        _ => None,
-    };
-    remember(game, entry);
-    found
+        Some(Err(KeptError::Budget(_))) => return None,
+        None => {}
+    }
+    match store()?.load(game, &mut meter) {
+        Ok(found) => found.map(Entry::from),
+        Err(StoreError::Budget(_)) => None,
+        Err(e) => {
+            warn_once(game, &format!("{e}; it is computed again"));
+            None
+        }
+    }
+}
+
+/// The store set by [`keep_quotients_in`]: `None` for the user's.
+fn chosen_store() -> &'static Mutex<Option<Option<QuotientStore>>> {
+    static CHOSEN: OnceLock<Mutex<Option<Option<QuotientStore>>>> = OnceLock::new();
+    CHOSEN.get_or_init(|| Mutex::new(None))
+}
+
+/// Where this process reads and keeps the quotients it computes: `store`,
+/// or none at all with `None` (by default the user's,
+/// `$XDG_DATA_HOME/bouton/quotients`). For a test or a server that must not
+/// touch the user's data directory; the shipped quotients are read either
+/// way.
+///
+/// ```
+/// let dir = std::env::temp_dir().join(format!("doc-keep-{}", std::process::id()));
+/// bouton_games::keep_quotients_in(Some(bouton_misere::QuotientStore::new(&dir)));
+/// ```
+pub fn keep_quotients_in(store: Option<QuotientStore>) {
+    if let Ok(mut chosen) = chosen_store().lock() {
+        *chosen = Some(store);
+    }
+}
+
+/// The store this process uses.
+fn store() -> Option<QuotientStore> {
+    match chosen_store().lock().ok().and_then(|chosen| chosen.clone()) {
+        Some(chosen) => chosen,
+        None => QuotientStore::user(),
+    }
+}
+
+/// Keeps `entry` in the store; a failure is a warning, not an error.
+fn keep(entry: &Entry) {
+    let game = entry.quotient.game();
+    if bouton_misere::shipped_games().contains(game) {
+        return;
+    }
+    let kept = Kept { quotient: (*entry.quotient).clone(), stopped: entry.stopped.clone() };
+    if let Some(store) = store()
+        && let Err(e) = store.keep(&kept)
+    {
+        warn_once(game, &format!("warning: the misère quotient is not kept: {e}"));
+    }
+}
+
+/// Says `message` on standard error once per game and process.
+fn warn_once(game: &HeapGame, message: &str) {
+    static WARNED: OnceLock<Mutex<HashSet<HeapGame>>> = OnceLock::new();
+    let first = WARNED.get_or_init(|| Mutex::new(HashSet::new())).lock().map_or(true, |mut w| w.insert(game.clone()));
+    if first {
+        let message = message.strip_prefix("warning: ").unwrap_or(message);
+        eprintln!("warning: {message}");
+    }
 }
 
 impl AnyRules {
@@ -196,12 +313,83 @@ impl AnyRules {
         if self.convention() != Convention::Misere || self.instant() {
             return None;
         }
-        let game = self.heap_game()?;
-        Some(match recall(&game) {
-            None => QuotientStatus::Untried,
-            Some(Entry::Known(_)) => QuotientStatus::Known,
-            Some(Entry::Short { .. }) => QuotientStatus::OutOfBudget,
-            Some(Entry::Never) => QuotientStatus::Never,
+        let game = self.heap_game().filter(|game| !game.leaves_three())?;
+        // A quotient bouton ships is read (and proved again) at once.
+        let entry = recall(&game).or_else(|| {
+            if !bouton_misere::shipped_games().contains(&game) {
+                return None;
+            }
+            let read = read_kept(&game, &quotient_budget())?;
+            remember(&game, &read);
+            Some(read)
+        });
+        Some(entry.map_or(QuotientStatus::Untried, |entry| status(&entry)))
+    }
+
+    /// The budget the misère quotient of these rules last ran out of — its
+    /// operations and time limit — when that is where it stands
+    /// ([`QuotientStatus::OutOfBudget`]): only a larger budget tries again,
+    /// so a front-end suggesting more time must suggest more than this.
+    ///
+    /// ```
+    /// use bouton_games::AnyRules;
+    /// use bouton_rules::Convention;
+    ///
+    /// // bouton ships 0.114 as far as 120 s and 10^10 operations got.
+    /// let rules = AnyRules::parse("octal:0.114", Convention::Misere)?;
+    /// rules.misere_quotient_status();
+    /// let (operations, time) = rules.misere_quotient_budget_tried().expect("ran out");
+    /// assert!(operations >= 10_000_000_000);
+    /// assert!(time.expect("a time limit").as_secs() >= 120);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn misere_quotient_budget_tried(&self) -> Option<(u64, Option<Duration>)> {
+        if self.convention() != Convention::Misere || self.instant() {
+            return None;
+        }
+        match recall(&self.heap_game()?)?.stopped {
+            Some(Stop::Budget { operations, time, .. }) => Some((operations, time)),
+            _ => None,
+        }
+    }
+
+    /// Where the misère quotient these rules are played by stops, in words,
+    /// once it is known and does not cover every heap size: how far it
+    /// goes, and why not further. `None` when it covers every heap size, is
+    /// not known yet, or the rules need none.
+    ///
+    /// ```
+    /// use bouton_games::AnyRules;
+    /// use bouton_rules::Convention;
+    ///
+    /// let dawson = AnyRules::parse("dawsons-kayles", Convention::Misere)?;
+    /// dawson.misere_quotient_status();
+    /// let limit = dawson.misere_quotient_limit().expect("not finite as far as known");
+    /// assert!(limit.starts_with("it is known for heaps of up to 29 tokens"), "{limit}");
+    /// let kayles = AnyRules::parse("kayles", Convention::Misere)?;
+    /// kayles.misere_quotient_status();
+    /// assert_eq!(kayles.misere_quotient_limit(), None, "every heap size");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn misere_quotient_limit(&self) -> Option<String> {
+        if self.convention() != Convention::Misere || self.instant() {
+            return None;
+        }
+        let entry = recall(&self.heap_game()?)?;
+        if entry.quotient.pretending().period().is_some() {
+            return None;
+        }
+        let upto = entry.quotient.pretending().upto();
+        let known = format!("it is known for heaps of up to {upto} tokens");
+        Some(match &entry.stopped {
+            None => format!("{known} (the range bouton computes; no period is proved)"),
+            Some(Stop::Final { why, .. }) => {
+                format!("{known}; beyond, {why}, so its quotient is not known to be finite")
+            }
+            Some(Stop::Budget { heap, operations, time }) => {
+                let time = time.map_or_else(String::new, |t| format!(" and {} s", t.as_secs()));
+                format!("{known}; heap {heap} was not added within {operations} operations{time}")
+            }
         })
     }
 }

@@ -30,8 +30,19 @@ const PROVED: [(&str, [u8; 3]); 8] = [
 ];
 
 /// Plenty of work and no clock: these tests check answers, never time.
+/// (A quotient that costs that much is kept in the user's data directory:
+/// here in none, see [`isolated`].)
 fn roomy() -> Budget {
+    isolated();
     Budget::new(1 << 40, 1 << 31)
+}
+
+/// Keeps the quotients these tests compute nowhere but in memory: neither
+/// the user's data directory is read or written nor a temporary one left
+/// behind (the shipped quotients are still read, and proved again).
+fn isolated() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| bouton_games::keep_quotients_in(None));
 }
 
 /// Misère rules for `code` with its quotient computed.
@@ -200,6 +211,7 @@ fn winning_replies_come_from_the_quotient() {
 /// [`a_quotient_of_the_smaller_heaps_is_used_for_them_only`]).
 #[test]
 fn positions_no_quotient_covers_are_searched() {
+    isolated();
     for name in ["lasker", "grundy"] {
         let rules = AnyRules::parse(name, Convention::Misere).unwrap().with_budget(Budget::new(200_000, 16 << 20));
         let position = rules.position(&[1000, 2345, 77777]).unwrap();

@@ -378,7 +378,7 @@ fn refined(
     }
 }
 
-fn finish(
+pub(crate) fn finish(
     game: &HeapGame,
     stage: Stage,
     orders: Vec<usize>,

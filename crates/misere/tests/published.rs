@@ -52,7 +52,7 @@ fn isomorphic(
 }
 
 /// T₂ = ⟨a, b | a² = 1, b³ = b⟩, P = {a, b²}: misère Nim with heaps 1 to 3.
-fn is_t2(q: &MisereQuotient) -> bool {
+pub(crate) fn is_t2(q: &MisereQuotient) -> bool {
     isomorphic(
         q,
         2,

@@ -4,6 +4,8 @@
 
 mod common;
 
+mod genus;
+mod kept;
 mod oracle;
 mod published;
 mod reference;
