@@ -21,7 +21,9 @@
 //! each rule is instantiated against that approximation, once (its head
 //! read from the approximation keeps only the instances asked for); what
 //! remains of its body is literals over state-dependent atoms. Each ground
-//! rule is kept once.
+//! rule is kept once. A game that runs out while estimating what can ever
+//! hold may instead be grounded with some relations left to a per-state
+//! oracle ([`Networks`], [`crate::hybrid`]).
 
 use std::collections::HashSet;
 use std::hash::Hasher;
@@ -104,23 +106,55 @@ struct Prepared {
     static_rules: Vec<NRule>,
 }
 
-/// Grounds `game` within `limits`; with `hybrid`, a game that runs out while
-/// estimating what can ever hold is grounded as a hybrid network
-/// ([`crate::hybrid`]) if it can be.
-pub(crate) fn ground(game: &Game, limits: Limits, hybrid: bool) -> Result<Grounding, CompileError> {
+/// Which networks grounding may return.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Networks {
+    /// Only a fully grounded network.
+    Plain,
+    /// A fully grounded network, or, when grounding runs out estimating what
+    /// can ever hold, one with what only terminality and goals read left to
+    /// the oracle ([`hybrid::outcome_externals`]): the legal moves and the
+    /// next state stay fully compiled.
+    OutcomeOracle,
+    /// Any hybrid network ([`hybrid::choose_externals`]).
+    Hybrid,
+}
+
+/// Grounds `game` within `limits`; a game that runs out while estimating
+/// what can ever hold is grounded as a hybrid network ([`crate::hybrid`]) if
+/// it can be and `networks` allows it.
+pub(crate) fn ground(game: &Game, limits: Limits, networks: Networks) -> Result<Grounding, CompileError> {
     let clock = std::time::Instant::now();
     let prepared = prepare(game)?;
     debug_time("prepared", clock);
-    if !hybrid {
+    if networks != Networks::Hybrid {
         // Demand with merged adornments first, within a share of the atoms
         // (amazons' rays are then derived once, not once per way they are
-        // asked); a game that runs out there is grounded with demand as
-        // asked, which derives less where the ways differ (alexChess).
+        // asked). A game that runs out there estimating what can ever hold
+        // is grounded with what only terminality and goals read left to the
+        // oracle (sudoku's solved-grid test), when allowed and possible;
+        // otherwise with demand as asked, which derives less where the ways
+        // differ (alexChess).
         let share = Limits { atoms: limits.atoms / MERGED_SHARE, rules: limits.rules };
-        return match ground_with(prepared.clone(), share, None, true) {
-            Ok(g) => Ok(g),
-            Err(_) => ground_with(prepared, limits, None, false).map_err(|f| f.error),
+        let failure = match ground_with(prepared.clone(), share, None, true) {
+            Ok(g) => return Ok(g),
+            Err(f) => f,
         };
+        if networks == Networks::OutcomeOracle && !failure.heavy.is_empty() {
+            let mut outcome_prepared = prepared.clone();
+            let program = &mut outcome_prepared.program;
+            let rules = &outcome_prepared.dynamic_rules;
+            if let Some(h) = hybrid::outcome_externals(rules, &mut program.store, &mut program.symbols) {
+                // The same grounding, within a smaller share: it fits only
+                // when the relations left to the oracle are what made the
+                // plain one too large, and fails early otherwise (chess).
+                let outcome = Limits { atoms: limits.atoms / OUTCOME_SHARE, rules: limits.rules };
+                if let Ok(g) = ground_with(outcome_prepared, outcome, Some(&h), true) {
+                    return Ok(g);
+                }
+            }
+        }
+        return ground_with(prepared, limits, None, false).map_err(|f| f.error);
     }
     // First within a quarter of the atoms: a game that runs out there has
     // relations to leave to a per-state oracle (a hybrid network), and
@@ -532,6 +566,11 @@ const HEAVY_SHARE: usize = 4;
 /// before grounding with demand as asked is tried instead.
 const MERGED_SHARE: usize = 2;
 
+/// The share of the atoms that grounding with what only terminality and
+/// goals read left to the oracle may derive, when the plain grounding ran
+/// out ([`Networks::OutcomeOracle`]).
+const OUTCOME_SHARE: usize = 16;
+
 /// The share of the atoms the first attempt at grounding may derive.
 const PROBE_SHARE: usize = 4;
 
@@ -587,7 +626,7 @@ mod tests {
              (<= (legal r go) (true (c ?x))) (<= terminal (true (c 3))) (goal r 100)",
         )
         .unwrap();
-        let g = ground(&game, LIMITS, false).unwrap();
+        let g = ground(&game, LIMITS, Networks::Plain).unwrap();
         let next = g.rules.iter().filter(|r| g.store.pred(r.head).name == kw::NEXT).count();
         assert_eq!(next, 2, "c1 -> c2 and c2 -> c3");
         assert!(g.rules.iter().all(|r| r.body.len() <= 1));
@@ -615,7 +654,7 @@ mod tests {
     fn large_static_relations_are_evaluated_where_asked() {
         let game = asking_a_few_of_many();
         let limits = Limits { atoms: 100_000, rules: 100_000 };
-        let g = ground(&game, limits, false).unwrap();
+        let g = ground(&game, limits, Networks::Plain).unwrap();
         let name = |t: TermId| g.store.to_term(t, &g.symbols).to_string();
         let legal: Vec<String> = g
             .rules
@@ -636,6 +675,6 @@ mod tests {
         )
         .unwrap();
         let small = Limits { atoms: 10_000, rules: 10_000 };
-        assert!(matches!(ground(&game, small, false), Err(CompileError::TooLarge(_))));
+        assert!(matches!(ground(&game, small, Networks::Plain), Err(CompileError::TooLarge(_))));
     }
 }

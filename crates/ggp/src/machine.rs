@@ -11,7 +11,7 @@ use rand::Rng;
 use crate::circuit::{self, Circuit, MoveInfo};
 use crate::compile_error::CompileError;
 use crate::game::Game;
-use crate::ground::{self, Limits};
+use crate::ground::{self, Limits, Networks};
 use crate::hash::FastMap;
 use crate::hybrid::Oracle;
 use crate::specialize::{Spec, specialize};
@@ -93,8 +93,22 @@ impl std::fmt::Debug for Machine {
 /// over-approximating).
 pub const DEFAULT_GROUNDING_LIMIT: usize = 4_000_000;
 
+/// Why a hybrid network is refused when its oracle runs out of budget in the
+/// initial state.
+const ORACLE_TOO_LARGE: &str = "the oracle's evaluations in the initial state";
+
 impl Machine {
     /// Grounds and compiles `game`.
+    ///
+    /// The network is fully compiled, with one exception: a game whose
+    /// grounding runs out while estimating what can ever hold, and fits when
+    /// the relations that only terminality and goals read are left out, is
+    /// compiled with those relations answered per state by an oracle
+    /// ([`Machine::is_hybrid`]; sudoku's test of the solved grid). Legal
+    /// moves and next states are then still fully compiled. The hybrid
+    /// networks whose oracle also answers legal moves or next states (chess's
+    /// threats) are only built by [`Machine::compile_hybrid`]: they are
+    /// slower than the [`Prover`](crate::Prover).
     ///
     /// # Errors
     ///
@@ -124,7 +138,12 @@ impl Machine {
     ///
     /// As [`Machine::compile`].
     pub fn compile_within(game: &Game, limit: usize) -> Result<Machine, CompileError> {
-        Machine::build(game, limit, false)
+        match Machine::build(game, limit, Networks::OutcomeOracle) {
+            // An oracle that cannot answer the initial state: the plain
+            // grounding decides.
+            Err(CompileError::TooLarge(ORACLE_TOO_LARGE)) => Machine::build(game, limit, Networks::Plain),
+            result => result,
+        }
     }
 
     /// As [`Machine::compile`], but a game whose relations are too large to
@@ -135,17 +154,18 @@ impl Machine {
     /// input bits ([`Stats::oracle_inputs`]). Each state then costs an
     /// evaluation of those relations, so a hybrid machine is far slower than
     /// a fully compiled one (on chess, still slower than the
-    /// [`Prover`](crate::Prover)); the player and referee do not use it yet.
-    /// Where no such relation can be told apart, what only terminality and
-    /// goals read (sudoku's check of the solved grid) is left to the oracle
-    /// instead, the goals' part evaluated only when goals are asked.
+    /// [`Prover`](crate::Prover)), so [`Machine::compile`] (the player, the
+    /// referee) does not build it. Where no such relation can be told apart,
+    /// what only terminality and goals read (sudoku's check of the solved
+    /// grid) is left to the oracle instead, the goals' part evaluated only
+    /// when goals are asked, as [`Machine::compile`] does.
     ///
     /// # Errors
     ///
     /// As [`Machine::compile`]; also [`CompileError::TooLarge`] when the
     /// oracle cannot answer the initial state within its budget.
     pub fn compile_hybrid(game: &Game) -> Result<Machine, CompileError> {
-        Machine::build(game, DEFAULT_GROUNDING_LIMIT, true)
+        Machine::build(game, DEFAULT_GROUNDING_LIMIT, Networks::Hybrid)
     }
 
     /// Whether some atoms of this machine are answered per state by an
@@ -154,9 +174,9 @@ impl Machine {
         self.0.oracle.is_some()
     }
 
-    fn build(game: &Game, limit: usize, hybrid: bool) -> Result<Machine, CompileError> {
+    fn build(game: &Game, limit: usize, networks: Networks) -> Result<Machine, CompileError> {
         let started = Instant::now();
-        let g = ground::ground(game, Limits { atoms: limit, rules: limit }, hybrid)?;
+        let g = ground::ground(game, Limits { atoms: limit, rules: limit }, networks)?;
         let mut circuit = circuit::compile(&g);
         let roles: Vec<Term> = g.roles.iter().map(|&r| g.store.to_term(r, &g.symbols)).collect();
         let mut moves: Vec<Vec<Term>> = Vec::new();
@@ -210,7 +230,7 @@ impl Machine {
             probe.fill_state(&mut memory);
             probe.fill_goal(&mut memory);
             if probe.exhausted() {
-                return Err(CompileError::TooLarge("the oracle's evaluations in the initial state"));
+                return Err(CompileError::TooLarge(ORACLE_TOO_LARGE));
             }
         }
         let stats = Stats { compile_ms: started.elapsed().as_millis() as u64, ..stats };
