@@ -231,7 +231,7 @@ impl Variant for AnyRules {
         // Where the quotient stops, and why (Dawson's Kayles: not known to be
         // finite), when it does not cover every heap size.
         let beyond = self.misere_quotient_limit().map_or_else(String::new, |limit| {
-            format!(" For this game {limit}: positions with larger heaps are searched exhaustively instead.")
+            format!(" Beyond that, {limit}; larger heaps are searched exhaustively instead.")
         });
         Some(format!(
             "Misère play here is solved by the game's misère quotient ({} elements, {range}): `explain` shows \
