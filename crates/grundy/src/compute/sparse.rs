@@ -414,9 +414,34 @@ impl Sparse {
         let rest = n - moves.split[index];
         // First parts base..base + CHUNK - 1, second parts rest - base down.
         let base = 1 + chunk * CHUNK;
+        let before = remaining;
+        if !self.few.is_empty() && S::MAX <= u32::from(u8::MAX) {
+            // Every value, hence every option and every value wanted, is a
+            // byte: compare bytes, twice as many at a time.
+            let mut low = [0u8; CHUNK as usize];
+            let mut high = [0u8; CHUNK as usize];
+            if store.copy_bytes_into(base, &mut low) && store.copy_bytes_into(rest - base - (CHUNK - 1), &mut high) {
+                let mut options = [0u8; CHUNK as usize];
+                for (i, option) in options.iter_mut().enumerate() {
+                    *option = low[i] ^ high[CHUNK as usize - 1 - i];
+                }
+                let mut i = 0;
+                while i < self.few.len() {
+                    let v = self.few[i] as u8;
+                    if options.iter().fold(false, |found, &option| found | (option == v)) {
+                        self.wanted[usize::from(self.few[i])] = 0;
+                        self.few.swap_remove(i);
+                        remaining -= 1;
+                    } else {
+                        i += 1;
+                    }
+                }
+                self.remember(index, chunk, before, remaining);
+                return remaining;
+            }
+        }
         store.copy_into(base, &mut self.low);
         store.copy_into(rest - base - (CHUNK - 1), &mut self.high);
-        let before = remaining;
         if self.few.is_empty() {
             // One look-up per split in the table of wanted values: a hit
             // (one per value found, so few) clears the value.
@@ -451,16 +476,21 @@ impl Sparse {
                 }
             }
         }
-        if remaining < before && remaining <= HARD {
-            // This chunk found one of the last values: try it early next time.
-            if !self.hot.contains(&(index, chunk)) {
-                if self.hot.len() == HOT {
-                    self.hot.pop();
-                }
-                self.hot.insert(0, (index, chunk));
-            }
-        }
+        self.remember(index, chunk, before, remaining);
         remaining
+    }
+
+    /// Remembers chunk `chunk` of split move `index` when it found one of
+    /// the last values (`before` wanted, `remaining` left): it is tried
+    /// early next time.
+    #[inline]
+    fn remember(&mut self, index: usize, chunk: u64, before: u32, remaining: u32) {
+        if remaining < before && remaining <= HARD && !self.hot.contains(&(index, chunk)) {
+            if self.hot.len() == HOT {
+                self.hot.pop();
+            }
+            self.hot.insert(0, (index, chunk));
+        }
     }
 
     /// Looks through every split; returns how many values are still wanted.

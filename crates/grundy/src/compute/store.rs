@@ -61,6 +61,13 @@ pub(crate) trait Store16 {
     fn get(&mut self, i: u64) -> u16;
     /// Copies G(start), G(start + 1), … into `out`.
     fn copy_into(&mut self, start: u64, out: &mut [u16]);
+    /// Copies G(start), G(start + 1), … into `out` as bytes when the store
+    /// holds bytes (every value below 256) and returns true; otherwise
+    /// copies nothing and returns false.
+    fn copy_bytes_into(&mut self, start: u64, out: &mut [u8]) -> bool {
+        let _ = (start, out);
+        false
+    }
     /// Appends the next value (provisionally).
     fn push(&mut self, value: u16);
     /// Makes every value pushed so far final.
@@ -111,6 +118,13 @@ impl Store16 for MemStore8 {
         for (o, &v) in out.iter_mut().zip(&self.values[start..start + len]) {
             *o = u16::from(v);
         }
+    }
+
+    #[inline]
+    fn copy_bytes_into(&mut self, start: u64, out: &mut [u8]) -> bool {
+        let start = start as usize;
+        out.copy_from_slice(&self.values[start..start + out.len()]);
+        true
     }
 
     #[inline]
