@@ -134,7 +134,7 @@ fn kept(checkpoint: Option<&Path>) -> String {
 }
 
 /// The heap game a CODE names: a rule set, or a hexadecimal code (whose
-/// moves may leave three heaps; computed here, not played).
+/// moves may leave three heaps; also played by `analyze` and `play`).
 fn heap_game(code: &str) -> Result<(HeapGame, String), UsageError> {
     let hexadecimal = HeapGame::parse_hexadecimal(code);
     match &hexadecimal {

@@ -49,6 +49,9 @@ fn max_order(text: &str) -> Result<u64, BadNumber> {
 fn heap_game(code: &str) -> Result<(HeapGame, String), UsageError> {
     let set: RuleSet = code.parse().map_err(|e: bouton_games::RuleSetError| UsageError(e.to_string()))?;
     match set.heap_game() {
+        Some(game) if game.leaves_three() => Err(UsageError(format!(
+            "{game} has moves leaving three heaps: misère quotients are computed for octal codes only (digits 0 to 7)"
+        ))),
         Some(game) => Ok((game, set.name())),
         None => Err(UsageError(format!(
             "{} is not a heap game: `bouton misere` computes quotients of heap games given by a code",

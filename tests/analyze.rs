@@ -348,3 +348,25 @@ fn long_lines_of_analyze_rules_are_wrapped_to_the_width() {
     assert!(width <= 60, "a line of {width} columns: {line:?}\n{out}");
     assert!(out.stdout.contains("Winning moves: 2"), "{out}");
 }
+
+/// A hexadecimal code is analysed exactly: the winning moves of 9 13 in
+/// 0.3F! are those the exhaustive search of the games crate's tests finds
+/// (`hexadecimal_play`), and a winning move leaving three heaps leads to a
+/// position the analysis calls lost.
+#[test]
+fn analyze_answers_hexadecimal_codes() {
+    let out = bouton(&["analyze", "--json", "--rules", "octal:0.3F!", "9", "13"]).run();
+    out.assert_clean_success();
+    assert!(out.stdout.contains(r#""winning_moves":[{"move":"2:1","description":"take 1 from heap 2"}]"#), "{out}");
+    let out = bouton(&["analyze", "--json", "--rules", "octal:0.3F!", "9", "14"]).run();
+    out.assert_clean_success();
+    assert!(
+        out.stdout.contains(r#"{"move":"1:2:1:2","description":"take 2 from heap 1, leaving 1, 2 and 4"}"#),
+        "{out}"
+    );
+    let after = bouton(&["analyze", "--json", "--rules", "octal:0.3F!", "1", "14", "2", "4"]).run();
+    after.assert_clean_success();
+    assert!(after.stdout.contains(r#""grundy":0,"#), "{after}");
+    let misere = bouton(&["misere", "octal:0.F"]).run();
+    assert!(misere.stderr.contains("misère quotients are computed for octal codes only"), "{misere}");
+}

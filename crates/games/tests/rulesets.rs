@@ -331,8 +331,8 @@ fn malformed_codes_and_sets_are_refused_clearly() {
         ("4!.", "no digits after the point"),
         ("0.7.7", "more than one point"),
         ("04.7", "one digit before the point"),
-        ("0.F", "hexadecimal"),
-        ("4.8", "hexadecimal"),
+        ("0.FX", "not a hexadecimal digit"),
+        ("4.8!!", "write it once"),
         ("subtraction:1,,2", "missing between two commas"),
         ("octal:04.7", "one digit before the point"),
     ] {

@@ -506,7 +506,7 @@ impl fmt::Display for HeapGame {
 /// What a hexadecimal digit would mean, for the message refusing it.
 fn hex_note(found: char) -> &'static str {
     if found.is_ascii_hexdigit() {
-        "; hexadecimal digits (a move leaving three heaps) are computed by `bouton grundy` but not played"
+        "; hexadecimal digits (a move leaving three heaps) are read by `bouton grundy`, `analyze` and play, not here"
     } else {
         ""
     }

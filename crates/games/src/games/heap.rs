@@ -85,6 +85,24 @@ fn amounts(name: &RuleName, text: &str) -> Result<Vec<u64>, RuleSetError> {
     Ok(set)
 }
 
+/// A take-and-break code, octal or hexadecimal (a digit 8 to F lets a move
+/// leave three heaps); an octal code's mistakes are named as octal ones.
+fn read_code(code: &str) -> Result<HeapGame, RuleSetError> {
+    match code.parse::<HeapGame>() {
+        Ok(game) => Ok(game),
+        Err(octal) => match HeapGame::parse_hexadecimal(code) {
+            Ok(game) => Ok(game),
+            // A digit that is not even hexadecimal is named as such.
+            Err(hex @ crate::CodeError::BadHexDigit { .. }) => Err(RuleSetError::from(hex)),
+            // A hexadecimal digit makes it a hexadecimal code, wrong as one.
+            Err(hex) if matches!(octal, crate::CodeError::BadDigit { found, .. } if found.is_ascii_hexdigit()) => {
+                Err(RuleSetError::from(hex))
+            }
+            Err(_) => Err(RuleSetError::from(octal)),
+        },
+    }
+}
+
 fn list(set: &[u64], separator: &str) -> String {
     set.iter().map(u64::to_string).collect::<Vec<_>>().join(separator)
 }
@@ -107,9 +125,9 @@ impl Game for HeapRules {
                 ("dawsons-kayles" | "dawson" | "dawsons", None) => HeapFamily::DawsonsKayles,
                 ("grundy" | "grundys-game", None) => HeapFamily::Grundy,
                 ("lasker" | "laskers-nim", None) => HeapFamily::Lasker,
-                ("octal", Some(code)) => HeapFamily::of(&code.parse::<HeapGame>().map_err(RuleSetError::from)?),
+                ("octal", Some(code)) => HeapFamily::of(&read_code(code)?),
                 _ if name.given.contains('.') && name.given.starts_with(|c: char| c.is_ascii_digit()) => {
-                    HeapFamily::of(&name.given.parse::<HeapGame>().map_err(RuleSetError::from)?)
+                    HeapFamily::of(&read_code(&name.given)?)
                 }
                 _ => return Err(None),
             })
@@ -159,6 +177,7 @@ impl Game for HeapRules {
             HeapFamily::DawsonsKayles => "Dawson's Kayles (0.07)".to_owned(),
             HeapFamily::Grundy => "Grundy's game (4!.0)".to_owned(),
             HeapFamily::Lasker => "Lasker's Nim".to_owned(),
+            HeapFamily::Octal(game) if game.leaves_three() => format!("the hexadecimal game {game}"),
             HeapFamily::Octal(game) => format!("the octal game {game}"),
         }
     }
@@ -207,7 +226,9 @@ impl Game for HeapRules {
 
     fn move_help(&self) -> &'static str {
         let game = self.game();
-        if game.splits() && game.digits()[0] & 4 != 0 && game.tail() == 0 {
+        if game.leaves_three() {
+            "`3 2` takes 2 from heap 3; `3 2 1` leaves 1 and the rest; `3 2 1 4` leaves 1, 4 and the rest"
+        } else if game.splits() && game.digits()[0] & 4 != 0 && game.tail() == 0 {
             "`2 0 3` splits heap 2, leaving 3 and the rest"
         } else if game.splits() {
             "`3 2` takes 2 from heap 3; `3 2 1` takes 2 and leaves what is left as 1 and the rest"
@@ -220,8 +241,8 @@ impl Game for HeapRules {
         let digits = self.game().digits();
         MoveShape {
             heaps_at_once: 1,
-            runs: digits.iter().skip(1).any(|d| d & 4 != 0),
-            splits: digits.first().is_some_and(|d| d & 4 != 0),
+            runs: digits.iter().skip(1).any(|d| d & 12 != 0),
+            splits: digits.first().is_some_and(|d| d & 12 != 0),
             takes: self.game().tail() != 0 || digits.iter().skip(1).any(|&d| d != 0),
         }
     }
@@ -235,9 +256,12 @@ impl Game for HeapRules {
     /// from the values). Misère play: the misère quotient when its proof
     /// covers every heap of the position (computed once, within the budget
     /// of a first analysis, see `quotients.rs`), else an exhaustive search.
+    /// A hexadecimal code (moves leaving three heaps) has no quotient here:
+    /// misère play is searched.
     fn analyze(&self, heaps: &Heaps, budget: &Budget) -> Result<Analysis<HeapMove>, AnalysisError> {
         if self.convention() == Convention::Misere {
-            if let Some(q) = crate::quotients::quotient(self.game(), budget)
+            if !self.game().leaves_three()
+                && let Some(q) = crate::quotients::quotient(self.game(), budget)
                 && let Some(answer) = by_quotient::analyze(self, &q, heaps, budget)
             {
                 return answer;
@@ -266,7 +290,9 @@ impl Game for HeapRules {
         let mut moves = Vec::new();
         let mut complete = true;
         let options: u128 = sizes.iter().map(|&n| crate::sample::option_count(self.game(), n)).sum();
-        if total != 0 && options > u128::from(MOVE_BUDGET) {
+        // A hexadecimal code's moves are always listed (under the meter):
+        // values alone build only options leaving at most two heaps.
+        if total != 0 && options > u128::from(MOVE_BUDGET) && !self.game().leaves_three() {
             // Too many options to list: one winning move per heap whose
             // value can come down to what the others XOR to (the mex
             // promises an option of every smaller value), built from the
@@ -281,15 +307,24 @@ impl Game for HeapRules {
             let mut stopped = None;
             'heaps: for (heap, (&size, &g)) in sizes.iter().zip(&grundy).enumerate() {
                 let target = g ^ total;
-                for option in self.game().options(size) {
+                for mv in self.heap_moves(heap, size) {
                     if let Err(e) = meter.spend(1) {
                         (complete, stopped) = (false, Some(e));
                         break 'heaps;
                     }
-                    let left = if option.left == 0 { 0 } else { value(option.left)? };
-                    let right = if option.right == 0 { 0 } else { value(option.right)? };
-                    if left ^ right == target {
-                        moves.push(HeapMove::from_option(heap, option));
+                    let left: Vec<u64> = match mv.three_heaps(size) {
+                        Some(parts) => parts.to_vec(),
+                        None => {
+                            let option = mv.option(size);
+                            vec![option.left, option.right]
+                        }
+                    };
+                    let mut after = 0;
+                    for part in left.into_iter().filter(|&part| part != 0) {
+                        after ^= value(part)?;
+                    }
+                    if after == target {
+                        moves.push(mv);
                     }
                 }
             }
@@ -319,6 +354,7 @@ impl Game for HeapRules {
     /// move's replies counted from the elements), else one shared search.
     fn winning_replies(&self, heaps: &Heaps, moves: &[HeapMove], budget: &Budget) -> Vec<Option<usize>> {
         if self.convention() == Convention::Misere
+            && !self.game().leaves_three()
             && let Some(q) = crate::quotients::quotient(self.game(), budget)
             && by_quotient::elements(&q, heaps.as_slice()).is_some()
         {
