@@ -124,11 +124,7 @@ impl ProofStore {
     /// The user's store: `$XDG_DATA_HOME/bouton/proofs`, or
     /// `~/.local/share/bouton/proofs` (`None` without a home directory).
     pub fn user() -> Option<ProofStore> {
-        let absolute = |v: std::ffi::OsString| Some(PathBuf::from(v)).filter(|p| p.is_absolute());
-        let base = std::env::var_os("XDG_DATA_HOME")
-            .and_then(absolute)
-            .or_else(|| std::env::var_os("HOME").and_then(absolute).map(|home| home.join(".local").join("share")))?;
-        Some(ProofStore::new(base.join("bouton").join("proofs")))
+        crate::user_data_dir("proofs").map(ProofStore::new)
     }
 
     /// The directory.
@@ -138,18 +134,7 @@ impl ProofStore {
 
     /// The file that holds `game`'s proof.
     pub fn path(&self, game: &HeapGame) -> PathBuf {
-        let mut name = String::new();
-        for c in game.to_string().chars() {
-            if c.is_ascii_alphanumeric() || c == '.' {
-                name.push(c);
-            } else {
-                let mut bytes = [0; 4];
-                for b in c.encode_utf8(&mut bytes).bytes() {
-                    let _ = write!(name, "_{b:02x}");
-                }
-            }
-        }
-        self.dir.join(format!("{name}.proof"))
+        self.dir.join(crate::game_file_name(game, "proof"))
     }
 
     /// Writes the proved period of `seq` (replacing any earlier file for

@@ -8,7 +8,6 @@
 //! [`Kept`]. A file that is damaged, another game's or whose quotient fails
 //! the proof is refused and never trusted.
 
-use std::fmt::Write as _;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -77,11 +76,7 @@ impl QuotientStore {
     /// }
     /// ```
     pub fn user() -> Option<QuotientStore> {
-        let absolute = |v: std::ffi::OsString| Some(PathBuf::from(v)).filter(|p| p.is_absolute());
-        let base = std::env::var_os("XDG_DATA_HOME")
-            .and_then(absolute)
-            .or_else(|| std::env::var_os("HOME").and_then(absolute).map(|home| home.join(".local").join("share")))?;
-        Some(QuotientStore::new(base.join("bouton").join("quotients")))
+        bouton_grundy::user_data_dir("quotients").map(QuotientStore::new)
     }
 
     /// The directory.
@@ -97,18 +92,7 @@ impl QuotientStore {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn path(&self, game: &HeapGame) -> PathBuf {
-        let mut name = String::new();
-        for c in game.to_string().chars() {
-            if c.is_ascii_alphanumeric() || c == '.' {
-                name.push(c);
-            } else {
-                let mut bytes = [0; 4];
-                for b in c.encode_utf8(&mut bytes).bytes() {
-                    let _ = write!(name, "_{b:02x}");
-                }
-            }
-        }
-        self.dir.join(format!("{name}.quotient"))
+        self.dir.join(bouton_grundy::game_file_name(game, "quotient"))
     }
 
     /// Writes `kept` (replacing any earlier file for its game at once: a
