@@ -12,12 +12,18 @@
 //! nearly always found within a few thousand splits. Only when one is really
 //! missing (G(n) rare, which is itself rare) are all splits looked at.
 //!
-//! Options are marked in an array of stamps rather than a bitset: a plain
-//! store per option, with no read-modify-write chain between neighbours.
-//! The search looks each split's value up in a table of the values wanted
-//! while there are many; once at most [`FEW`] are left (most of the
-//! search), it compares a whole chunk with each of them, in loops without
-//! branches that the compiler turns into vector instructions.
+//! Options are marked a byte per value (a plain store per option, with no
+//! read-modify-write chain between neighbours), then packed into a bitset,
+//! where the helper's options are added, `c` is the first common value
+//! missing and the values wanted are the rare ones missing below it. The
+//! search reads its first parts backwards from a reversed copy of the
+//! first values, so that a chunk's options are the XOR of two runs read
+//! forwards. While many values are wanted it stamps a chunk's options in a
+//! table and looks each wanted value up; once at most [`FEW`] are left
+//! (most of the search), it compares the whole chunk with each of them.
+//! Both are loops without branches on the data (the compiler turns the
+//! comparisons into vector instructions), as is dropping the values found
+//! from the list.
 
 use super::helper::{Far, Helper, LANE};
 use super::store::{MemStore8, MemStore16, SpillStore16, Store16};
@@ -52,7 +58,7 @@ const HOT: usize = 8;
 
 /// "The last few": a chunk that finds a value when at most this many are
 /// left is remembered.
-const HARD: u32 = 1;
+const HARD: usize = 1;
 
 pub(super) fn compute(
     game: &HeapGame,
@@ -187,30 +193,99 @@ fn direct_value<S: Store16>(moves: &Moves, store: &mut S, n: u64, set: &mut MexS
     set.mex() as u32
 }
 
+/// The search's first parts are read backwards from a copy of their values
+/// in reverse order, G(a) at `FIRSTS − a`, so that a chunk's first parts
+/// line up with its second parts read forwards.
+const FIRSTS: u64 = REACH + CHUNK;
+
 /// The working state of the sparse method.
 struct Sparse {
     mask: RareMask,
     /// Every value so far, hence every option, is below this power of two.
     limit: usize,
-    /// The rare and the common values below `limit`, in order.
-    rare_values: Vec<u16>,
-    common_values: Vec<u16>,
+    /// The rare and the common values below `limit`, as bitsets (bit v of
+    /// word v / 64).
+    rare_words: Vec<u64>,
+    common_words: Vec<u64>,
     /// Heaps n ≥ 1 with a rare value, in order, and their values.
     rare_heaps: Vec<u64>,
     rare_heap_values: Vec<u16>,
-    /// `seen[v] == tag`: v is a known option of the current heap.
-    seen: Box<[u32; VALUES]>,
-    /// `wanted[v] == tag`: v is a rare value still to be found.
-    wanted: Box<[u32; VALUES]>,
-    tag: u32,
+    /// `seen[v] != 0`: v is a known option of the current heap (cleared
+    /// below `limit` for each heap).
+    seen: Box<[u8; VALUES]>,
+    /// The options known before the search, as a bitset.
+    known: Vec<u64>,
+    /// `found[v] == stamp`: v is an option of the chunk being looked at, or
+    /// (in the full search) a value still wanted.
+    found: Box<[u32; VALUES]>,
+    stamp: u32,
     /// Chunks (split move, chunk number) that recently found hard values.
     hot: Vec<(usize, u64)>,
-    /// The values still wanted, once at most [`FEW`] are (else empty).
-    few: Vec<u16>,
+    /// The rare values still wanted for the current heap.
+    wanted: Vec<u16>,
     /// Chunks per split move for the current heap (kept to avoid allocating).
     counts: Vec<u64>,
-    low: [u16; CHUNK as usize],
-    high: [u16; CHUNK as usize],
+    /// G(a) at `FIRSTS − a`, for 1 ≤ a < `FIRSTS` and a computed, and the
+    /// same as bytes (exact while every value is below 256).
+    reversed: Vec<u16>,
+    reversed_bytes: Vec<u8>,
+}
+
+/// A value as the search compares it: a byte while every value fits one
+/// (twice as many to a vector register), else 16 bits.
+trait Lane: Copy + Eq + std::ops::BitXor<Output = Self> {
+    /// `v` (below 256 for bytes).
+    fn of(v: u16) -> Self;
+    /// The value, as an index into a table of values.
+    fn index(self) -> usize;
+}
+
+impl Lane for u8 {
+    #[inline]
+    fn of(v: u16) -> u8 {
+        v as u8
+    }
+    #[inline]
+    fn index(self) -> usize {
+        usize::from(self)
+    }
+}
+
+impl Lane for u16 {
+    #[inline]
+    fn of(v: u16) -> u16 {
+        v
+    }
+    #[inline]
+    fn index(self) -> usize {
+        usize::from(self)
+    }
+}
+
+/// The bytes of `bytes` (64 of them, each 0 or 1) as the bits of a word,
+/// the first the lowest.
+#[inline]
+pub(super) fn pack_bytes(bytes: &[u8]) -> u64 {
+    bytes.chunks_exact(8).enumerate().fold(0, |word, (i, eight)| {
+        let eight = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
+        // The product puts byte j (0 or 1) on bit 56 + j; every other pair
+        // of a byte and a term of the constant lands on a bit of its own
+        // below 56 or beyond 63, so nothing carries into bits 56 to 63.
+        word | ((eight.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * i))
+    })
+}
+
+/// Keeps the values for which `keep` holds, in order, without a branch per
+/// value (whether one is kept is not predictable).
+#[inline]
+fn keep_if(values: &mut Vec<u16>, mut keep: impl FnMut(u16) -> bool) {
+    let mut kept = 0;
+    for i in 0..values.len() {
+        let v = values[i];
+        values[kept] = v;
+        kept += usize::from(keep(v));
+    }
+    values.truncate(kept);
 }
 
 impl Sparse {
@@ -218,18 +293,19 @@ impl Sparse {
         let mut sparse = Sparse {
             mask,
             limit: 0,
-            rare_values: Vec::new(),
-            common_values: Vec::new(),
+            rare_words: Vec::new(),
+            common_words: Vec::new(),
             rare_heaps: Vec::new(),
             rare_heap_values: Vec::new(),
             seen: vec![0; VALUES].into_boxed_slice().try_into().expect("VALUES long"),
-            wanted: vec![0; VALUES].into_boxed_slice().try_into().expect("VALUES long"),
-            tag: 0,
+            known: vec![0; VALUES / 64],
+            found: vec![0; VALUES].into_boxed_slice().try_into().expect("VALUES long"),
+            stamp: 0,
             hot: Vec::with_capacity(HOT),
-            few: Vec::with_capacity(FEW),
+            wanted: Vec::new(),
             counts: Vec::new(),
-            low: [0; CHUNK as usize],
-            high: [0; CHUNK as usize],
+            reversed: vec![0; FIRSTS as usize],
+            reversed_bytes: vec![0; FIRSTS as usize],
         };
         sparse.grow(largest);
         sparse
@@ -242,56 +318,54 @@ impl Sparse {
             return;
         }
         self.limit = limit;
-        let (rare, common): (Vec<u16>, Vec<u16>) =
-            (0..limit as u32).map(|v| v as u16).partition(|&v| self.mask.is_rare(u32::from(v)));
-        self.rare_values = rare;
-        self.common_values = common;
-    }
-
-    fn push_rare_heap(&mut self, n: u64, g: u16) {
-        self.rare_heaps.push(n);
-        self.rare_heap_values.push(g);
-    }
-
-    /// A fresh stamp for a new heap.
-    fn next_tag(&mut self) -> u32 {
-        if self.tag == u32::MAX {
-            self.seen.fill(0);
-            self.wanted.fill(0);
-            self.tag = 0;
+        self.rare_words = vec![0; limit / 64];
+        self.common_words = vec![0; limit / 64];
+        for v in 0..limit {
+            let words = if self.mask.is_rare(v as u32) { &mut self.rare_words } else { &mut self.common_words };
+            words[v / 64] |= 1 << (v % 64);
         }
-        self.tag += 1;
-        self.tag
+    }
+
+    /// Takes in G(n) = `g`, n ≥ 1.
+    fn learn(&mut self, n: u64, g: u16) {
+        if self.mask.is_rare(u32::from(g)) {
+            self.rare_heaps.push(n);
+            self.rare_heap_values.push(g);
+        }
+        if n < FIRSTS {
+            self.reversed[(FIRSTS - n) as usize] = g;
+            self.reversed_bytes[(FIRSTS - n) as usize] = g as u8;
+        }
+    }
+
+    /// A fresh stamp for `found`.
+    fn next_stamp(&mut self) -> u32 {
+        if self.stamp == u32::MAX {
+            self.found.fill(0);
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        self.stamp
     }
 
     /// G(n) for n ≥ [`DIRECT`].
     #[inline(never)]
     fn value<S: Store16>(&mut self, moves: &Moves, store: &mut S, n: u64, far: Option<Far<'_>>) -> u32 {
-        let tag = self.next_tag();
+        let words = self.limit / 64;
+        let seen = &mut self.seen;
+        seen[..self.limit].fill(0);
         for &k in &moves.whole {
             if n == k {
-                self.seen[0] = tag;
+                seen[0] = 1;
             }
         }
         for &k in &moves.take {
             if n > k && k > 0 {
-                self.seen[usize::from(store.get(n - k))] = tag;
+                seen[usize::from(store.get(n - k))] = 1;
             }
         }
-        // The options the helper found, through rare heaps lo..hi.
-        let (lo, hi) = match far {
-            Some(far) => {
-                for (w, &word) in far.bits.iter().enumerate() {
-                    let mut bits = word;
-                    while bits != 0 {
-                        self.seen[w * 64 + bits.trailing_zeros() as usize] = tag;
-                        bits &= bits - 1;
-                    }
-                }
-                (far.lo, far.hi)
-            }
-            None => (0, 0),
-        };
+        // The helper found the options through rare heaps lo..hi.
+        let (lo, hi) = far.map_or((0, 0), |far| (far.lo, far.hi));
         // Every split with a rare part: all the common options.
         for &k in &moves.split {
             if n < k + 2 {
@@ -309,62 +383,77 @@ impl Sparse {
             } else {
                 None
             };
-            let seen = &mut self.seen;
             let heaps = &self.rare_heaps[..count];
             let values = &self.rare_heap_values[..count];
             let mut mark = |range: std::ops::Range<usize>| {
-                let start = range.start;
-                for (i, (&r, &g)) in heaps[range.clone()].iter().zip(&values[range]).enumerate() {
-                    if Some(start + i) != skip {
-                        seen[usize::from(g ^ store.get(rest - r))] = tag;
-                    }
+                for (&r, &g) in heaps[range.clone()].iter().zip(&values[range]) {
+                    seen[usize::from(g ^ store.get(rest - r))] = 1;
                 }
             };
-            mark(0..lo.min(count));
-            mark(hi.min(count).max(lo.min(count))..count);
+            // The near rare heaps below `lo` and the farthest from `hi` on,
+            // but for the one equal to the rest.
+            let near = lo.min(count);
+            let beyond = hi.min(count).max(near);
+            for range in [0..near, beyond..count] {
+                match skip.filter(|skip| range.contains(skip)) {
+                    Some(skip) => {
+                        mark(range.start..skip);
+                        mark(skip + 1..range.end);
+                    }
+                    None => mark(range),
+                }
+            }
+        }
+        // Everything known so far, as a bitset.
+        for (word, seen) in self.known[..words].iter_mut().zip(seen.chunks_exact(64)) {
+            *word = pack_bytes(seen);
+        }
+        if let Some(far) = far {
+            for (word, &bits) in self.known.iter_mut().zip(far.bits) {
+                *word |= bits;
+            }
         }
         // No option reaches `limit`, so when every common value below it is
         // an option the mex is at most `limit` itself, rare or common.
-        let c = match self.common_values.iter().find(|&&v| self.seen[usize::from(v)] != tag) {
-            Some(&v) => u32::from(v),
+        let known = &self.known[..words];
+        let c = match self.common_words.iter().zip(known).position(|(&common, &known)| common & !known != 0) {
+            Some(w) => (w * 64) as u32 + (self.common_words[w] & !known[w]).trailing_zeros(),
             None => self.limit as u32,
         };
-        let mut remaining = 0;
-        for &v in self.rare_values.iter().take_while(|&&v| u32::from(v) < c) {
-            if self.seen[usize::from(v)] != tag {
-                self.wanted[usize::from(v)] = tag;
-                remaining += 1;
+        // The rare values below c that are not options yet.
+        self.wanted.clear();
+        for (w, (&rare, &known)) in self.rare_words.iter().zip(known).enumerate() {
+            let start = (w * 64) as u32;
+            if start >= c {
+                break;
+            }
+            let mut bits = rare & !known;
+            if c - start < 64 {
+                bits &= (1 << (c - start)) - 1;
+            }
+            while bits != 0 {
+                self.wanted.push((start + bits.trailing_zeros()) as u16);
+                bits &= bits - 1;
             }
         }
-        if remaining == 0 {
+        if self.wanted.is_empty() {
             return c;
         }
-        self.few.clear();
-        remaining = self.scan_chunks(moves, store, n, far, remaining);
-        if remaining > 0 {
-            remaining = self.scan_all(moves, store, n, remaining);
+        self.scan_chunks(moves, store, n, far);
+        if !self.wanted.is_empty() {
+            self.scan_all(moves, store, n);
         }
-        if remaining == 0 {
-            return c;
-        }
-        let v = self.rare_values.iter().find(|&&v| self.wanted[usize::from(v)] == tag).expect("a value is missing");
-        u32::from(*v)
+        // Those still wanted are not options: the least is the mex.
+        self.wanted.iter().min().map_or(c, |&v| u32::from(v))
     }
 
     /// Looks for the wanted values among splits whose first part is at most
     /// [`REACH`], a chunk of consecutive first parts at a time: first the
     /// chunks that recently found the last values wanted (the hard ones
     /// tend to come from the same splits at nearby heaps), then every chunk
-    /// in a scattered order. Returns how many are still wanted.
+    /// in a scattered order, until none is wanted.
     #[inline(never)]
-    fn scan_chunks<S: Store16>(
-        &mut self,
-        moves: &Moves,
-        store: &mut S,
-        n: u64,
-        far: Option<Far<'_>>,
-        mut remaining: u32,
-    ) -> u32 {
+    fn scan_chunks<S: Store16>(&mut self, moves: &Moves, store: &mut S, n: u64, far: Option<Far<'_>>) {
         let mut counts = std::mem::take(&mut self.counts);
         counts.clear();
         counts.extend(moves.split.iter().map(|&k| if n >= k + 2 { chunk_count(n - k, moves.unequal) } else { 0 }));
@@ -373,13 +462,13 @@ impl Sparse {
         hot[..hot_len].copy_from_slice(&self.hot);
         for &(index, chunk) in &hot[..hot_len] {
             if chunk < counts[index] {
-                remaining = self.scan_chunk(moves, store, n, index, chunk, remaining);
-                if remaining == 0 {
+                self.scan_chunk(moves, store, n, index, chunk);
+                if self.wanted.is_empty() {
                     break;
                 }
             }
         }
-        let most = if remaining == 0 { 0 } else { counts.iter().copied().max().unwrap_or(0) };
+        let most = if self.wanted.is_empty() { 0 } else { counts.iter().copied().max().unwrap_or(0) };
         'chunks: for i in 0..most {
             for (index, &count) in counts.iter().enumerate() {
                 if i >= count {
@@ -390,101 +479,68 @@ impl Sparse {
                     // The helper looked through it.
                     continue;
                 }
-                remaining = self.scan_chunk(moves, store, n, index, chunk, remaining);
-                if remaining == 0 {
+                self.scan_chunk(moves, store, n, index, chunk);
+                if self.wanted.is_empty() {
                     break 'chunks;
                 }
             }
         }
         self.counts = counts;
-        remaining
     }
 
     /// Looks at the splits of chunk `chunk` of split move `index`.
     #[inline]
-    fn scan_chunk<S: Store16>(
-        &mut self,
-        moves: &Moves,
-        store: &mut S,
-        n: u64,
-        index: usize,
-        chunk: u64,
-        mut remaining: u32,
-    ) -> u32 {
+    fn scan_chunk<S: Store16>(&mut self, moves: &Moves, store: &mut S, n: u64, index: usize, chunk: u64) {
         let rest = n - moves.split[index];
-        // First parts base..base + CHUNK - 1, second parts rest - base down.
+        // First parts base + CHUNK − 1 down to base (read forwards from the
+        // reversed copy), second parts rest − base − (CHUNK − 1) up.
         let base = 1 + chunk * CHUNK;
-        let before = remaining;
-        if !self.few.is_empty() && S::MAX <= u32::from(u8::MAX) {
+        let firsts = (FIRSTS - base - (CHUNK - 1)) as usize;
+        let seconds = rest - base - (CHUNK - 1);
+        let before = self.wanted.len();
+        let mut high = [0u8; CHUNK as usize];
+        if S::MAX <= u32::from(u8::MAX) && store.copy_bytes_into(seconds, &mut high) {
             // Every value, hence every option and every value wanted, is a
-            // byte: compare bytes, twice as many at a time.
-            let mut low = [0u8; CHUNK as usize];
-            let mut high = [0u8; CHUNK as usize];
-            if store.copy_bytes_into(base, &mut low) && store.copy_bytes_into(rest - base - (CHUNK - 1), &mut high) {
-                let mut options = [0u8; CHUNK as usize];
-                for (i, option) in options.iter_mut().enumerate() {
-                    *option = low[i] ^ high[CHUNK as usize - 1 - i];
-                }
-                let mut i = 0;
-                while i < self.few.len() {
-                    let v = self.few[i] as u8;
-                    if options.iter().fold(false, |found, &option| found | (option == v)) {
-                        self.wanted[usize::from(self.few[i])] = 0;
-                        self.few.swap_remove(i);
-                        remaining -= 1;
-                    } else {
-                        i += 1;
-                    }
-                }
-                self.remember(index, chunk, before, remaining);
-                return remaining;
-            }
-        }
-        store.copy_into(base, &mut self.low);
-        store.copy_into(rest - base - (CHUNK - 1), &mut self.high);
-        if self.few.is_empty() {
-            // One look-up per split in the table of wanted values: a hit
-            // (one per value found, so few) clears the value.
-            let tag = self.tag;
-            for i in 0..CHUNK as usize {
-                let v = usize::from(self.low[i] ^ self.high[CHUNK as usize - 1 - i]);
-                if self.wanted[v] == tag {
-                    self.wanted[v] = 0;
-                    remaining -= 1;
-                }
-            }
-            if remaining > 0 && remaining as usize <= FEW {
-                let wanted = &self.wanted;
-                self.few.extend(self.rare_values.iter().filter(|&&v| wanted[usize::from(v)] == tag));
-            }
+            // byte.
+            let low = &self.reversed_bytes[firsts..firsts + CHUNK as usize];
+            let options: [u8; CHUNK as usize] = std::array::from_fn(|i| low[i] ^ high[i]);
+            self.sift(&options);
         } else {
-            // A few values left: the chunk's values side by side, compared
-            // with each (loops without branches, in vector registers).
-            let mut options = [0u16; CHUNK as usize];
-            for (i, option) in options.iter_mut().enumerate() {
-                *option = self.low[i] ^ self.high[CHUNK as usize - 1 - i];
-            }
-            let mut i = 0;
-            while i < self.few.len() {
-                let v = self.few[i];
-                if options.iter().fold(false, |found, &option| found | (option == v)) {
-                    self.wanted[usize::from(v)] = 0;
-                    self.few.swap_remove(i);
-                    remaining -= 1;
-                } else {
-                    i += 1;
-                }
-            }
+            let mut high = [0u16; CHUNK as usize];
+            store.copy_into(seconds, &mut high);
+            let low = &self.reversed[firsts..firsts + CHUNK as usize];
+            let options: [u16; CHUNK as usize] = std::array::from_fn(|i| low[i] ^ high[i]);
+            self.sift(&options);
         }
-        self.remember(index, chunk, before, remaining);
-        remaining
+        self.remember(index, chunk, before, self.wanted.len());
+    }
+
+    /// Drops the wanted values that are among `options`: while many are
+    /// wanted, by stamping the options in a table and looking each wanted
+    /// value up; once at most [`FEW`] are, by comparing the options with
+    /// each of them (loops without branches, in vector registers).
+    #[inline]
+    fn sift<T: Lane>(&mut self, options: &[T; CHUNK as usize]) {
+        if self.wanted.len() > FEW {
+            let stamp = self.next_stamp();
+            for &option in options {
+                self.found[option.index()] = stamp;
+            }
+            let found = &self.found;
+            keep_if(&mut self.wanted, |v| found[usize::from(v)] != stamp);
+        } else {
+            keep_if(&mut self.wanted, |v| {
+                let v = T::of(v);
+                !options.iter().fold(false, |found, &option| found | (option == v))
+            });
+        }
     }
 
     /// Remembers chunk `chunk` of split move `index` when it found one of
     /// the last values (`before` wanted, `remaining` left): it is tried
     /// early next time.
     #[inline]
-    fn remember(&mut self, index: usize, chunk: u64, before: u32, remaining: u32) {
+    fn remember(&mut self, index: usize, chunk: u64, before: usize, remaining: usize) {
         if remaining < before && remaining <= HARD && !self.hot.contains(&(index, chunk)) {
             if self.hot.len() == HOT {
                 self.hot.pop();
@@ -493,30 +549,36 @@ impl Sparse {
         }
     }
 
-    /// Looks through every split; returns how many values are still wanted.
+    /// Looks through every split for the values still wanted; those not
+    /// found stay wanted.
     #[inline(never)]
-    fn scan_all<S: Store16>(&mut self, moves: &Moves, store: &mut S, n: u64, mut remaining: u32) -> u32 {
-        let tag = self.tag;
+    fn scan_all<S: Store16>(&mut self, moves: &Moves, store: &mut S, n: u64) {
+        let stamp = self.next_stamp();
+        for &v in &self.wanted {
+            self.found[usize::from(v)] = stamp;
+        }
+        let mut remaining = self.wanted.len();
         let limits: Vec<u64> =
             moves.split.iter().map(|&k| if n >= k + 2 { moves.last_part(n - k) } else { 0 }).collect();
         let longest = limits.iter().copied().max().unwrap_or(0);
-        for a in 1..=longest {
+        'splits: for a in 1..=longest {
             let ga = store.get(a);
             for (&k, &limit) in moves.split.iter().zip(&limits) {
                 if a > limit {
                     continue;
                 }
                 let v = usize::from(ga ^ store.get(n - k - a));
-                if self.wanted[v] == tag {
-                    self.wanted[v] = 0;
+                if self.found[v] == stamp {
+                    self.found[v] = 0;
                     remaining -= 1;
                     if remaining == 0 {
-                        return 0;
+                        break 'splits;
                     }
                 }
             }
         }
-        remaining
+        let found = &self.found;
+        self.wanted.retain(|&v| found[usize::from(v)] == stamp);
     }
 }
 
@@ -604,15 +666,11 @@ fn run<S: Store16>(
             rec.set_mask(mask);
             let mut sparse = Sparse::new(mask, st.largest);
             for n in 1..st.n {
-                let g = store.get(n);
-                if mask.is_rare(u32::from(g)) {
-                    sparse.push_rare_heap(n, g);
-                }
+                sparse.learn(n, store.get(n));
             }
             st.sparse.insert(sparse)
         }
     };
-    let mask = sparse.mask;
     let threads = rec.threads();
     let ended = std::thread::scope(|scope| -> Result<Option<Handover>, ComputeError> {
         let mut helper = if threads > 1 { Helper::start(scope, &moves.split, moves.unequal) } else { None };
@@ -634,9 +692,7 @@ fn run<S: Store16>(
                 st.largest = g;
                 sparse.grow(g);
             }
-            if mask.is_rare(g) {
-                sparse.push_rare_heap(n, small);
-            }
+            sparse.learn(n, small);
             store.push(small);
             rec.record(g);
             st.n += 1;
