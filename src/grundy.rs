@@ -418,6 +418,9 @@ fn describe_periodicity(p: &Periodicity, game: &HeapGame) -> String {
         Periodicity::ArithmeticProved { period, saltus, preperiod, needed } => {
             let how = match ArithmeticTheorem::for_game(game) {
                 ArithmeticTheorem::ClosedForm => "Lasker's Nim's closed form (Winning Ways, ch. 4)".to_owned(),
+                ArithmeticTheorem::Layers => "the layer theorem for splitting games with a saltus that is a power \
+                                              of two (see bouton_grundy::ArithmeticTheorem::Layers)"
+                    .to_owned(),
                 _ => "the prefix theorem for games whose repeated digit leaves any smaller heap \
                       (see bouton_grundy::ArithmeticTheorem)"
                     .to_owned(),
@@ -433,6 +436,10 @@ fn describe_periodicity(p: &Periodicity, game: &HeapGame) -> String {
                     "; it cannot go on for ever: finite octal games are never arithmetic-periodic (Austin 1976)"
                 }
                 ArithmeticTheorem::None => "; no theorem known to bouton proves it for this game",
+                ArithmeticTheorem::Layers => {
+                    "; the layer theorem's hypotheses do not hold in the values computed (among them, a saltus that \
+                     is a power of two above the first values: see bouton_grundy::ArithmeticTheorem::Layers)"
+                }
                 _ => "; the theorem's condition does not hold yet in the values computed",
             };
             format!(

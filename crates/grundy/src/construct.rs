@@ -63,6 +63,99 @@ pub fn option_with_value(
     Ok(None)
 }
 
+/// A move of a heap of `n` that leaves three heaps a, c, c worth `target`,
+/// if a move of that shape exists: the two equal heaps cancel, so it is
+/// worth G(a), and a is found from the values as a single heap is (one size
+/// per residue where an arithmetic period is proved), for heaps far too
+/// large to list every three-heap option. Returns the tokens taken and the
+/// three heaps. Digits with `!` (unequal heaps) are passed over.
+///
+/// # Errors
+/// [`OverBudget`] when `meter` runs out first.
+///
+/// ```
+/// use bouton_grundy::{Budget, HeapGame, HeapValues, three_heap_option_with_value};
+///
+/// // 0.8: take one token, split the rest into three heaps; G(n) = ⌊(n − 1)/3⌋.
+/// let game = HeapGame::parse_hexadecimal("0.8")?;
+/// let n = 1_000_000_000_000;
+/// let values = HeapValues::for_heaps(&game, n)?;
+/// let (take, [a, b, c]) =
+///     three_heap_option_with_value(&game, &values, n, 5, &mut Budget::interactive().meter())?.expect("a move");
+/// assert_eq!((take, a + b + c), (1, n - 1));
+/// assert_eq!(values.get(a).unwrap() ^ values.get(b).unwrap() ^ values.get(c).unwrap(), 5);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn three_heap_option_with_value(
+    game: &HeapGame,
+    values: &HeapValues,
+    n: u64,
+    target: u64,
+    meter: &mut Meter,
+) -> Result<Option<(u64, [u64; 3])>, OverBudget> {
+    // A repeated digit never splits: only the written ones leave three heaps.
+    for take in 0..=n.min(game.digits().len() as u64 - 1) {
+        meter.spend(1)?;
+        let rest = n - take;
+        if game.digit(take) & 8 == 0 || game.unequal_at(take) || rest < 3 {
+            continue;
+        }
+        if let Some(a) = single_of_parity(values, rest - 2, rest % 2, target, meter)? {
+            let c = (rest - a) / 2;
+            return Ok(Some((take, [a, c, c])));
+        }
+    }
+    Ok(None)
+}
+
+/// The least heap size from 1 to `hi` of parity `parity` and value `target`.
+fn single_of_parity(
+    values: &HeapValues,
+    hi: u64,
+    parity: u64,
+    target: u64,
+    meter: &mut Meter,
+) -> Result<Option<u64>, OverBudget> {
+    let fits = |m: u64| (1..=hi).contains(&m) && m % 2 == parity;
+    let scan_to = match values.extension() {
+        Extension::Nim => return Ok(Some(target).filter(|&m| fits(m))),
+        Extension::Arithmetic { period, saltus, preperiod } => {
+            // From the pre-period on, each residue takes the value `target`
+            // at one size at most.
+            let mut best: Option<u64> = None;
+            for r in preperiod..preperiod.saturating_add(period) {
+                meter.spend(1)?;
+                let Some(base) = values.get(r) else { break };
+                if target < base || !(target - base).is_multiple_of(saltus) {
+                    continue;
+                }
+                let m = ((target - base) / saltus).checked_mul(period).and_then(|q| q.checked_add(r));
+                if let Some(m) = m.filter(|&m| fits(m)) {
+                    best = Some(best.map_or(m, |b| b.min(m)));
+                }
+            }
+            // Sizes below the pre-period are smaller than any of those.
+            for m in 1..preperiod.min(hi.saturating_add(1)) {
+                meter.spend(1)?;
+                if fits(m) && values.get(m) == Some(target) {
+                    return Ok(Some(m));
+                }
+            }
+            return Ok(best);
+        }
+        // Two periods hold each residue at both parities.
+        Extension::Period { period, preperiod } => hi.min(preperiod.saturating_add(period.saturating_mul(2))),
+        Extension::Lasker | Extension::None => hi,
+    };
+    for m in 1..=scan_to {
+        meter.spend(1)?;
+        if fits(m) && values.get(m) == Some(target) {
+            return Ok(Some(m));
+        }
+    }
+    Ok(None)
+}
+
 /// A heap size from `lo` to `hi` of value `target`.
 fn single_with_value(
     values: &HeapValues,

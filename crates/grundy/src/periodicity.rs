@@ -184,9 +184,15 @@ impl Periodicity {
 ///   arithmetic-periodic with a saltus (Austin 1976; D. G. Horrocks and
 ///   R. J. Nowakowski, *Regularity in the G-sequences of octal games with a
 ///   pass*, Integers 3, 2003): what the values show cannot go on for ever.
+/// - [`ArithmeticTheorem::Layers`], for games without `!` where a move may
+///   leave three heaps (hexadecimal codes such as `0.8`, `0.C`, `0.0F`) or
+///   whose repeated digit leaves one heap while some digit splits: a finite
+///   check for a saltus that is a power of two above the first values,
+///   stated and proved on the variant.
 /// - [`ArithmeticTheorem::None`]: no theorem known to bouton (splitting
-///   games with a repeated digit other than Lasker's Nim, hexadecimal codes,
-///   Grundy's game): arithmetic periodicity stays apparent.
+///   games with `!`, such as Grundy's game, and splitting games whose
+///   repeated digit only takes whole heaps): arithmetic periodicity stays
+///   apparent.
 ///
 /// ```
 /// use bouton_grundy::{ArithmeticTheorem, HeapGame};
@@ -195,6 +201,7 @@ impl Periodicity {
 /// assert_eq!(ArithmeticTheorem::for_game(&all_but), ArithmeticTheorem::Prefix { written: 3, first: 0 });
 /// assert_eq!(ArithmeticTheorem::for_game(&HeapGame::laskers_nim()), ArithmeticTheorem::ClosedForm);
 /// assert_eq!(ArithmeticTheorem::for_game(&HeapGame::kayles()), ArithmeticTheorem::Impossible);
+/// assert_eq!(ArithmeticTheorem::for_game(&HeapGame::parse_hexadecimal("0.8")?), ArithmeticTheorem::Layers);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -206,6 +213,85 @@ pub enum ArithmeticTheorem {
         /// j₀: 0 when the repeated digit may take a whole heap, else 1.
         first: u64,
     },
+    /// The layer theorem, for games without `!` in which a move may leave
+    /// three heaps, or whose repeated digit (from d_K on) leaves one heap.
+    /// K is the number of digits written (d_0 … d_{K−1}); the repeated
+    /// digit, if any, never splits.
+    ///
+    /// Let e ≥ 0, p ≥ 1, s a power of two, D = max(1, ⌈K/p⌉) and
+    /// N₀ = e + p(D + 3). Let H(a) = 0 and L(a) = G(a) for a < e, and
+    /// H(a) = ⌊(a − e)/p⌋, L(a) = G(e + (a − e) mod p) for a ≥ e; the
+    /// claim is G(a) = F(a) = s·H(a) + L(a) for every a (the values come in
+    /// *layers* of s: H(a) is the layer, L(a) the low value).
+    ///
+    /// **Theorem.** If
+    /// - (A0) G(n) < s for n < e + p,
+    /// - (A1) G(n + p) = G(n) + s for e ≤ n < N₀ − p,
+    /// - (A2) for each r < p and π ∈ {0, 1}, every y < s is L(e + δ) for
+    ///   some δ < p such that the repeated digit has bit 2, or some written
+    ///   d_k has bit 8 with pπ + r + k + δ even,
+    /// - (A3) for each r < p and π ∈ {0, 1}, every y < s is G(a) for some
+    ///   1 ≤ a < e + p such that the repeated digit has bit 2, or some
+    ///   written d_k has bit 8 with e + pπ + r + k + a even; or y = 0 and the
+    ///   repeated digit has bit 1, or some written d_k has bit 4 with
+    ///   e + pπ + r + k even,
+    /// - (A4) for each r < p, among the options of N = N₀ + r, each part a
+    ///   valued as F(a): none has ΣH(a_i) = H(N) and ⊕L(a_i) = L(N); and
+    ///   the *exact* options (once equal parts are paired off, at most one
+    ///   part with H ≥ 1 is left; X is its H) with X = H(N) have every low
+    ///   value ⊕L(a_i) below L(N), and for each λ = 1 … D those with
+    ///   X = H(N) − λ have every low value below s,
+    ///
+    /// then G(n + p) = G(n) + s for every n ≥ e.
+    ///
+    /// *Proof*, by induction on N ≥ N₀, with G(a) = F(a) for a < N (for
+    /// a < e + p this is how F is defined, and up to N₀ − 1 it is (A1)). As s is a power of two above every L(a)
+    /// (A0), an option leaving heaps a_i is worth s·X + Y with
+    /// X = ⊕H(a_i) and Y = ⊕L(a_i) < s. Write N = e + p·H(N) + r (r < p)
+    /// and each part a ≥ e as e + p·H(a) + δ (δ < p); if m parts are ≥ e
+    /// and the others, b, are below e, the sizes add up to N − k:
+    /// p(H(N) − ΣH(a_i)) = k + (m − 1)e + Σδ + Σb − r > −p when m ≥ 1
+    /// (and ΣH(a_i) = 0 when m = 0), so X ≤ ΣH(a_i) ≤ H(N), and an
+    /// option worth s·H(N) + Y has ΣH(a_i) = H(N).
+    /// - F(N) is no option's value. Such an option has m ≥ 1 (as
+    ///   H(N) ≥ 1), and its *shape* (k, the parts below e, the δ of the
+    ///   others) has k + (m − 1)e + Σδ + Σb = r, so
+    ///   it is also an option of N₀ + r, the H(a_i) now adding up to
+    ///   H(N₀ + r) = D + 3 ≥ 3 (a part with e + δ = 0 given H ≥ 1), with
+    ///   the same Y. By (A4), Y ≠ L(N₀ + r) = L(N).
+    /// - Every value below F(N) is an option's value. In the top layer and
+    ///   the D below it: an exact option of N₀ + r with X = H(N₀ + r) − λ
+    ///   ≥ 3 has an unpaired part with H ≥ 1; adding N − N₀ − r (a
+    ///   multiple of p) to it gives an option of N with X = H(N) − λ and
+    ///   the same Y, so (A4) gives s·H(N) + y for y < L(N) and
+    ///   s(H(N) − λ) + y for y < s. In a layer 1 ≤ h ≤ H(N) − D − 1: a
+    ///   part a = e + hp + δ has N − a ≥ pD + 1 ≥ K + 1, so the repeated
+    ///   digit with bit 2 may leave a alone (k = N − a ≥ K), and a written
+    ///   d_k with bit 8 may leave a, c, c with c = (N − k − a)/2 ≥ 1 when
+    ///   N − k − a ≡ p(H(N) − h) + r + k + δ is even; both are worth
+    ///   F(a) = s·h + L(e + δ) (c ⊕ c = 0), and (A2) with
+    ///   π = (H(N) − h) mod 2 gives every y < s. In the bottom layer the
+    ///   same options with 1 ≤ a < e + p are worth G(a) (now
+    ///   N − k − a ≡ e + pH(N) + r + k + a), and taking a whole heap
+    ///   (repeated bit 1) or splitting N − k into c, c (bit 4) is worth 0:
+    ///   (A3) with π = H(N) mod 2.
+    ///
+    /// As H(N) ≥ D + 3, these are all the layers from 0 to H(N), so
+    /// G(N) = mex = F(N). ∎ It reads the values up to n = N₀ − 1. When s
+    /// is not a power of two above G(0) … G(e + p − 1), bouton tries the
+    /// multiples (2p, 2s), (4p, 4s), … up to (16p, 16s): proving the form for
+    /// one of them proves G(n + p) = G(n) + s for n ≥ e once the values
+    /// show it over the first (multiple) period. The check looks at the
+    /// options of p heaps and gives up past 2^26 of them. This is a
+    /// sufficient condition of bouton's own, of the kind Howse and
+    /// Nowakowski prove for hexadecimal games (*Periodicity and
+    /// arithmetic-periodicity in hexadecimal games*, Theoretical Computer
+    /// Science 313, 2004: a saltus that is a power of two above the
+    /// pre-period's values); (A2) and (A3) need the three-heap moves
+    /// (a, c, c), whose equal heaps cancel, or a repeated digit leaving one
+    /// heap, to reach the low layers. A saltus with an odd factor, as
+    /// `0.3F`'s (period 6, saltus 3), is never proved by it.
+    Layers,
     /// Lasker's Nim's closed form.
     ClosedForm,
     /// A finite octal code: never arithmetic-periodic.
@@ -224,9 +310,44 @@ impl ArithmeticTheorem {
             ArithmeticTheorem::Impossible
         } else if tail & 2 != 0 && !game.splits() {
             ArithmeticTheorem::Prefix { written: game.digits().len() as u64, first: u64::from(tail & 1 == 0) }
+        } else if !game.unequal_splits() && (game.leaves_three() || tail & 2 != 0) {
+            ArithmeticTheorem::Layers
         } else {
             ArithmeticTheorem::None
         }
+    }
+
+    /// Whether the theorem proves G(n + `period`) = G(n) + `saltus` for
+    /// every n ≥ `preperiod` of `game` from the values G(0), G(1), … in
+    /// `values`: the largest n the proof read, or `None` when it does not
+    /// (the values do not show it from `preperiod` to the last, or a
+    /// hypothesis fails, or no theorem applies). The values are taken to be
+    /// the game's, as [`compute`](crate::compute) gives them: they are
+    /// read, not computed again.
+    ///
+    /// ```
+    /// use bouton_grundy::{compute, ArithmeticTheorem, ComputeOptions, HeapGame};
+    ///
+    /// // 0.8: take one token and split the rest into three heaps.
+    /// let game = HeapGame::parse_hexadecimal("0.8")?;
+    /// let theorem = ArithmeticTheorem::for_game(&game);
+    /// assert_eq!(theorem, ArithmeticTheorem::Layers);
+    /// let mut values = compute(&game, 60, ComputeOptions::default())?.to_vec()?;
+    /// assert_eq!(theorem.proves(&game, &values, 3, 1, 1), Some(12));
+    /// // One value changed: the values no longer show it, nothing is proved.
+    /// values[30] += 1;
+    /// assert_eq!(theorem.proves(&game, &values, 3, 1, 1), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn proves(self, game: &HeapGame, values: &[u32], period: u64, saltus: u64, preperiod: u64) -> Option<u64> {
+        let count = values.len() as u64;
+        let shown = period > 0
+            && (preperiod..count.saturating_sub(period))
+                .all(|n| u64::from(values[(n + period) as usize]) == u64::from(values[n as usize]) + saltus);
+        if !shown {
+            return None;
+        }
+        self.prove(game, &mut |n| values[n as usize], count, period, saltus, preperiod)
     }
 
     /// The proof, if the theorem proves G(n + `period`) = G(n) + `saltus`
@@ -235,6 +356,7 @@ impl ArithmeticTheorem {
     /// read.
     pub(crate) fn prove(
         self,
+        game: &HeapGame,
         at: &mut impl FnMut(u64) -> u32,
         count: u64,
         period: u64,
@@ -262,6 +384,7 @@ impl ArithmeticTheorem {
                     (needed < count && prefix_condition(at, first, e, period, s)).then_some(needed)
                 })
             }
+            ArithmeticTheorem::Layers => crate::layers::prove(game, at, count, period, saltus, preperiod),
             ArithmeticTheorem::Impossible | ArithmeticTheorem::None => None,
         }
     }
@@ -364,6 +487,8 @@ pub(crate) struct PeriodTracker {
     rule: ProofRule,
     /// What proves an arithmetic period.
     arithmetic: ArithmeticTheorem,
+    /// The game, which the layer theorem reads.
+    game: HeapGame,
     /// Follow candidates between searches (only needed to stop once proved).
     follow: bool,
     live: Vec<Live>,
@@ -466,6 +591,7 @@ impl PeriodTracker {
             count: 0,
             rule: ProofRule::for_game(game),
             arithmetic: ArithmeticTheorem::for_game(game),
+            game: game.clone(),
             follow,
             live: Vec::new(),
             next_search: 0,
@@ -592,7 +718,7 @@ impl PeriodTracker {
         }
         let found = self.arithmetic(at, reached);
         if let Periodicity::Arithmetic { period, saltus, preperiod, .. } = found
-            && let Some(needed) = self.arithmetic.prove(at, count, period, saltus, preperiod)
+            && let Some(needed) = self.arithmetic.prove(&self.game, at, count, period, saltus, preperiod)
         {
             return Periodicity::ArithmeticProved { period, saltus, preperiod, needed };
         }
@@ -710,7 +836,17 @@ mod tests {
 
     fn tracker(rule: ProofRule, follow: bool) -> PeriodTracker {
         let arithmetic = ArithmeticTheorem::None;
-        PeriodTracker { max_period: u64::MAX, count: 0, rule, arithmetic, follow, live: Vec::new(), next_search: 0 }
+        let game = HeapGame::nim();
+        PeriodTracker {
+            max_period: u64::MAX,
+            count: 0,
+            rule,
+            arithmetic,
+            game,
+            follow,
+            live: Vec::new(),
+            next_search: 0,
+        }
     }
 
     /// A small generator, so that the test needs no crate.

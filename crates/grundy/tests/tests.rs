@@ -4,6 +4,7 @@
 mod common;
 
 mod arithmetic;
+mod arithmetic_hex;
 mod checkpoint;
 mod data;
 mod engines;

@@ -290,20 +290,34 @@ impl Game for HeapRules {
         let mut moves = Vec::new();
         let mut complete = true;
         let options: u128 = sizes.iter().map(|&n| crate::sample::option_count(self.game(), n)).sum();
-        // A hexadecimal code's moves are always listed (under the meter):
-        // values alone build only options leaving at most two heaps.
-        if total != 0 && options > u128::from(MOVE_BUDGET) && !self.game().leaves_three() {
+        let build = total != 0 && options > u128::from(MOVE_BUDGET);
+        if build {
             // Too many options to list: one winning move per heap whose
             // value can come down to what the others XOR to (the mex
             // promises an option of every smaller value), built from the
-            // values.
+            // values: for a hexadecimal code first a move leaving a, c, c
+            // (worth G(a)), else one leaving at most two heaps.
             complete = false;
             for (heap, (&size, &g)) in sizes.iter().zip(&grundy).enumerate().filter(|(_, (_, g))| **g ^ total < **g) {
-                let built = bouton_grundy::option_with_value(self.game(), &values, size, g ^ total, &mut meter)
-                    .map_err(|e| self.over_budget(e))?;
-                moves.extend(built.map(|option| HeapMove::from_option(heap, option)));
+                let target = g ^ total;
+                let three = if self.game().leaves_three() {
+                    bouton_grundy::three_heap_option_with_value(self.game(), &values, size, target, &mut meter)
+                        .map_err(|e| self.over_budget(e))?
+                } else {
+                    None
+                };
+                let built = match three {
+                    Some((take, [a, c, _])) => Some(HeapMove { heap, take, part: a, part2: c }),
+                    None => bouton_grundy::option_with_value(self.game(), &values, size, target, &mut meter)
+                        .map_err(|e| self.over_budget(e))?
+                        .map(|option| HeapMove::from_option(heap, option)),
+                };
+                moves.extend(built);
             }
-        } else if total != 0 {
+        }
+        // A hexadecimal code whose moves the values did not build is
+        // listed (under the meter).
+        if total != 0 && (!build || (moves.is_empty() && self.game().leaves_three())) {
             let mut stopped = None;
             'heaps: for (heap, (&size, &g)) in sizes.iter().zip(&grundy).enumerate() {
                 let target = g ^ total;
