@@ -45,11 +45,17 @@ pub struct GrundyArgs {
     /// Survey many octal games instead of one: a range such as 0.1..0.777
     /// (every code between, up to that many digits, the last one not 0) or a
     /// list such as 0.16,0.354,0.6; each is computed until proved periodic,
-    /// to N (default 100000) or for --seconds-per-game, two at a time.
+    /// to N (default 100000) or until its --work-per-game is spent, two at a
+    /// time.
     #[arg(long, value_name = "RANGE|LIST", conflicts_with_all = ["code", "plot", "table", "summary", "mask", "checkpoint"])]
     pub survey: Option<String>,
-    /// In a survey, the most time each game may take.
-    #[arg(long, value_name = "SECS", default_value_t = 10, value_parser = positive_number, allow_negative_numbers = true, requires = "survey")]
+    /// In a survey, the operations (options looked at) each game may take:
+    /// where a game stops depends on this alone, not on the machine's load.
+    #[arg(long, value_name = "OPS", default_value_t = crate::survey::SurveyLimits::OPERATIONS, value_parser = positive_number, allow_negative_numbers = true, requires = "survey")]
+    pub work_per_game: u64,
+    /// In a survey, a safety net: the most wall-clock time each game may
+    /// take (a game stopped by it is reported as such).
+    #[arg(long, value_name = "SECS", default_value_t = crate::survey::SurveyLimits::TIME.as_secs(), value_parser = positive_number, allow_negative_numbers = true, requires = "survey")]
     pub seconds_per_game: u64,
     /// Compute G(0) to G(N) (default 100; with --until-proved, 2^32).
     #[arg(long, value_name = "N", value_parser = any_number, allow_negative_numbers = true)]
@@ -232,7 +238,11 @@ fn run_survey(args: &GrundyArgs) -> Result<()> {
     let spec = args.survey.as_deref().unwrap_or_default();
     let games = crate::survey::codes(spec)?;
     let upto = args.upto.unwrap_or(DEFAULT_SURVEY_UPTO);
-    let per_game = Duration::from_secs(args.seconds_per_game);
+    let limits = crate::survey::SurveyLimits {
+        operations: args.work_per_game,
+        time: Duration::from_secs(args.seconds_per_game),
+        ..Default::default()
+    };
     let interrupted = Arc::new(AtomicBool::new(false));
     {
         let flag = Arc::clone(&interrupted);
@@ -248,7 +258,7 @@ fn run_survey(args: &GrundyArgs) -> Result<()> {
             bar.set_draw_target(ProgressDrawTarget::stderr());
         }
     };
-    let rows = crate::survey::survey(&games, upto, per_game, &interrupted, &mut on_progress);
+    let rows = crate::survey::survey(&games, upto, &limits, &interrupted, &mut on_progress);
     bar.finish_and_clear();
     if interrupted.load(Ordering::Relaxed) {
         return Err(Interrupted(rows.len() as u64, None).into());
@@ -259,7 +269,7 @@ fn run_survey(args: &GrundyArgs) -> Result<()> {
         serde_json::to_writer(&mut out, &rows)?;
         writeln!(out)?;
     } else {
-        crate::survey::write_table(&mut out, &rows, upto, per_game)?;
+        crate::survey::write_table(&mut out, &rows, upto, &limits)?;
     }
     out.flush()?;
     Ok(())

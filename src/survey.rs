@@ -1,14 +1,17 @@
 //! `bouton grundy --survey`: many octal games at once — each one computed
-//! until its periodicity is proved, up to N, or until its time is up — and
-//! one table of what became of each.
+//! until its periodicity is proved, up to N, or until its budget of work is
+//! spent — and one table of what became of each.
 
+use std::cell::Cell;
 use std::io::{self, Write};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use bouton_grundy::{ComputeError, ComputeOptions, HeapGame, Periodicity, Sequence, compute};
+use bouton_grundy::{
+    Budget, ComputeError, ComputeOptions, HeapGame, OverBudget, Periodicity, Progress, Sequence, compute,
+};
 use serde::Serialize;
 
 use crate::UsageError;
@@ -101,6 +104,46 @@ fn plain_code(text: &str) -> Result<(u8, Vec<u8>), UsageError> {
     Ok((d0, fraction.bytes().map(|b| b - b'0').collect()))
 }
 
+/// What each game of a survey may take: a budget of work that decides where
+/// a game stops — the same on a busy machine and an idle one — and a
+/// wall-clock limit that is only a safety net.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SurveyLimits {
+    /// Operations per game: options looked at, as the engine counts them
+    /// ([`Progress::operations`]), which depend on the game and its values
+    /// alone.
+    pub operations: u64,
+    /// Bytes the values of one game may hold in memory (beyond, they go to
+    /// a file and the computation goes on).
+    pub bytes: u64,
+    /// The safety net: a game still running after this long stops, and its
+    /// row says so ("time up"); the table then depends on the machine.
+    pub time: Duration,
+}
+
+impl SurveyLimits {
+    /// The default operations per game: 6·10^9, enough for every
+    /// three-digit code whose values stay small to reach 10^6 (0.564 to
+    /// 0.567 need the most, 5.25·10^9), and roughly 8 s of one core for
+    /// those whose values keep growing (see the README).
+    pub const OPERATIONS: u64 = 6_000_000_000;
+    /// The default memory per game: 256 MiB.
+    pub const BYTES: u64 = 256 << 20;
+    /// The default safety net per game: 10 minutes.
+    pub const TIME: Duration = Duration::from_secs(600);
+
+    /// The budget of one game, its clock not yet started.
+    fn budget(&self) -> Budget {
+        Budget::new(self.operations, self.bytes).with_time_limit(self.time)
+    }
+}
+
+impl Default for SurveyLimits {
+    fn default() -> SurveyLimits {
+        SurveyLimits { operations: SurveyLimits::OPERATIONS, bytes: SurveyLimits::BYTES, time: SurveyLimits::TIME }
+    }
+}
+
 /// What the survey found for one game.
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "result", rename_all = "lowercase")]
@@ -141,7 +184,10 @@ pub enum Finding {
     },
     /// No period over the values computed.
     Unsolved,
-    /// The time for the game ran out first.
+    /// The game's budget of work was spent first.
+    #[serde(rename = "work-spent")]
+    WorkSpent,
+    /// The safety net's time limit (or Ctrl-C) stopped the game first.
     Stopped,
     /// The game could not be computed (a value beyond what the engine
     /// stores, memory).
@@ -163,7 +209,11 @@ pub struct Row {
     pub largest: Option<u32>,
     /// How many values were computed (or known from the game computed).
     pub computed: u64,
-    /// Seconds spent (0 for a game known from another one's values).
+    /// Operations spent (see [`SurveyLimits::operations`]; 0 for a game
+    /// known from another one's values).
+    pub operations: u64,
+    /// Seconds spent (0 for a game known from another one's values): a
+    /// measurement, which depends on the machine and its load.
     pub seconds: f64,
     /// The game actually computed, when it is another one whose values
     /// are this game's shifted (its standard form: see
@@ -222,16 +272,53 @@ fn shifted_row(code: String, row: &Row, seq: Option<&Sequence>, shift: u64, upto
         other => other.clone(),
     };
     let computed = if row.computed == 0 { 0 } else { (row.computed + shift).min(upto + 1) };
-    Row { code, finding, largest: row.largest, computed, seconds: 0.0, computed_as: Some(row.code.clone()) }
+    Row {
+        code,
+        finding,
+        largest: row.largest,
+        computed,
+        operations: 0,
+        seconds: 0.0,
+        computed_as: Some(row.code.clone()),
+    }
 }
 
 /// Computes one game for the survey: until proved, up to `upto`, or until
-/// `cancel` is raised; its row, and its values when computed.
-fn survey_one(game: &HeapGame, upto: u64, cancel: &AtomicBool) -> (Row, Option<Sequence>) {
+/// its budget is spent (or `interrupted` is raised); its row, and its
+/// values when computed.
+///
+/// The engine reports its operations every 256 values or so, at points
+/// that depend on n alone; the budget is checked there and the engine
+/// stops at its next report, so a game whose work runs out stops at the
+/// same n however loaded the machine is.
+fn survey_one(game: &HeapGame, upto: u64, limits: &SurveyLimits, interrupted: &AtomicBool) -> (Row, Option<Sequence>) {
     let started = Instant::now();
-    let options = ComputeOptions { stop_when_proved: true, cancel: Some(cancel), threads: 1, ..Default::default() };
+    let mut meter = limits.budget().meter();
+    let stop = AtomicBool::new(false);
+    let why: Cell<Option<OverBudget>> = Cell::new(None);
+    let spent = Cell::new(0u64);
+    let mut watch = |p: Progress| {
+        let more = p.operations.saturating_sub(spent.get());
+        spent.set(p.operations);
+        let over = if interrupted.load(Ordering::Relaxed) { Err(OverBudget::Cancelled) } else { meter.spend(more) };
+        if let Err(e) = over
+            && why.get().is_none()
+        {
+            why.set(Some(e));
+            stop.store(true, Ordering::Relaxed);
+        }
+    };
+    let options = ComputeOptions {
+        stop_when_proved: true,
+        cancel: Some(&stop),
+        progress: Some(&mut watch),
+        memory_limit: limits.bytes,
+        threads: 1,
+        ..Default::default()
+    };
     let mut values = None;
-    let (finding, largest, computed) = match compute(game, upto, options) {
+    let result = compute(game, upto, options);
+    let (finding, largest, computed) = match result {
         Ok(seq) => {
             // A proof analysis could not make by itself is kept for it.
             crate::grundy::keep_proof(&seq);
@@ -250,15 +337,20 @@ fn survey_one(game: &HeapGame, upto: u64, cancel: &AtomicBool) -> (Row, Option<S
             values = Some(seq);
             found
         }
-        Err(ComputeError::Cancelled { reached }) => (Finding::Stopped, None, reached),
+        Err(ComputeError::Cancelled { reached }) => match why.get() {
+            Some(OverBudget::Operations { .. }) => (Finding::WorkSpent, None, reached),
+            _ => (Finding::Stopped, None, reached),
+        },
         Err(e) => (Finding::Failed { reason: e.to_string() }, None, 0),
     };
     let seconds = started.elapsed().as_secs_f64();
-    (Row { code: game.to_string(), finding, largest, computed, seconds, computed_as: None }, values)
+    let row =
+        Row { code: game.to_string(), finding, largest, computed, operations: spent.get(), seconds, computed_as: None };
+    (row, values)
 }
 
 /// Runs the survey on two threads (each game on one), every game within
-/// `per_game`; `interrupted` stops it all, and `on_progress` hears how many
+/// `limits`; `interrupted` stops it all, and `on_progress` hears how many
 /// games are done now and then. Rows come back in the games' order. Games
 /// with the same standard form (see [`HeapGame::first_cousin`]: 448 codes
 /// of three digits have 266) are computed once, as that form, and each
@@ -266,7 +358,7 @@ fn survey_one(game: &HeapGame, upto: u64, cancel: &AtomicBool) -> (Row, Option<S
 pub fn survey(
     games: &[HeapGame],
     upto: u64,
-    per_game: Duration,
+    limits: &SurveyLimits,
     interrupted: &AtomicBool,
     on_progress: &mut dyn FnMut(usize),
 ) -> Vec<Row> {
@@ -284,13 +376,11 @@ pub fn survey(
     let forms = &forms;
     let next = AtomicUsize::new(0);
     let rows: Mutex<Vec<Option<Row>>> = Mutex::new(vec![None; games.len()]);
-    let cancels: [AtomicBool; WORKERS] = [AtomicBool::new(false), AtomicBool::new(false)];
-    let started: [Mutex<Option<Instant>>; WORKERS] = [Mutex::new(None), Mutex::new(None)];
     let finished = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     std::thread::scope(|scope| {
-        for worker in 0..WORKERS {
-            let (next, rows, cancels, started, finished, done) = (&next, &rows, &cancels, &started, &finished, &done);
+        for _ in 0..WORKERS {
+            let (next, rows, finished, done) = (&next, &rows, &finished, &done);
             scope.spawn(move || {
                 loop {
                     let at = next.fetch_add(1, Ordering::Relaxed);
@@ -298,10 +388,7 @@ pub fn survey(
                         break;
                     }
                     let (form, members) = &forms[at];
-                    cancels[worker].store(false, Ordering::Relaxed);
-                    *started[worker].lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
-                    let (row, seq) = survey_one(form, upto, &cancels[worker]);
-                    *started[worker].lock().unwrap_or_else(|e| e.into_inner()) = None;
+                    let (row, seq) = survey_one(form, upto, limits, interrupted);
                     let mut rows = rows.lock().unwrap_or_else(|e| e.into_inner());
                     for &(index, shift) in members {
                         rows[index] = Some(if shift == 0 {
@@ -315,30 +402,39 @@ pub fn survey(
                 finished.fetch_add(1, Ordering::Relaxed);
             });
         }
-        // The watchdog: a game past its time, or everything on Ctrl-C.
         while finished.load(Ordering::Relaxed) < WORKERS {
             std::thread::sleep(Duration::from_millis(20));
             on_progress(done.load(Ordering::Relaxed));
-            for worker in 0..WORKERS {
-                let since = *started[worker].lock().unwrap_or_else(|e| e.into_inner());
-                if interrupted.load(Ordering::Relaxed) || since.is_some_and(|t| t.elapsed() >= per_game) {
-                    cancels[worker].store(true, Ordering::Relaxed);
-                }
-            }
         }
     });
     rows.into_inner().unwrap_or_else(|e| e.into_inner()).into_iter().flatten().collect()
 }
 
+/// Operations written short: `950`, `8.1e6`, `2.0e10`.
+fn short(operations: u64) -> String {
+    if operations < 10_000 {
+        return operations.to_string();
+    }
+    let exponent = operations.ilog10();
+    let mantissa = operations as f64 / 10f64.powi(exponent as i32);
+    // 9.96e6 rounds to 10.0e6: write it 1.0e7.
+    let tenths = (mantissa * 10.0).round() as u64;
+    let (tenths, exponent) = if tenths >= 100 { (10, exponent + 1) } else { (tenths, exponent) };
+    format!("{}.{}e{exponent}", tenths / 10, tenths % 10)
+}
+
 /// The survey as a table, one game per line, and a count of the findings.
-pub fn write_table(out: &mut dyn Write, rows: &[Row], upto: u64, per_game: Duration) -> io::Result<()> {
+/// Everything in it depends on the games and `limits` alone — the same
+/// table on any machine under any load — unless the safety net's time
+/// limit stopped a game, which the last line then says.
+pub fn write_table(out: &mut dyn Write, rows: &[Row], upto: u64, limits: &SurveyLimits) -> io::Result<()> {
     writeln!(
         out,
-        "{:<8} {:<36} {:>10} {:>11} {:>7} {:>11} {:>7}",
-        "code", "result", "period", "pre-period", "largest", "values", "time"
+        "{:<8} {:<53} {:>10} {:>11} {:>7} {:>11} {:>8}",
+        "code", "result", "period", "pre-period", "largest", "values", "work"
     )?;
     let dash = "–";
-    let (mut proved, mut apparent, mut open) = (0, 0, 0);
+    let (mut proved, mut apparent, mut open, mut timed_out) = (0, 0, 0, 0);
     for row in rows {
         let (result, period, preperiod) = match &row.finding {
             Finding::Proved { period, preperiod } => {
@@ -365,8 +461,13 @@ pub fn write_table(out: &mut dyn Write, rows: &[Row], upto: u64, per_game: Durat
                 open += 1;
                 (format!("unsolved to {}", row.computed.saturating_sub(1)), dash.to_owned(), dash.to_owned())
             }
+            Finding::WorkSpent => {
+                open += 1;
+                (format!("unsolved: work budget spent at n = {}", row.computed), dash.to_owned(), dash.to_owned())
+            }
             Finding::Stopped => {
                 open += 1;
+                timed_out += 1;
                 (format!("unsolved: time up at n = {}", row.computed), dash.to_owned(), dash.to_owned())
             }
             Finding::Failed { reason } => {
@@ -379,17 +480,27 @@ pub fn write_table(out: &mut dyn Write, rows: &[Row], upto: u64, per_game: Durat
             None => result,
         };
         let largest = row.largest.map_or_else(|| dash.to_owned(), |v| v.to_string());
+        let work = if row.computed_as.is_some() { dash.to_owned() } else { short(row.operations) };
         writeln!(
             out,
-            "{:<8} {:<36} {:>10} {:>11} {:>7} {:>11} {:>6.1}s",
-            row.code, result, period, preperiod, largest, row.computed, row.seconds
+            "{:<8} {:<53} {:>10} {:>11} {:>7} {:>11} {:>8}",
+            row.code, result, period, preperiod, largest, row.computed, work
         )?;
     }
     writeln!(
         out,
         "{} games: {proved} proved periodic, {apparent} apparently periodic, {open} unsolved \
-         (each computed to N = {upto} at most, {} s at most)",
+         (each computed to N = {upto} at most, within {} operations)",
         rows.len(),
-        per_game.as_secs()
-    )
+        short(limits.operations)
+    )?;
+    if timed_out > 0 {
+        writeln!(
+            out,
+            "{timed_out} stopped by the safety net of {} s per game, before their work budget: their rows depend on \
+             the machine and its load",
+            limits.time.as_secs()
+        )?;
+    }
+    Ok(())
 }

@@ -184,3 +184,30 @@ fn ctrl_c_in_a_game_exits_130() {
     s.exp_eof().expect("the program ends");
     assert_eq!(exit_code(&s), 130);
 }
+
+#[test]
+fn a_move_leaving_three_heaps_in_a_hexadecimal_game() {
+    // 0.F: take 1, leaving nothing, one, two or three heaps. `1 1 2 3` takes
+    // 1 from the heap of 9 and leaves 2, 3 and the rest, 3.
+    let args = ["play", "--rules", "octal:0.F", "--delay", "0", "--seed", "1", "--first", "human", "9", "5"];
+    let mut s = spawn_sized(80, &args);
+    s.exp_string("Your move: ").expect("the move prompt");
+    s.send_line("1 1 2 3").expect("a move leaving three heaps");
+    s.exp_string("You take 1 from heap 1, leaving 2, 3 and 3.").expect("the move is confirmed in words");
+    // The board: the heap of 9 is now 2, and two new heaps of 3 follow.
+    let token = bytewise("● ");
+    for (heap, size, note) in [(1, 2, " \\(was 9\\)"), (2, 5, ""), (3, 3, " \\(new\\)"), (4, 3, " \\(new\\)")] {
+        s.exp_regex(&format!("Heap {heap}\\s+({token}){{{size}}}\\s*{size}{note}\\r\\n"))
+            .unwrap_or_else(|e| panic!("heap {heap} holds {size}: {e}"));
+    }
+    s.exp_string("Last move: you took 1 from heap 1, leaving 2, 3 and 3.").expect("the status line");
+    s.exp_string("Your move: ").expect("the prompt after the computer's reply");
+    // A three-heap move that leaves nothing for the third heap: refused.
+    s.send_line("2 1 3 3").expect("a bad three-heap move");
+    s.exp_string("heap 2 has 4 left after taking 1: the two parts split off (6 together)").expect("the reason");
+    s.exp_string("Your move: ").expect("the prompt again");
+    s.send_line("quit").expect("quit");
+    s.exp_string("You left the game.").expect("goodbye");
+    s.exp_eof().expect("the program ends");
+    assert_eq!(exit_code(&s), 0);
+}

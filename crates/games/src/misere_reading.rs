@@ -8,7 +8,7 @@ use bouton_rules::{Convention, Rules};
 use serde::Serialize;
 
 use crate::games::by_quotient::{elements, product};
-use crate::{AnyMove, AnyPosition, AnyRules};
+use crate::{AnyMove, AnyPosition, AnyRules, HeapMove};
 
 /// A position of a heap game read through its misère quotient.
 ///
@@ -84,7 +84,8 @@ pub struct ChosenMove {
     pub description: String,
     /// The heap it changes.
     pub heap: HeapElement,
-    /// What that heap becomes: none, one or two heaps.
+    /// What that heap becomes: none, one, two or (a hexadecimal code's
+    /// move) three heaps.
     pub leaves: Vec<HeapElement>,
     /// The product of the heaps it leaves there (`1` for none).
     pub replaced_by: String,
@@ -122,6 +123,17 @@ impl MisereReading {
     }
 }
 
+/// The non-empty heaps `mv` leaves in place of a heap of `size` tokens, in
+/// the order they are placed: three for a move of a hexadecimal digit's
+/// bit 8, else the one or two of its option.
+fn heaps_left(mv: &HeapMove, size: u64) -> Vec<u64> {
+    if let Some(parts) = mv.three_heaps(size) {
+        return parts.to_vec();
+    }
+    let option = mv.option(size);
+    [option.left, option.right].into_iter().filter(|&n| n > 0).collect()
+}
+
 fn name(q: &MisereQuotient, x: Element) -> String {
     q.monoid().name(x)
 }
@@ -154,8 +166,7 @@ impl AnyRules {
                 return None;
             };
             let size = *sizes.get(m.heap)?;
-            let option = m.option(size);
-            let parts: Vec<u64> = [option.left, option.right].into_iter().filter(|&n| n > 0).collect();
+            let parts = heaps_left(m, size);
             let part_images = elements(&q, &parts)?;
             let replaced = product(&q, &part_images);
             let others: Vec<Element> =

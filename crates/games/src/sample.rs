@@ -60,14 +60,15 @@ impl RandomMove for Nim {
     }
 }
 
-/// How many options `take` gives a heap of `n`: leaving nothing, one heap,
-/// or two.
+/// How many moves removing `take` tokens allow from a heap of `n`: leaving
+/// nothing, one heap, two or three.
 fn options_at(game: &HeapGame, n: u64, take: u64) -> u128 {
     let (d, rest) = (game.digit(take), n - take);
     let nothing = u128::from(d & 1 != 0 && rest == 0);
     let one = u128::from(d & 2 != 0 && rest > 0 && take > 0);
     let two = if d & 4 != 0 && rest >= 2 { u128::from(split_count(game, rest, take)) } else { 0 };
-    nothing + one + two
+    let three = if d & 8 != 0 { ThreeHeaps::of(rest, game.unequal_at(take)).count() } else { 0 };
+    nothing + one + two + three
 }
 
 /// The ways to split `rest` into two non-empty heaps, after taking `take`.
@@ -75,7 +76,61 @@ fn split_count(game: &HeapGame, rest: u64, take: u64) -> u64 {
     if game.unequal_at(take) { (rest - 1) / 2 } else { rest / 2 }
 }
 
-/// Every option of a heap of `n`, counted without listing them: the written
+/// The ways to leave three non-empty heaps `a ≤ b ≤ c` of `rest` tokens in
+/// all (`a < b < c` under a `!`), counted and numbered in closed form, so
+/// that a heap of 10^18 tokens costs no more than a heap of ten.
+///
+/// Pairwise unequal parts `a < b < c` are the parts `a ≤ b − 1 ≤ c − 2` of
+/// `rest − 3` shifted back, so both cases are the partitions of a number
+/// `total` into three parts, numbered by `a`, then `b`.
+struct ThreeHeaps {
+    /// The number partitioned.
+    total: u64,
+    /// Whether `b` and `c` are shifted back by 1 and 2.
+    unequal: bool,
+}
+
+impl ThreeHeaps {
+    fn of(rest: u64, unequal: bool) -> ThreeHeaps {
+        // Fewer than 3 (or 6) tokens leave no three (unequal) heaps: total 0.
+        let total = if unequal { rest.saturating_sub(3) } else { rest };
+        ThreeHeaps { total: if total >= 3 { total } else { 0 }, unequal }
+    }
+
+    /// The partitions whose smallest part is at most `most` (at most
+    /// `total / 3`): Σ over a = 1..most of (⌊(total − a)/2⌋ − a + 1), the
+    /// choices of `b` from `a` to `(total − a)/2`.
+    fn count_upto(&self, most: u64) -> u128 {
+        // Σ of ⌊m/2⌋ over m = 0..count is ⌊(count − 1)²/4⌋.
+        let halves = |count: u64| -> u128 {
+            let m = u128::from(count.saturating_sub(1));
+            m * m / 4
+        };
+        let a = u128::from(most);
+        halves(self.total) - halves(self.total - most) + a - a * (a + 1) / 2
+    }
+
+    /// Every way.
+    fn count(&self) -> u128 {
+        self.count_upto(self.total / 3)
+    }
+
+    /// The `r`-th way (from 0, below [`ThreeHeaps::count`]) as the two
+    /// parts split off, `(a, b)`: found by bisection on `a`.
+    fn nth(&self, r: u128) -> (u64, u64) {
+        // The least a with more than r ways of smallest part at most a.
+        let (mut low, mut high) = (1, self.total / 3);
+        while low < high {
+            let mid = low + (high - low) / 2;
+            if self.count_upto(mid) > r { high = mid } else { low = mid + 1 }
+        }
+        let a = low;
+        let b = a + (r - self.count_upto(a - 1)) as u64;
+        if self.unequal { (a, b + 1) } else { (a, b) }
+    }
+}
+
+/// Every move on a heap of `n`, counted without listing them: the written
 /// digits one by one, the repeated tail (which never splits) at once.
 pub(crate) fn option_count(game: &HeapGame, n: u64) -> u128 {
     let written = game.digits().len() as u64;
@@ -91,8 +146,10 @@ pub(crate) fn option_count(game: &HeapGame, n: u64) -> u128 {
     count
 }
 
-/// The `r`-th option of a heap of `n`, in the order of [`HeapGame::options`].
-fn nth_option(game: &HeapGame, n: u64, mut r: u128) -> Option<HeapOption> {
+/// The `r`-th move on heap `heap` of `n` tokens: for each take in turn, the
+/// option leaving nothing, the one leaving one heap, those leaving two (by
+/// [`HeapGame::options`]' order), then those leaving three.
+fn nth_move(game: &HeapGame, heap: usize, n: u64, mut r: u128) -> Option<HeapMove> {
     let written = game.digits().len() as u64;
     for take in 0..=n.min(written - 1) {
         let here = options_at(game, n, take);
@@ -101,37 +158,43 @@ fn nth_option(game: &HeapGame, n: u64, mut r: u128) -> Option<HeapOption> {
             continue;
         }
         let (d, rest) = (game.digit(take), n - take);
+        let option = |left, right| Some(HeapMove::from_option(heap, HeapOption::new(take, left, right)));
         if d & 1 != 0 && rest == 0 {
             if r == 0 {
-                return Some(HeapOption::new(take, 0, 0));
+                return option(0, 0);
             }
             r -= 1;
         }
         if d & 2 != 0 && rest > 0 && take > 0 {
             if r == 0 {
-                return Some(HeapOption::new(take, rest, 0));
+                return option(rest, 0);
             }
             r -= 1;
         }
-        let left = r as u64 + 1;
-        return Some(HeapOption::new(take, left, rest - left));
+        let two = if d & 4 != 0 && rest >= 2 { u128::from(split_count(game, rest, take)) } else { 0 };
+        if r < two {
+            let left = r as u64 + 1;
+            return option(left, rest - left);
+        }
+        let (part, part2) = ThreeHeaps::of(rest, game.unequal_at(take)).nth(r - two);
+        return Some(HeapMove { heap, take, part, part2 });
     }
     let tail = game.tail();
     let ones = if tail & 2 != 0 { u128::from(n - written) } else { 0 };
     if r < ones {
         let take = written + r as u64;
-        return Some(HeapOption::new(take, n - take, 0));
+        return Some(HeapMove::from_option(heap, HeapOption::new(take, n - take, 0)));
     }
-    (tail & 1 != 0 && r == ones).then_some(HeapOption::new(n, 0, 0))
+    (tail & 1 != 0 && r == ones).then_some(HeapMove::from_option(heap, HeapOption::new(n, 0, 0)))
 }
 
 impl RandomMove for HeapRules {
-    /// Uniform over every legal move.
+    /// Uniform over every legal move, those of a hexadecimal code that
+    /// leave three heaps included.
     fn random_move(&self, heaps: &Heaps, rng: &mut dyn RngCore) -> Option<HeapMove> {
         let weights: Vec<u128> = heaps.as_slice().iter().map(|&n| option_count(self.game(), n)).collect();
         let (heap, r) = weighted(&weights, rng)?;
-        let option = nth_option(self.game(), heaps.as_slice()[heap], r)?;
-        Some(HeapMove::from_option(heap, option))
+        nth_move(self.game(), heap, heaps.as_slice()[heap], r)
     }
 }
 

@@ -8,6 +8,7 @@ mod oracle;
 mod budgets;
 mod chomp;
 mod closed_forms;
+mod hexadecimal_moves;
 mod hexadecimal_play;
 mod misere_data;
 mod misere_quotient;

@@ -119,7 +119,11 @@ export function createSetupView(on) {
       $('rules-param').setAttribute('placeholder', entry.parameter);
     }
     const name = withParameter(entry.name, entry, param);
-    const summary = withParameter(entry.summary, entry, param);
+    // The summary describes the example's parameter: for another one that
+    // it does not name (an octal code's moves), none rather than a wrong one.
+    const followed = withParameter(entry.summary, entry, param);
+    const stale = param && param !== entry.parameter && followed === entry.summary;
+    const summary = stale ? '' : followed;
     $('setup-title').textContent = `Play ${name}`;
     $('setup-lead').textContent = summary ? `${capital(summary)}.` : '';
     $('rules-summary').textContent = entry.position ? `A position is written as ${entry.position}.` : '';

@@ -774,6 +774,58 @@ async function setupOtherRules(browser) {
   await context.close();
 }
 
+// ------------------------------------------------------- hexadecimal codes
+
+/** (8b) A hexadecimal code set up through the form (octal family, code 0.F),
+ * and a typed move that leaves three heaps, checked on the board, in the
+ * log and against the API. */
+async function hexadecimalGame(browser) {
+  const context = await browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
+  const page = await newPage(context, 'hexadecimal game');
+  page.allowed = /status of 422/; // the impossible three-heap move is answered 422
+  await page.goto(`${base}/`);
+  await page.locator('#setup-form').waitFor();
+  await waitIn(page, 'the rule sets from the server', () => document.querySelectorAll('#rules option').length >= 14);
+  await page.getByLabel('Rule set').selectOption('octal');
+  await page.locator('#rules-param').fill('0.F');
+  await waitForText(page, '#setup-title', /0\.F/, 'the title to follow the code');
+  const lead = await page.locator('#setup-lead').innerText();
+  check(!/^Take 1 \(the whole heap\), 2/.test(lead), `the setup does not describe the example 0.137's moves for 0.F, got ${JSON.stringify(lead)}`);
+  await page.locator('#custom-heaps').fill('9 5');
+  await page.getByRole('radio', { name: /^Normal/ }).check();
+  await page.getByRole('radio', { name: /^Against the computer/ }).check();
+  await page.locator('#level').selectOption('random');
+  await page.getByRole('button', { name: 'Start the game' }).click();
+  const id = await gameId(page);
+  await waitForText(page, '#status', /^Your turn\.$/);
+  const start = await apiView(page, id);
+  check(start.rules.id === 'octal:0.F', `the game's rules are octal:0.F, got ${JSON.stringify(start.rules.id)}`);
+  check((await heapsOn(page)).join() === '9,5', 'the board shows heaps of 9 and 5');
+  const placeholder = await page.locator('#move-input').getAttribute('placeholder');
+  check(/\d/.test(placeholder), `the typed move has an example, got ${JSON.stringify(placeholder)}`);
+
+  // Two parts that leave nothing for the third heap: refused, nothing played.
+  await page.getByLabel('Or type a move').fill('2 1 3 3');
+  await page.getByLabel('Or type a move').press('Enter');
+  await waitForText(page, '#game-error', /third heap/, 'the server’s reason for refusing the three-heap move');
+  check((await apiView(page, id)).ply === 0 && (await heapsOn(page)).join() === '9,5', 'a refused move changes nothing');
+
+  // Take 1 from heap 1 and leave 2, 3 and the rest, 3: three heaps in its place.
+  await page.getByLabel('Or type a move').fill('1 1 2 3');
+  await page.getByLabel('Or type a move').press('Enter');
+  await waitForLog(page, 1);
+  const first = await text(page, '#log li:nth-child(1)');
+  check(/^You took 1 from heap 1, leaving 2, 3 and 3/.test(first), `the log describes the three heaps left, got ${JSON.stringify(first)}`);
+  const view = await settled(page, id);
+  check(numbers(view.moves[0].after) === '2,5,3,3', `the heap of 9 became 2, 3 and 3: 2 5 3 3, got ${JSON.stringify(view.moves[0])}`);
+  check((await heapsOn(page)).join() === view.board.heaps.join(), `the board shows the API's heaps ${view.board.heaps}, got ${await heapsOn(page)}`);
+  if (view.ply === 1) {
+    check((await heapsOn(page)).join() === '2,5,3,3', `the board shows 2 5 3 3, got ${await heapsOn(page)}`);
+  }
+  checkNoProblems(page);
+  await context.close();
+}
+
 // ------------------------------------------------------------------- Chomp
 
 /** Column heights as drawn: the squares left in each column of the grid. */
@@ -986,6 +1038,7 @@ async function main() {
     ['plays Kayles against the computer: a run inside a row, a typed illegal move, a hint', kaylesGame],
     ['plays Northcott’s game and Wythoff’s game with the mouse', boardGames],
     ['sets up a subtraction game with its own parameter', setupOtherRules],
+    ['plays a hexadecimal code: a typed move that leaves three heaps', hexadecimalGame],
     [`plays Chomp to the end by clicking squares${TAKE_SCREENSHOTS ? ' and takes screenshots' : ''}`, chompGame],
   ];
   let failed = 0;

@@ -5,6 +5,7 @@ mod line;
 mod naive;
 mod sparse;
 pub(crate) mod store;
+mod work;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -55,6 +56,10 @@ pub struct Progress {
     pub done: u64,
     /// Values asked for (N + 1).
     pub total: u64,
+    /// Operations done so far: options looked at, counted from the game and
+    /// its values alone (see the `work` module), so the same on any machine
+    /// and under any load — what a budget of work is spent in.
+    pub operations: u64,
 }
 
 /// Settings for [`compute`]. `ComputeOptions::default()` suits most uses.
@@ -232,6 +237,7 @@ pub fn compute(game: &HeapGame, upto: u64, mut options: ComputeOptions<'_>) -> R
     };
     let mut recorder = Recorder::new(game, upto + 1, &mut options);
     recorder.saver = saver;
+    recorder.work = work::Work::new(game, engine);
     let values = match engine {
         Engine::Sparse => sparse::compute(game, upto, prior, &mut recorder)?,
         _ if !game.splits() => line::compute(game, upto, &prior, &mut recorder)?,
@@ -252,13 +258,15 @@ pub(crate) struct Recorder<'o, 'a> {
     report: Option<crate::Periodicity>,
     count: u64,
     saver: Option<Checkpoint>,
+    work: work::Work,
 }
 
 impl<'o, 'a> Recorder<'o, 'a> {
     fn new(game: &HeapGame, total: u64, options: &'o mut ComputeOptions<'a>) -> Recorder<'o, 'a> {
         let tracker = PeriodTracker::new(game, options.max_period, options.stop_when_proved);
         let stats = options.mask.map(Stats::new);
-        Recorder { options, total, stats, pending: Vec::new(), tracker, report: None, count: 0, saver: None }
+        let work = work::Work::new(game, Engine::Auto);
+        Recorder { options, total, stats, pending: Vec::new(), tracker, report: None, count: 0, saver: None, work }
     }
 
     pub(crate) fn memory_limit(&self) -> u64 {
@@ -297,6 +305,8 @@ impl<'o, 'a> Recorder<'o, 'a> {
 
     #[inline]
     pub(crate) fn record(&mut self, value: u32) {
+        let rare = self.stats.as_ref().map(|s| (s.mask().is_rare(value), s.rare_count()));
+        self.work.value(self.count, rare);
         self.count += 1;
         match &mut self.stats {
             Some(stats) => stats.push(value),
@@ -339,7 +349,7 @@ impl<'o, 'a> Recorder<'o, 'a> {
             return Err(ComputeError::Cancelled { reached: self.count });
         }
         if let Some(progress) = self.options.progress.as_mut() {
-            progress(Progress { done: self.count, total: self.total });
+            progress(Progress { done: self.count, total: self.total, operations: self.work.operations() });
         }
         Ok(())
     }
@@ -371,7 +381,7 @@ impl<'o, 'a> Recorder<'o, 'a> {
     fn finish(mut self) -> (Stats, crate::Periodicity) {
         self.choose_mask();
         if let Some(progress) = self.options.progress.as_mut() {
-            progress(Progress { done: self.count, total: self.total });
+            progress(Progress { done: self.count, total: self.total, operations: self.work.operations() });
         }
         let report = self.report.take().unwrap_or(crate::Periodicity::None { longest_checked: 0 });
         (self.stats.expect("set above"), report)
