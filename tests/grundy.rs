@@ -536,3 +536,72 @@ fn the_png_plot_has_the_svg_title_labels_and_visible_dots() {
     let blue = |x: u32, y: u32| matches!(pixel(x, y), [r, g, b] if *b > 150 && *r < 100 && *g < 140);
     assert!(count(57..944, 40..436, &blue) > 2000, "visible dots");
 }
+
+/// G(0) … G(`upto`) of the hexadecimal game 0.28 by its definition, written
+/// here apart from the engine: take one token leaving one non-empty heap (digit 2), or
+/// take two leaving three non-empty heaps (digit 8).
+fn hexadecimal_0_28_by_definition(upto: usize) -> Vec<u64> {
+    let mut g: Vec<u64> = Vec::with_capacity(upto + 1);
+    for n in 0..=upto {
+        let mut options = std::collections::HashSet::new();
+        if n >= 2 {
+            options.insert(g[n - 1]);
+        }
+        if n >= 5 {
+            let rest = n - 2;
+            for a in 1..=rest / 3 {
+                for b in a..=(rest - a) / 2 {
+                    options.insert(g[a] ^ g[b] ^ g[rest - a - b]);
+                }
+            }
+        }
+        g.push((0..).find(|v| !options.contains(v)).expect("a mex"));
+    }
+    g
+}
+
+#[test]
+fn a_hexadecimal_arithmetic_period_is_proved_and_analysis_uses_it_for_huge_heaps() {
+    let truth = hexadecimal_0_28_by_definition(400);
+    let out = bouton(&["grundy", "0.28", "--until-proved", "--json"]).run();
+    out.assert_clean_success();
+    let report = json(&out.stdout);
+    let periodicity = &report["periodicity"];
+    assert_eq!(periodicity["status"], "arithmeticproved", "{periodicity}");
+    let (p, s, e) = (53, 16, 1);
+    assert_eq!((periodicity["period"].as_u64(), periodicity["saltus"].as_u64()), (Some(p), Some(s)));
+    assert_eq!(periodicity["preperiod"].as_u64(), Some(e));
+    // The definition shows the form over seven periods, beyond what the proof read.
+    for n in e as usize..=400 - p as usize {
+        assert_eq!(truth[n + p as usize], truth[n] + s, "G({}) against G({n})", n + p as usize);
+    }
+    let value = |n: u64| if n < e { truth[n as usize] } else { truth[(e + (n - e) % p) as usize] + s * ((n - e) / p) };
+
+    let heaps = [1_000_000_000_000u64, 77_777_777_777];
+    let args = ["analyze", "--rules", "octal:0.28", "--json", "1000000000000", "77777777777"];
+    let out = bouton(&args).run();
+    out.assert_clean_success();
+    let report = json(&out.stdout);
+    let grundy: Vec<u64> =
+        report["components"].as_array().unwrap().iter().map(|c| c["grundy"].as_u64().unwrap()).collect();
+    assert_eq!(grundy, heaps.map(value));
+    assert_eq!(report["grundy"].as_u64(), Some(value(heaps[0]) ^ value(heaps[1])));
+    // Every winning move offered is legal and leaves a position worth 0.
+    let moves = report["winning_moves"].as_array().expect("winning moves");
+    assert!(!moves.is_empty(), "{report}");
+    for m in moves {
+        let fields: Vec<u64> = m["move"].as_str().unwrap().split(':').map(|f| f.parse().unwrap()).collect();
+        let (heap, take) = (fields[0] as usize - 1, fields[1]);
+        let mut after: Vec<u64> = heaps.iter().enumerate().filter(|&(i, _)| i != heap).map(|(_, &h)| h).collect();
+        let rest = heaps[heap] - take;
+        match (take, &fields[2..]) {
+            (1, []) => after.push(rest),
+            (2, &[a, b]) => {
+                assert!(a >= 1 && b >= 1 && a + b < rest, "{m}: three non-empty heaps");
+                after.extend([a, b, rest - a - b]);
+            }
+            _ => panic!("not a move of 0.28: {m}"),
+        }
+        assert_eq!(after.iter().fold(0, |x, &h| x ^ value(h)), 0, "{m} leaves a position worth 0");
+    }
+}
