@@ -39,8 +39,14 @@ const MAX_BODIES: usize = 64;
 const MAX_LITERALS: usize = 64;
 /// Inlining may add this many times the literals of the network…
 const INLINE_GROWTH: usize = 2;
-/// … and at least this many.
+/// … and at least this many…
 const MIN_INLINE_BUDGET: usize = 2_000_000;
+/// … except in a network of more literals than this, where nothing is
+/// inlined: there inlining multiplies what every state runs more than it
+/// saves in nodes (chess's hybrid network, 683,508 literals: 1.32 million
+/// clauses in the legal-moves program with the budget, 230 thousand without,
+/// and a third more transitions per second).
+const LARGE_NETWORK: usize = 500_000;
 /// Above this many bodies, redundant bodies are not searched for.
 const MAX_SUBSUMPTION: usize = 256;
 
@@ -557,7 +563,7 @@ fn recursive_groups(b: &Builder<'_>, live: &[bool]) -> (Vec<Vec<usize>>, Vec<boo
 fn inline_definitions(b: &mut Builder<'_>, groups: &[Vec<usize>], is_root: &[bool], cyclic: &[bool]) {
     let size = |def: &[Vec<Lit>]| def.iter().map(|body| body.len() + 1).sum::<usize>();
     let total: usize = b.defs.iter().map(|d| size(d)).sum();
-    let mut budget = total.saturating_mul(INLINE_GROWTH).max(MIN_INLINE_BUDGET);
+    let mut budget = if total > LARGE_NETWORK { 0 } else { total.saturating_mul(INLINE_GROWTH).max(MIN_INLINE_BUDGET) };
     for group in groups {
         for &h in group {
             if b.vals[h] != Val::Unknown {

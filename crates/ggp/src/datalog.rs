@@ -55,6 +55,13 @@ impl Relation {
         self.position.contains_key(&atom)
     }
 
+    /// Forgets every atom, keeping the indexes' shapes and the memory.
+    fn clear(&mut self) {
+        self.atoms.clear();
+        self.position.clear();
+        self.indexes.iter_mut().for_each(Index::clear);
+    }
+
     fn index(&self, shape: &Shape) -> Option<&Index> {
         self.indexes.iter().find(|i| i.shape == *shape)
     }
@@ -71,6 +78,27 @@ impl Model {
     /// Forgets every atom of `pred`.
     pub(crate) fn remove(&mut self, pred: Pred) {
         self.rels.remove(&pred);
+    }
+
+    /// Makes this model `base` again, where it was cloned from `base` and
+    /// evaluated: the relations it shares with `base` are kept, the others
+    /// emptied but kept with their memory and indexes, so that evaluating
+    /// the same rules again (a hybrid network's oracle, state after state)
+    /// allocates little.
+    ///
+    /// ```text
+    /// let mut work = base.clone();
+    /// evaluator.run(store, &mut work, &Negation::Exact);
+    /// work.reset_to(&base); // the atoms of `base` only, indexes kept
+    /// ```
+    pub(crate) fn reset_to(&mut self, base: &Model) {
+        for (pred, rel) in &mut self.rels {
+            match base.rels.get(pred) {
+                Some(b) if Arc::ptr_eq(b, rel) => {}
+                Some(b) => *rel = b.clone(),
+                None => Arc::make_mut(rel).clear(),
+            }
+        }
     }
 
     /// The relations that have atoms (or had).
@@ -185,6 +213,11 @@ fn estimate(p: &Pat, bound: &[bool], size: usize) -> f64 {
     (size as f64).powf(f64::from(leaves - keys) / f64::from(leaves))
 }
 
+/// How many times cheaper another join order must be expected to be than
+/// the greedy one to be taken instead (see [`Plan::new`]): estimates are
+/// rough, and the greedy order is what the reasoners were tuned with.
+const LOOK_AHEAD_GAIN: f64 = 10.0;
+
 impl Plan {
     /// The join order of `rule`'s body: the delta literal first (in a
     /// semi-naive round), each negative or `distinct` literal as soon as its
@@ -193,18 +226,54 @@ impl Plan {
     /// atoms of each relation; literals whose variables are never bound
     /// (unsafe rules) come last.
     pub(crate) fn new(rule: &NRule, delta: Option<usize>, store: &TermStore, size: &dyn Fn(Pred) -> usize) -> Plan {
-        Plan::with_bound(rule, delta, &[], store, size)
+        Plan::with_bound(rule, delta, &[], store, size, true)
     }
 
     /// As [`Plan::new`], the variables `initially` being bound before the
     /// first literal.
+    ///
+    /// The order is greedy (the positive literal expected to match fewest
+    /// atoms next). With `look_ahead`, should the greedy order starting with
+    /// some other literal be expected to cost less than a
+    /// [`LOOK_AHEAD_GAIN`]th of it in all (the sum of the partial solutions
+    /// after each literal), that order is taken: four unbound
+    /// `(coordinate ?c)` guards are each smaller than a relation they guard,
+    /// but joined first they make a cross product of 65,536 rows, where the
+    /// relation first makes each of them a test.
     fn with_bound(
         rule: &NRule,
         delta: Option<usize>,
         initially: &[u16],
         store: &TermStore,
         size: &dyn Fn(Pred) -> usize,
+        look_ahead: bool,
     ) -> Plan {
+        let positives: Vec<usize> =
+            (0..rule.body.len()).filter(|&i| matches!(rule.body[i], Lit::Pos(_)) && Some(i) != delta).collect();
+        let (plain, cost) = Plan::greedy(rule, delta, initially, store, size);
+        if delta.is_some() || !look_ahead || positives.len() < 2 {
+            return plain;
+        }
+        let best = positives
+            .iter()
+            .map(|&i| (Plan::greedy(rule, Some(i), initially, store, size), i))
+            .min_by(|a, b| a.0.1.total_cmp(&b.0.1));
+        match best {
+            Some(((plan, c), _)) if c * LOOK_AHEAD_GAIN < cost => plan,
+            _ => plain,
+        }
+    }
+
+    /// The greedy join order of `rule`'s body starting with `first` (the
+    /// delta literal, or a chosen one), and its expected cost: the sum over
+    /// the literals of the expected number of partial solutions after each.
+    fn greedy(
+        rule: &NRule,
+        first: Option<usize>,
+        initially: &[u16],
+        store: &TermStore,
+        size: &dyn Fn(Pred) -> usize,
+    ) -> (Plan, f64) {
         let vars_of = |i: usize| {
             let mut v = Vec::new();
             rule.body[i].vars(&mut v);
@@ -216,7 +285,7 @@ impl Plan {
         }
         let mut steps = Vec::new();
         let mut positives: Vec<usize> =
-            (0..rule.body.len()).filter(|&i| matches!(rule.body[i], Lit::Pos(_)) && Some(i) != delta).collect();
+            (0..rule.body.len()).filter(|&i| matches!(rule.body[i], Lit::Pos(_)) && Some(i) != first).collect();
         let mut filters: Vec<usize> = (0..rule.body.len()).filter(|&i| !matches!(rule.body[i], Lit::Pos(_))).collect();
         let step = |i: usize, bound: &[bool]| Step { lit: i, shape: shape_of(&rule.body[i], bound) };
         let place_filters = |bound: &[bool], filters: &mut Vec<usize>, steps: &mut Vec<Step>| {
@@ -235,27 +304,44 @@ impl Plan {
                 bound[v as usize] = true;
             }
         };
-        if let Some(d) = delta {
+        let matches = |i: usize, bound: &[bool]| {
+            let Lit::Pos(p) = &rule.body[i] else { unreachable!("positives are positive") };
+            estimate(p, bound, size(p.pred(store)))
+        };
+        let (mut rows, mut total) = (1.0f64, 0.0f64);
+        if let Some(d) = first {
+            rows *= matches(d, &bound);
+            total += rows;
             steps.push(step(d, &bound));
             bind(d, &mut bound);
             place_filters(&bound, &mut filters, &mut steps);
         }
         while !positives.is_empty() {
+            // Ties (every variable bound, say) go to the smaller relation,
+            // a test against the state before a recursive call, so that a
+            // top-down reading asks the recursion only past the test (a ray
+            // walked only while its squares are empty); then to the literal
+            // with more bound variables.
             let cost = |i: usize| {
                 let Lit::Pos(p) = &rule.body[i] else { unreachable!("positives are positive") };
                 let bound_vars = vars_of(i).iter().filter(|&&v| bound[v as usize]).count();
-                (estimate(p, &bound, size(p.pred(store))), bound_vars)
+                let size = size(p.pred(store));
+                (estimate(p, &bound, size), size, bound_vars)
             };
             let mut best = 0;
             let mut best_cost = cost(positives[0]);
             for (k, &i) in positives.iter().enumerate().skip(1) {
                 let c = cost(i);
-                if c.0 < best_cost.0 || (c.0 == best_cost.0 && c.1 > best_cost.1) {
+                if c.0 < best_cost.0
+                    || (c.0 == best_cost.0 && (c.1 < best_cost.1 || (c.1 == best_cost.1 && c.2 > best_cost.2)))
+                {
                     best = k;
                     best_cost = c;
                 }
             }
             let i = positives.remove(best);
+            rows *= best_cost.0;
+            total += rows;
             steps.push(step(i, &bound));
             bind(i, &mut bound);
             place_filters(&bound, &mut filters, &mut steps);
@@ -263,7 +349,7 @@ impl Plan {
         for f in filters {
             steps.push(step(f, &bound));
         }
-        Plan { steps }
+        (Plan { steps }, total)
     }
 
     /// The body literals in join order.
@@ -290,7 +376,7 @@ pub(crate) fn join_order(
     store: &TermStore,
     size: &dyn Fn(Pred) -> usize,
 ) -> Vec<usize> {
-    Plan::with_bound(rule, None, initially, store, size).order().collect()
+    Plan::with_bound(rule, None, initially, store, size, false).order().collect()
 }
 
 /// The index shape for literal `lit` when the variables marked in `bound`
@@ -675,9 +761,15 @@ impl Budget {
 struct Heads {
     values: Vec<TermId>,
     count: usize,
-    /// Solutions by hash of their values.
-    index: FastMap<u64, Vec<u32>>,
+    /// The last solution with each hash of its values…
+    index: FastMap<u64, u32>,
+    /// … and, for each solution, the one before it with the same hash
+    /// ([`NONE`] for none): chains without an allocation per solution.
+    earlier: Vec<u32>,
 }
+
+/// The end of a chain of [`Heads::earlier`].
+const NONE: u32 = u32::MAX;
 
 impl Heads {
     /// Adds the solution `tuple` (as wide as every other); whether it is
@@ -685,12 +777,17 @@ impl Heads {
     fn add(&mut self, tuple: &[TermId]) -> bool {
         let mut h = WordHasher::default();
         tuple.iter().for_each(|t| h.write_u32(t.0));
-        let same = self.index.entry(h.finish()).or_default();
+        let last = self.index.entry(h.finish()).or_insert(NONE);
         let w = tuple.len();
-        if same.iter().any(|&i| &self.values[i as usize * w..(i as usize + 1) * w] == tuple) {
-            return false;
+        let mut i = *last;
+        while i != NONE {
+            if &self.values[i as usize * w..(i as usize + 1) * w] == tuple {
+                return false;
+            }
+            i = self.earlier[i as usize];
         }
-        same.push(self.count as u32);
+        self.earlier.push(*last);
+        *last = self.count as u32;
         self.values.extend_from_slice(tuple);
         self.count += 1;
         true
@@ -716,13 +813,18 @@ fn collect_heads(
             return false;
         }
         room.joins -= 1;
+        tuple.clear();
+        tuple.extend(head_vars.iter().map(|&v| b[v as usize].expect("head variables are bound")));
+        // A head found again this round is settled without the store (a
+        // hash lookup in a large table) or the model.
+        if heads.contains(&tuple) {
+            return true;
+        }
         if let Some(model) = known
             && find_instance(&rule.head, b, store).is_some_and(|atom| model.contains(atom, store))
         {
             return true;
         }
-        tuple.clear();
-        tuple.extend(head_vars.iter().map(|&v| b[v as usize].expect("head variables are bound")));
         if room.atoms == 0 {
             return heads.contains(&tuple);
         }
@@ -738,9 +840,14 @@ impl Heads {
         let mut h = WordHasher::default();
         tuple.iter().for_each(|t| h.write_u32(t.0));
         let w = tuple.len();
-        self.index
-            .get(&h.finish())
-            .is_some_and(|same| same.iter().any(|&i| &self.values[i as usize * w..(i as usize + 1) * w] == tuple))
+        let mut i = self.index.get(&h.finish()).copied().unwrap_or(NONE);
+        while i != NONE {
+            if &self.values[i as usize * w..(i as usize + 1) * w] == tuple {
+                return true;
+            }
+            i = self.earlier[i as usize];
+        }
+        false
     }
 }
 
@@ -1225,5 +1332,50 @@ mod tests {
         let sizes = |p: Pred| if p.arity == 2 { 1000 } else { 3 };
         let plan = Plan::new(rule, None, &program.store, &sizes);
         assert_eq!(plan.order().collect::<Vec<_>>(), vec![1, 0], "the small relation first, then the bound lookup");
+    }
+
+    /// Four guards of sixteen atoms each are each smaller than the relation
+    /// of a thousand they guard, but joined first they make 65,536 rows: the
+    /// relation goes first, and the guards become tests. Where the greedy
+    /// order is not much worse, it is kept.
+    #[test]
+    fn guards_are_not_joined_into_a_cross_product() {
+        let program = Program::new(
+            &Game::parse("(<= (h ?a) (big ?a ?b ?c ?d) (coord ?a) (coord ?b) (coord ?c) (coord ?d))").unwrap(),
+        );
+        let rule = &program.rules[0];
+        let sizes = |p: Pred| if p.arity == 4 { 1000 } else { 16 };
+        let plan = Plan::new(rule, None, &program.store, &sizes);
+        assert_eq!(plan.order().next(), Some(0), "{:?}", plan.order().collect::<Vec<_>>());
+        let sizes = |p: Pred| if p.arity == 4 { 1000 } else { 2 };
+        let plan = Plan::new(rule, None, &program.store, &sizes);
+        assert_ne!(plan.order().next(), Some(0), "sixteen rows first are cheaper than a thousand");
+    }
+
+    /// A model reset to the one it was cloned from has that one's atoms
+    /// only, and derives the same again.
+    #[test]
+    fn a_reset_model_is_its_base_again() {
+        let mut program = Program::new(
+            &Game::parse(
+                "(edge 1 2) (edge 2 3) (<= (path ?x ?y) (edge ?x ?y)) (<= (path ?x ?z) (edge ?x ?y) (path ?y ?z))",
+            )
+            .unwrap(),
+        );
+        let edge = Pred::new(program.symbols.lookup("edge").unwrap(), 2);
+        let path = Pred::new(program.symbols.lookup("path").unwrap(), 2);
+        let (facts, rules): (Vec<NRule>, Vec<NRule>) =
+            program.rules.iter().cloned().partition(|r| r.head.pred(&program.store) == edge);
+        let mut base = Model::default();
+        Evaluator::new(facts, &program.store, &|_| 10).run(&mut program.store, &mut base, &Negation::Exact);
+        let evaluator = Evaluator::new(rules, &program.store, &|_| 10);
+        let mut work = base.clone();
+        evaluator.run(&mut program.store, &mut work, &Negation::Exact);
+        assert_eq!(work.atoms(path).len(), 3);
+        work.reset_to(&base);
+        assert!(work.atoms(path).is_empty());
+        assert_eq!(work.atoms(edge).len(), 2);
+        evaluator.run(&mut program.store, &mut work, &Negation::Exact);
+        assert_eq!(work.atoms(path).len(), 3, "derived again, with the kept indexes");
     }
 }

@@ -549,7 +549,7 @@ impl Planner<'_> {
                     let size = |p: Pred| estimate(sizes, moves, derived, p);
                     let evaluator = Evaluator::new(self.rules.to_vec(), store, &size).cone(&[p]);
                     evaluator.prepare(statics, store);
-                    out.push(Query { evaluator, preds: vec![p] });
+                    out.push(Query { evaluator, preds: vec![p], work: None });
                 }
             }
         }
@@ -600,7 +600,7 @@ impl Planner<'_> {
             return None;
         }
         evaluator.prepare(statics, store);
-        Some(Query { evaluator, preds: preds.to_vec() })
+        Some(Query { evaluator, preds: preds.to_vec(), work: None })
     }
 }
 
@@ -609,6 +609,10 @@ impl Planner<'_> {
 struct Query {
     evaluator: Evaluator,
     preds: Vec<Pred>,
+    /// The model it is evaluated in, state after state: the static
+    /// relations, and the derived ones emptied before each evaluation but
+    /// kept with their memory and indexes ([`Model::reset_to`]).
+    work: Option<Model>,
 }
 
 /// Answers the external atoms of a hybrid network state by state.
@@ -721,14 +725,17 @@ impl Oracle {
             .filter(|p| !defined.contains(p) && p.name != kw::TRUE && p.name != kw::DOES)
             .map(|p| (p, statics.relation(p).map_or(0, |r| r.atoms.len())))
             .collect();
+        // Derived relations are taken as larger than the state, so that the
+        // state relations bind first and the derived ones are asked only
+        // past them: the joint move binds little but the moved piece, so the
+        // pieces' squares are to bind before the threat tests are asked; and
+        // a ray is walked only while its squares are empty (a fully bound
+        // test against the state goes before a fully bound recursive call,
+        // the smaller relation first).
         let mut planner =
-            Planner { rules, original, asks, symbols: &mut symbols, moves: &small, sizes: &sizes, derived: GUESS };
+            Planner { rules, original, asks, symbols: &mut symbols, moves: &small, sizes: &sizes, derived: DERIVED };
         let state = planner.plan(on_state, &mut statics, &mut store);
         let goal = planner.plan(on_goal, &mut statics, &mut store);
-        // The joint move binds little but the moved piece: the state
-        // relations (the pieces' squares) are to bind before the derived
-        // ones (the threat tests) are asked.
-        planner.derived = DERIVED;
         let moves = planner.plan(on_move, &mut statics, &mut store);
         if std::env::var_os("BOUTON_GGP_DEBUG").is_some() {
             let names = |preds: &[Pred]| preds.iter().map(|p| symbols.name(p.name).to_string()).collect::<Vec<_>>();
@@ -762,22 +769,22 @@ impl Oracle {
     pub(crate) fn fill_state(&mut self, memory: &mut [u64]) {
         let (first, n) = (self.words.0 as usize, self.words.1 as usize);
         memory[first..first + n].iter_mut().for_each(|w| *w = 0);
-        for q in &self.state {
-            let (model, spent) =
+        for q in &mut self.state {
+            let spent =
                 Oracle::evaluate(&mut self.store, &self.statics, q, memory, &self.truths, &[], self.trace.as_deref());
             self.exhausted |= spent;
-            Oracle::set(&self.bits, q, &model, memory);
+            Oracle::set(&self.bits, q, memory);
         }
     }
 
     /// Sets the input bits of the externals only goals read (after
     /// [`Oracle::fill_state`] in the same state).
     pub(crate) fn fill_goal(&mut self, memory: &mut [u64]) {
-        for q in &self.goal {
-            let (model, spent) =
+        for q in &mut self.goal {
+            let spent =
                 Oracle::evaluate(&mut self.store, &self.statics, q, memory, &self.truths, &[], self.trace.as_deref());
             self.exhausted |= spent;
-            Oracle::set(&self.bits, q, &model, memory);
+            Oracle::set(&self.bits, q, memory);
         }
     }
 
@@ -787,8 +794,8 @@ impl Oracle {
         if !self.moves.is_empty() {
             let does: Vec<TermId> =
                 self.does.iter().zip(joint).filter_map(|(atoms, &m)| atoms.get(m as usize).copied()).collect();
-            for q in &self.moves {
-                let (model, spent) = Oracle::evaluate(
+            for q in &mut self.moves {
+                let spent = Oracle::evaluate(
                     &mut self.store,
                     &self.statics,
                     q,
@@ -798,21 +805,29 @@ impl Oracle {
                     self.trace.as_deref(),
                 );
                 self.exhausted |= spent;
-                Oracle::set(&self.bits, q, &model, memory);
+                Oracle::set(&self.bits, q, memory);
             }
         }
     }
 
+    /// Evaluates `q` in the state of `memory` (with the atoms `facts`, the
+    /// joint move), into its work model; whether it ran out of budget.
     fn evaluate(
         store: &mut TermStore,
         statics: &Model,
-        q: &Query,
+        q: &mut Query,
         memory: &[u64],
         truths: &[TermId],
         facts: &[TermId],
         trace: Option<&Symbols>,
-    ) -> (Model, bool) {
-        let mut model = statics.clone();
+    ) -> bool {
+        let model = match &mut q.work {
+            Some(work) => {
+                work.reset_to(statics);
+                work
+            }
+            none => none.insert(statics.clone()),
+        };
         for (i, &atom) in truths.iter().enumerate() {
             if memory[i / 64] & (1 << (i % 64)) != 0 {
                 model.insert(atom, store);
@@ -823,7 +838,7 @@ impl Oracle {
         }
         let started = std::time::Instant::now();
         let mut budget = Budget { atoms: BUDGET, joins: BUDGET.saturating_mul(10) };
-        q.evaluator.run_limited(store, &mut model, &Negation::Exact, &mut budget);
+        q.evaluator.run_limited(store, model, &Negation::Exact, &mut budget);
         let spent = budget.is_spent();
         if let Some(symbols) = trace {
             let mut sizes: Vec<(usize, &str)> = model
@@ -840,10 +855,12 @@ impl Oracle {
                 q.preds.len()
             );
         }
-        (model, spent)
+        spent
     }
 
-    fn set(bits: &FastMap<TermId, u32>, q: &Query, model: &Model, memory: &mut [u64]) {
+    /// Sets the input bits of the atoms `q` derived.
+    fn set(bits: &FastMap<TermId, u32>, q: &Query, memory: &mut [u64]) {
+        let Some(model) = &q.work else { return };
         for &p in &q.preds {
             for atom in model.atoms(p) {
                 if let Some(&bit) = bits.get(atom) {
@@ -879,9 +896,9 @@ fn estimate(sizes: &HashMap<Pred, usize>, moves: &HashSet<Pred>, derived: usize,
     sizes.get(&p).copied().unwrap_or(derived)
 }
 
-/// The size assumed, when planning the joins of the externals that read the
-/// joint move, for a relation derived per state: larger than the state, so
-/// that joins bind through the state first.
+/// The size assumed, when planning the joins of the externals, for a
+/// relation derived per state: larger than the state, so that joins bind
+/// through the state first.
 const DERIVED: usize = 1000;
 
 #[cfg(test)]

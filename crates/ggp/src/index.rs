@@ -153,6 +153,11 @@ impl Index {
         }
     }
 
+    /// Forgets every atom, keeping the memory.
+    pub(crate) fn clear(&mut self) {
+        self.buckets.clear();
+    }
+
     /// The positions of the atoms with key `key`, ascending.
     pub(crate) fn get(&self, key: u64) -> &[u32] {
         self.buckets.get(&key).map_or(&[], Bucket::as_slice)

@@ -68,6 +68,7 @@ mod magic;
 mod mast;
 mod mcts;
 mod normalize;
+mod pace;
 mod prover;
 mod record;
 mod sexp;

@@ -14,6 +14,7 @@ use crate::game::Game;
 use crate::ground::{self, Limits, Networks};
 use crate::hash::FastMap;
 use crate::hybrid::Oracle;
+use crate::pace;
 use crate::specialize::{Spec, specialize};
 use crate::store::TermId;
 use crate::term::Term;
@@ -93,6 +94,13 @@ impl std::fmt::Debug for Machine {
 /// over-approximating).
 pub const DEFAULT_GROUNDING_LIMIT: usize = 4_000_000;
 
+/// Most transitions a hybrid network and the prover are timed over when
+/// [`Machine::compile`] chooses between them ([`pace::race`]).
+const RACE_STEPS: usize = 12;
+
+/// Most wall time that race may take.
+const RACE_BUDGET: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Why a hybrid network is refused when its oracle runs out of budget in the
 /// initial state.
 const ORACLE_TOO_LARGE: &str = "the oracle's evaluations in the initial state";
@@ -100,15 +108,16 @@ const ORACLE_TOO_LARGE: &str = "the oracle's evaluations in the initial state";
 impl Machine {
     /// Grounds and compiles `game`.
     ///
-    /// The network is fully compiled, with one exception: a game whose
+    /// The network is fully compiled whenever it can be. A game whose
     /// grounding runs out while estimating what can ever hold, and fits when
     /// the relations that only terminality and goals read are left out, is
     /// compiled with those relations answered per state by an oracle
-    /// ([`Machine::is_hybrid`]; sudoku's test of the solved grid). Legal
-    /// moves and next states are then still fully compiled. The hybrid
-    /// networks whose oracle also answers legal moves or next states (chess's
-    /// threats) are only built by [`Machine::compile_hybrid`]: they are
-    /// slower than the [`Prover`](crate::Prover).
+    /// ([`Machine::is_hybrid`]; sudoku's test of the solved grid); legal
+    /// moves and next states are then still fully compiled. A game refused
+    /// even so gets the hybrid network of [`Machine::compile_hybrid`] (chess:
+    /// its threat tests answered per state) if, timed against the
+    /// [`Prover`](crate::Prover) over the same random transitions from the
+    /// initial state, it is the faster of the two.
     ///
     /// # Errors
     ///
@@ -142,6 +151,17 @@ impl Machine {
             // An oracle that cannot answer the initial state: the plain
             // grounding decides.
             Err(CompileError::TooLarge(ORACLE_TOO_LARGE)) => Machine::build(game, limit, Networks::Plain),
+            // Refused: a hybrid network, if it outpaces the prover (which
+            // would otherwise reason about the game).
+            Err(CompileError::TooLarge(why)) => match Machine::build(game, limit, Networks::Hybrid) {
+                Ok(machine)
+                    if machine.is_hybrid()
+                        && pace::race(&machine, game, RACE_STEPS, RACE_BUDGET).machine_is_faster() =>
+                {
+                    Ok(machine)
+                }
+                _ => Err(CompileError::TooLarge(why)),
+            },
             result => result,
         }
     }
@@ -153,9 +173,9 @@ impl Machine {
     /// a demand-driven evaluator of the same rules, and enter the network as
     /// input bits ([`Stats::oracle_inputs`]). Each state then costs an
     /// evaluation of those relations, so a hybrid machine is far slower than
-    /// a fully compiled one (on chess, still slower than the
-    /// [`Prover`](crate::Prover)), so [`Machine::compile`] (the player, the
-    /// referee) does not build it. Where no such relation can be told apart,
+    /// a fully compiled one; [`Machine::compile`] (the player, the referee)
+    /// builds it only for games it cannot ground otherwise, and only where
+    /// it outpaces the [`Prover`](crate::Prover). Where no such relation can be told apart,
     /// what only terminality and goals read (sudoku's check of the solved
     /// grid) is left to the oracle instead, the goals' part evaluated only
     /// when goals are asked, as [`Machine::compile`] does.
@@ -315,12 +335,13 @@ const MAX_SPECS: usize = 1 << 16;
 enum SpecCache {
     /// Indexed directly by the joint move's mixed-radix number (allocated
     /// on first use).
-    Dense {
-        radix: Vec<u32>,
-        size: usize,
-        specs: Vec<Option<Box<Spec>>>,
-    },
-    Sparse(FastMap<Box<[u32]>, Box<Spec>>),
+    Dense { radix: Vec<u32>, size: usize, specs: Vec<Option<Box<Spec>>> },
+    /// By joint move, for games with too many joint moves to index: a joint
+    /// move is specialised the second time it is played (`None` after the
+    /// first), since most of a large game's joint moves are played once in
+    /// a while and specialising costs more than running the general program
+    /// once.
+    Sparse(FastMap<Box<[u32]>, Option<Box<Spec>>>),
 }
 
 /// Working memory for reasoning about states of one [`Machine`]: holds a
@@ -501,12 +522,20 @@ impl Evaluator {
                 }
                 specs[k].as_deref()
             }
-            (SpecCache::Sparse(map), _) => {
-                if !map.contains_key(joint) && map.len() < MAX_SPECS {
-                    map.insert(joint.into(), Box::new(Self::build_spec(&self.m, joint)));
+            (SpecCache::Sparse(map), _) => match map.get_mut(joint) {
+                Some(slot) => {
+                    if slot.is_none() {
+                        *slot = Some(Box::new(Self::build_spec(&self.m, joint)));
+                    }
+                    slot.as_deref()
                 }
-                map.get(joint).map(|b| &**b)
-            }
+                None => {
+                    if map.len() < MAX_SPECS {
+                        map.insert(joint.into(), None);
+                    }
+                    None
+                }
+            },
             _ => None,
         };
         match spec {

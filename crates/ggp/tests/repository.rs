@@ -5,8 +5,8 @@
 //! playouts. Chess itself is too large to compile in full: there the prover
 //! — which a player falls back on — is checked to play it, and chess as a
 //! hybrid network (its threat tests answered per state) is checked against
-//! it; should chess one day compile in full, the machine is checked like the
-//! others. Sudoku, whose goal is too large to ground, is checked as a
+//! it; whatever `Machine::compile` gives chess (that hybrid network where it
+//! outpaces the prover) is checked like the others. Sudoku, whose goal is too large to ground, is checked as a
 //! hybrid network too, as `Machine::compile` builds it.
 //!
 //! The data is part of this repository, so a missing file fails the test.
@@ -110,11 +110,11 @@ fn the_prover_plays_chess() {
 fn chess_compiles_and_agrees_or_is_refused_as_too_large() {
     let game = repository_game("chess.kif");
     match Machine::compile(&game) {
-        Ok(machine) => {
-            // Its hybrid network is slower than the prover: only a full one.
-            assert!(!machine.is_hybrid(), "Machine::compile gives chess no oracle");
-            agree("chess.kif", &machine, &mut Prover::new(&game), 2, 8, 21)
-        }
+        // Plain grounding refuses chess; `Machine::compile` then gives it
+        // the hybrid network when that outpaces the prover (timed at
+        // compile time, so either outcome is possible on a loaded machine).
+        // Whichever network it gives, it agrees with the prover.
+        Ok(machine) => agree("chess.kif", &machine, &mut Prover::new(&game), 2, 8, 21),
         Err(e) => assert!(matches!(e, CompileError::TooLarge(_)), "{e}"),
     }
 }
