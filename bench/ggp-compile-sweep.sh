@@ -27,7 +27,7 @@
 #   GGP_REPOSITORY  the repository: a bare git directory or a checkout
 #                   (default /work/.mirror/ggp-org+ggp-repository/repo)
 #   BOUTON          the binary to measure (default: this tree's release build,
-#                   built first)
+#                   built first, in CARGO_TARGET_DIR if set)
 #   TIMEOUT         seconds per game (default 60)
 #   MEMORY_MB       address-space limit per run, so that a runaway game cannot
 #                   take the machine down (default 8192; 0 for none)
@@ -56,7 +56,7 @@ timeout_s=${TIMEOUT:-60}
 memory_mb=${MEMORY_MB:-8192}
 if [ -z "${BOUTON:-}" ]; then
     cargo build --release --quiet
-    BOUTON=target/release/bouton
+    BOUTON=${CARGO_TARGET_DIR:-target}/release/bouton
 fi
 BOUTON=$(realpath "$BOUTON")
 
