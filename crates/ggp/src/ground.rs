@@ -23,7 +23,9 @@
 //! remains of its body is literals over state-dependent atoms. Each ground
 //! rule is kept once. A game that runs out while estimating what can ever
 //! hold may instead be grounded with some relations left to a per-state
-//! oracle ([`Networks`], [`crate::hybrid`]).
+//! oracle ([`Networks`], [`crate::hybrid`]); where only terminality and
+//! goals read a state-independent relation too large to evaluate in full
+//! (laikLee_hex's lists of cells), that network is tried first.
 
 use std::collections::HashSet;
 use std::hash::Hasher;
@@ -125,7 +127,7 @@ pub(crate) enum Networks {
 /// it can be and `networks` allows it.
 pub(crate) fn ground(game: &Game, limits: Limits, networks: Networks) -> Result<Grounding, CompileError> {
     let clock = std::time::Instant::now();
-    let prepared = prepare(game)?;
+    let mut prepared = prepare(game)?;
     debug_time("prepared", clock);
     if networks != Networks::Hybrid {
         // Demand with merged adornments first, within a share of the atoms
@@ -135,32 +137,39 @@ pub(crate) fn ground(game: &Game, limits: Limits, networks: Networks) -> Result<
         // oracle (sudoku's solved-grid test), when allowed and possible;
         // otherwise with demand as asked, which derives less where the ways
         // differ (alexChess).
+        //
+        // The relations that do not depend on the state are evaluated once
+        // for both attempts. Where only terminality and goals read one too
+        // large to evaluate in full (laikLee_hex's lists of cells, sudoku's
+        // `exactlyOne`), the plain grounding would have to derive, for every
+        // state at once, what the oracle derives for one state from its
+        // demand: the oracle's network is tried first.
         let share = Limits { atoms: limits.atoms / MERGED_SHARE, rules: limits.rules };
-        let failure = match ground_with(prepared.clone(), share, None, true) {
+        let statics = evaluate_statics(&prepared.static_rules, &mut prepared.program.store, share);
+        debug_time("static relations, once", clock);
+        let outcome = Limits { atoms: limits.atoms / OUTCOME_SHARE, rules: limits.rules };
+        let outcome_first = networks == Networks::OutcomeOracle && only_outcome_reads_lazy(&prepared, &statics.lazy);
+        if outcome_first && let Some(g) = ground_outcome_oracle(&prepared, outcome, &statics) {
+            return Ok(g);
+        }
+        let failure = match ground_with(prepared.clone(), share, None, true, Some(statics.clone())) {
             Ok(g) => return Ok(g),
             Err(f) => f,
         };
-        if networks == Networks::OutcomeOracle && !failure.heavy.is_empty() {
-            let mut outcome_prepared = prepared.clone();
-            let program = &mut outcome_prepared.program;
-            let rules = &outcome_prepared.dynamic_rules;
-            if let Some(h) = hybrid::outcome_externals(rules, &mut program.store, &mut program.symbols) {
-                // The same grounding, within a smaller share: it fits only
-                // when the relations left to the oracle are what made the
-                // plain one too large, and fails early otherwise (chess).
-                let outcome = Limits { atoms: limits.atoms / OUTCOME_SHARE, rules: limits.rules };
-                if let Ok(g) = ground_with(outcome_prepared, outcome, Some(&h), true) {
-                    return Ok(g);
-                }
-            }
+        if networks == Networks::OutcomeOracle
+            && !outcome_first
+            && !failure.heavy.is_empty()
+            && let Some(g) = ground_outcome_oracle(&prepared, outcome, &statics)
+        {
+            return Ok(g);
         }
-        return ground_with(prepared, limits, None, false).map_err(|f| f.error);
+        return ground_with(prepared, limits, None, false, None).map_err(|f| f.error);
     }
     // First within a quarter of the atoms: a game that runs out there has
     // relations to leave to a per-state oracle (a hybrid network), and
     // should that fail, the full budget is tried.
     let probe = Limits { atoms: limits.atoms / PROBE_SHARE, rules: limits.rules };
-    let failure = match ground_with(prepared.clone(), probe, None, false) {
+    let failure = match ground_with(prepared.clone(), probe, None, false, None) {
         Ok(g) => return Ok(g),
         Err(f) => f,
     };
@@ -188,14 +197,85 @@ pub(crate) fn ground(game: &Game, limits: Limits, networks: Networks) -> Result<
                 names.sort();
                 eprintln!("externals {names:?}");
             }
-            match ground_with(hybrid_prepared, limits, Some(&h), false) {
+            match ground_with(hybrid_prepared, limits, Some(&h), false, None) {
                 Ok(g) => return Ok(g),
                 Err(f) if debug => eprintln!("hybrid: {}", f.error),
                 Err(_) => {}
             }
         }
     }
-    ground_with(prepared, limits, None, false).map_err(|f| f.error)
+    ground_with(prepared, limits, None, false, None).map_err(|f| f.error)
+}
+
+/// Grounds `prepared` with what only terminality and goals read left to the
+/// oracle ([`hybrid::outcome_externals`]), within `limits`: it fits only
+/// when the relations left to the oracle are what made the plain grounding
+/// too large, and fails early otherwise (chess). `None` when there is no
+/// such network or it does not fit.
+fn ground_outcome_oracle(prepared: &Prepared, limits: Limits, statics: &Statics) -> Option<Grounding> {
+    let mut outcome_prepared = prepared.clone();
+    let program = &mut outcome_prepared.program;
+    let h = hybrid::outcome_externals(&outcome_prepared.dynamic_rules, &mut program.store, &mut program.symbols)?;
+    ground_with(outcome_prepared, limits, Some(&h), true, Some(statics.clone())).ok()
+}
+
+/// Whether terminality or goals read a relation that does not depend on the
+/// state and is too large to evaluate in full (one of the rules `lazy`),
+/// and neither the legal moves nor the next state do.
+///
+/// ```text
+/// (<= (connection2 … ?list) … (isList ?list))   isList: every list of cells
+/// (<= (line red) … (connection 1 ?y1 5 ?y2 red nil))
+/// (<= terminal (line red))                        only terminal reads it: true
+/// ```
+fn only_outcome_reads_lazy(prepared: &Prepared, lazy: &[NRule]) -> bool {
+    let store = &prepared.program.store;
+    let mut reads: HashSet<Pred> = lazy.iter().map(|r| r.head.pred(store)).collect();
+    if reads.is_empty() {
+        return false;
+    }
+    // The state-dependent relations that read them, directly or not.
+    loop {
+        let before = reads.len();
+        for rule in &prepared.dynamic_rules {
+            let head = rule.head.pred(store);
+            let reads_one =
+                rule.body.iter().any(|l| matches!(l, Lit::Pos(p) | Lit::Neg(p) if reads.contains(&p.pred(store))));
+            if reads_one {
+                reads.insert(head);
+            }
+        }
+        if reads.len() == before {
+            break;
+        }
+    }
+    let play = [Pred::new(kw::LEGAL, 2), Pred::new(kw::NEXT, 1)];
+    let outcome = [Pred::new(kw::GOAL, 2), Pred::proposition(kw::TERMINAL)];
+    !play.iter().any(|p| reads.contains(p)) && outcome.iter().any(|p| reads.contains(p))
+}
+
+/// The relations that do not depend on the state, evaluated in full where
+/// that fits in a [`STATIC_SHARE`] of the budget of `limits`, and the rules
+/// of the others (left to demand), with the budget the evaluation used.
+#[derive(Clone)]
+struct Statics {
+    model: Model,
+    lazy: Vec<NRule>,
+    used: Budget,
+}
+
+fn evaluate_statics(static_rules: &[NRule], store: &mut TermStore, limits: Limits) -> Statics {
+    let budget = budget_of(limits);
+    let mut exact = Budget { atoms: budget.atoms / STATIC_SHARE, joins: budget.joins / STATIC_SHARE };
+    let before = exact;
+    let mut model = Model::default();
+    let lazy = Evaluator::run_while_within(static_rules.to_vec(), store, &mut model, &Negation::Exact, &mut exact);
+    Statics { model, lazy, used: Budget { atoms: before.atoms - exact.atoms, joins: before.joins - exact.joins } }
+}
+
+/// The grounding budget of `limits`: atoms, and rule instances found.
+fn budget_of(limits: Limits) -> Budget {
+    Budget { atoms: limits.atoms, joins: limits.rules.saturating_mul(JOINS_PER_RULE) }
 }
 
 /// The rules simplified ([`crate::fluents`], [`crate::guards`]) and the
@@ -220,12 +300,15 @@ fn prepare(game: &Game) -> Result<Prepared, CompileError> {
 
 /// Grounds `prepared` within `limits`; with `hybrid`, the rules of the
 /// external relations are left to the oracle; with `merge`, demand merges
-/// the ways a relation is asked ([`magic::transform_merged`]).
+/// the ways a relation is asked ([`magic::transform_merged`]); `statics`,
+/// the relations that do not depend on the state when already evaluated
+/// (in `prepared`'s store), their cost charged to `limits` again.
 fn ground_with(
     prepared: Prepared,
     limits: Limits,
     hybrid: Option<&hybrid::Hybrid>,
     merge: bool,
+    statics: Option<Statics>,
 ) -> Result<Grounding, Failure> {
     let Prepared { mut program, mut dynamic, dynamic_rules, original, static_rules } = prepared;
     if let Some(h) = hybrid {
@@ -246,14 +329,11 @@ fn ground_with(
     // numbers, of which a few board squares are ever asked about) are left
     // to demand below.
     let clock = std::time::Instant::now();
-    let mut statics = Model::default();
-    let mut budget = Budget { atoms: limits.atoms, joins: limits.rules.saturating_mul(JOINS_PER_RULE) };
-    let mut exact = Budget { atoms: budget.atoms / STATIC_SHARE, joins: budget.joins / STATIC_SHARE };
-    let before = exact;
-    let lazy =
-        Evaluator::run_while_within(static_rules, &mut program.store, &mut statics, &Negation::Exact, &mut exact);
-    budget.atoms -= before.atoms - exact.atoms;
-    budget.joins -= before.joins - exact.joins;
+    let Statics { model: mut statics, lazy, used } =
+        statics.unwrap_or_else(|| evaluate_statics(&static_rules, &mut program.store, limits));
+    let mut budget = budget_of(limits);
+    budget.atoms = budget.atoms.saturating_sub(used.atoms);
+    budget.joins = budget.joins.saturating_sub(used.joins);
     if budget.is_spent() {
         return Err(CompileError::TooLarge("the relations that do not depend on the state").into());
     }
