@@ -122,18 +122,7 @@ fn single_of_parity(
         Extension::Arithmetic { period, saltus, preperiod } => {
             // From the pre-period on, each residue takes the value `target`
             // at one size at most.
-            let mut best: Option<u64> = None;
-            for r in preperiod..preperiod.saturating_add(period) {
-                meter.spend(1)?;
-                let Some(base) = values.get(r) else { break };
-                if target < base || !(target - base).is_multiple_of(saltus) {
-                    continue;
-                }
-                let m = ((target - base) / saltus).checked_mul(period).and_then(|q| q.checked_add(r));
-                if let Some(m) = m.filter(|&m| fits(m)) {
-                    best = Some(best.map_or(m, |b| b.min(m)));
-                }
-            }
+            let best = least_in_residues(values, (period, saltus, preperiod), target, fits, meter)?;
             // Sizes below the pre-period are smaller than any of those.
             for m in 1..preperiod.min(hi.saturating_add(1)) {
                 meter.spend(1)?;
@@ -154,6 +143,32 @@ fn single_of_parity(
         }
     }
     Ok(None)
+}
+
+/// The least size m ≥ the pre-period e that `accept` takes and whose value
+/// is `target`, for values arithmetic-periodic with (`period`, `saltus`, e):
+/// residue r holds G(r) + q·saltus at r + q·period, so each residue gives
+/// one size at most.
+fn least_in_residues(
+    values: &HeapValues,
+    (period, saltus, preperiod): (u64, u64, u64),
+    target: u64,
+    accept: impl Fn(u64) -> bool,
+    meter: &mut Meter,
+) -> Result<Option<u64>, OverBudget> {
+    let mut best: Option<u64> = None;
+    for r in preperiod..preperiod.saturating_add(period) {
+        meter.spend(1)?;
+        let Some(base) = values.get(r) else { break };
+        if target < base || !(target - base).is_multiple_of(saltus) {
+            continue;
+        }
+        let m = ((target - base) / saltus).checked_mul(period).and_then(|q| q.checked_add(r));
+        if let Some(m) = m.filter(|&m| accept(m)) {
+            best = Some(best.map_or(m, |b| b.min(m)));
+        }
+    }
+    Ok(best)
 }
 
 /// A heap size from `lo` to `hi` of value `target`.
@@ -184,19 +199,8 @@ fn single_with_value(
                     return Ok(Some(m));
                 }
             }
-            let mut best: Option<u64> = None;
-            for r in preperiod..preperiod.saturating_add(period) {
-                meter.spend(1)?;
-                let Some(base) = values.get(r) else { break };
-                if target < base || !(target - base).is_multiple_of(saltus) {
-                    continue;
-                }
-                let m = ((target - base) / saltus).checked_mul(period).and_then(|q| q.checked_add(r));
-                if let Some(m) = m.filter(|m| (lo.max(preperiod)..=hi).contains(m)) {
-                    best = Some(best.map_or(m, |b| b.min(m)));
-                }
-            }
-            return Ok(best);
+            let within = |m: u64| (lo.max(preperiod)..=hi).contains(&m);
+            return least_in_residues(values, (period, saltus, preperiod), target, within, meter);
         }
         _ => {}
     }
