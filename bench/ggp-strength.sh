@@ -10,7 +10,9 @@
 #   breakthrough   best first   3 won 0 drawn 1 lost   score 75%
 #
 # where the score counts a draw as half a win (a player's goal of 100 is a
-# win, 0 a loss, anything between a draw). A game that does not compile
+# win, 0 a loss, anything between a draw; a match that ends with no goal for
+# either role, as chess does at its move limit, is counted apart and not
+# scored). A game that does not compile
 # within COMPILE_LIMIT seconds (`bouton ggp check` with a timeout) is
 # reported as such and skipped: the players would only answer random moves
 # through the reference prover. A game that compiles, but not within the
@@ -155,7 +157,7 @@ for game in "${games[@]}"; do
         continue
     fi
     for seat in 0 1; do
-        won=0 drawn=0 lost=0 late_best=0 late_flat=0
+        won=0 drawn=0 lost=0 undecided=0 late_best=0 late_flat=0
         for i in $(seq "$matches"); do
             id="$game-$seat-$i-$$"
             if [ $seat -eq 0 ]; then
@@ -173,9 +175,13 @@ for game in "${games[@]}"; do
             # "goals: ROLE G, ROLE G"; the first role is seat 0.
             goals=$(grep -E '^(goals|abandoned; goals now):' "$record" | tail -1 | sed 's/^[^:]*: //')
             ours=$(echo "$goals" | tr ',' '\n' | sed -n "$((seat + 1))p" | awk '{print $NF}')
-            case "$ours" in
-                100) won=$((won + 1)) ;;
-                0 | none) lost=$((lost + 1)) ;;
+            theirs=$(echo "$goals" | tr ',' '\n' | sed -n "$((2 - seat))p" | awk '{print $NF}')
+            # Rules may leave the end undecided (chess's move limit defines no
+            # goal): neither side won; such matches are counted apart.
+            case "$ours/$theirs" in
+                none/none) undecided=$((undecided + 1)) ;;
+                100/*) won=$((won + 1)) ;;
+                0/* | none/*) lost=$((lost + 1)) ;;
                 *) drawn=$((drawn + 1)) ;;
             esac
             steps=$(grep -cE '^ *[0-9]+\.' "$record" || true)
@@ -211,8 +217,12 @@ for game in "${games[@]}"; do
             score=0
         fi
         order=$([ $seat -eq 0 ] && echo "best first " || echo "best second")
-        summary+=("$(printf '%-20s %s  %d won %d drawn %d lost  score %3d%%  (replaced moves: best %d, flat-mc %d)%s' \
-            "$game" "$order" "$won" "$drawn" "$lost" "$score" "$late_best" "$late_flat" "$late")")
+        undecided_note=""
+        if [ $undecided -gt 0 ]; then
+            undecided_note=" ($undecided without a goal for either role, not scored)"
+        fi
+        summary+=("$(printf '%-20s %s  %d won %d drawn %d lost  score %3d%%%s  (replaced moves: best %d, flat-mc %d)%s' \
+            "$game" "$order" "$won" "$drawn" "$lost" "$score" "$undecided_note" "$late_best" "$late_flat" "$late")")
         echo "${summary[-1]}"
     done
 done

@@ -106,11 +106,27 @@ struct Session {
     game: Arc<Game>,
     history: Vec<Vec<Term>>,
     engine: Arc<Mutex<Option<Engine>>>,
+    /// How far the compiled machine has followed the history.
+    position: Position,
     /// The reference prover following the match, once one was needed.
     follower: Option<Follower>,
     /// The legal moves the follower last gave, for a guess when it is late.
     last_legal: Vec<Term>,
     seed: u64,
+}
+
+/// The compiled machine's view of the match, advanced one joint move at a
+/// time: a machine installed in the middle of a match (compiled after the
+/// start clock) catches up over a few PLAYs rather than replaying the whole
+/// history before each answer.
+enum Position {
+    /// The state after the first `replayed` joint moves of the history.
+    At { replayed: usize, state: State },
+    /// No machine yet, or it has not started following.
+    Unknown,
+    /// The machine does not know a move the manager sent: the prover answers
+    /// for the rest of the match.
+    Lost,
 }
 
 struct Current {
@@ -275,6 +291,7 @@ impl Player {
                 game: Arc::clone(&game),
                 history: Vec::new(),
                 engine: Arc::new(Mutex::new(None)),
+                position: Position::Unknown,
                 follower: None,
                 last_legal: Vec::new(),
                 seed,
@@ -301,8 +318,19 @@ impl Player {
         let seed = session.seed;
         let compile = {
             let game = Arc::clone(&game);
+            let (id, verbose, answered_by) = (id.clone(), self.config.verbose, deadline.into_std());
             tokio::task::spawn_blocking(move || {
-                let machine = Machine::compile(&game).map_err(|e| StartFailure::Compile(e.to_string()))?;
+                let compiled = Machine::compile(&game);
+                // Past the start clock nobody waits for the outcome: say it here.
+                if verbose && std::time::Instant::now() > answered_by {
+                    match &compiled {
+                        Ok(_) => {
+                            eprintln!("{id}: compiled after the start clock; the compiled machine plays from now on")
+                        }
+                        Err(e) => eprintln!("{id}: {e}; the reference prover plays the whole match"),
+                    }
+                }
+                let machine = compiled.map_err(|e| StartFailure::Compile(e.to_string()))?;
                 let r = machine
                     .roles()
                     .iter()
@@ -358,7 +386,7 @@ impl Session {
         let deadline = received + self.play_clock.saturating_sub(safety_margin(self.play_clock));
         let engine = lock(&self.engine).clone();
         if let Some(engine) = engine
-            && let Ok(state) = replay(&engine.machine, &self.history)
+            && let Some(state) = self.catch_up(&engine, deadline).await
             && let Some(&first) = engine.machine.legal_moves(&state, engine.role).first()
         {
             let thinker = Arc::clone(&engine.thinker);
@@ -373,6 +401,39 @@ impl Session {
         // Not compiled (yet), or the compiled machine does not know the
         // moves played: the reference prover answers.
         Ok(self.play_with_prover(deadline).await)
+    }
+
+    /// The compiled machine's current state, once it has followed every joint
+    /// move of the history. The moves not yet followed are played on a
+    /// blocking thread for at most half the time left before `deadline`;
+    /// `None` while it is still behind (the prover answers meanwhile) or when
+    /// it cannot follow the match.
+    async fn catch_up(&mut self, engine: &Engine, deadline: Instant) -> Option<State> {
+        let (replayed, state) = match &self.position {
+            Position::At { replayed, state } => (*replayed, state.clone()),
+            Position::Unknown => (0, engine.machine.initial_state()),
+            Position::Lost => return None,
+        };
+        if replayed == self.history.len() {
+            return Some(state);
+        }
+        let pending = self.history[replayed..].to_vec();
+        let machine = engine.machine.clone();
+        let now = Instant::now();
+        let cutoff = (now + deadline.saturating_duration_since(now) / 2).into_std();
+        let task = tokio::task::spawn_blocking(move || follow(&machine, &state, &pending, cutoff));
+        match timeout_at(deadline, task).await {
+            Ok(Ok(Ok((followed, state)))) => {
+                let replayed = replayed + followed;
+                self.position = Position::At { replayed, state: state.clone() };
+                (replayed == self.history.len()).then_some(state)
+            }
+            Ok(Ok(Err(_))) => {
+                self.position = Position::Lost;
+                None
+            }
+            _ => None,
+        }
     }
 
     /// A random legal move by the reference prover following the match; if
@@ -394,11 +455,22 @@ impl Session {
     }
 }
 
-/// The state after the joint moves of `history`, spelled as the manager
-/// spells them.
-fn replay(machine: &Machine, history: &[Vec<Term>]) -> Result<State, String> {
+/// Plays the joint moves of `pending` (spelled as the manager spells them)
+/// from `state` until they are all played or `cutoff` passes; returns how
+/// many were played and the state reached.
+fn follow(
+    machine: &Machine,
+    state: &State,
+    pending: &[Vec<Term>],
+    cutoff: std::time::Instant,
+) -> Result<(usize, State), String> {
     let mut e = Evaluator::new(machine);
-    for joint in history {
+    e.load(state);
+    let mut followed = 0;
+    for joint in pending {
+        if followed > 0 && std::time::Instant::now() >= cutoff {
+            break;
+        }
         if joint.len() != machine.roles().len() {
             return Err(format!("{} moves for {} roles", joint.len(), machine.roles().len()));
         }
@@ -410,6 +482,48 @@ fn replay(machine: &Machine, history: &[Vec<Term>]) -> Result<State, String> {
             })
             .collect::<Result<Vec<u32>, String>>()?;
         e.advance(&indices);
+        followed += 1;
     }
-    Ok(e.state())
+    Ok((followed, e.state()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const COUNTER: &str = "
+        (role mover) (role watcher) (init (at 0))
+        (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4)
+        (<= (legal mover step) (true (at ?x)) (succ ?x ?y))
+        (legal watcher noop)
+        (<= (next (at ?y)) (does mover step) (true (at ?x)) (succ ?x ?y))
+        (<= terminal (true (at 4)))
+        (goal mover 100) (goal watcher 0)";
+
+    fn joint() -> Vec<Term> {
+        vec!["step".parse().unwrap(), "noop".parse().unwrap()]
+    }
+
+    #[test]
+    fn following_stops_at_the_cutoff_after_one_move_and_resumes_from_there() {
+        let machine = Machine::compile(&Game::parse(COUNTER).unwrap()).unwrap();
+        let history = vec![joint(); 3];
+        let past = std::time::Instant::now();
+        let (followed, state) = follow(&machine, &machine.initial_state(), &history, past).unwrap();
+        assert_eq!(followed, 1, "at least one move is played, then the cutoff stops it");
+        let later = past + Duration::from_secs(60);
+        let (followed, state) = follow(&machine, &state, &history[1..], later).unwrap();
+        assert_eq!(followed, 2);
+        assert!(machine.facts(&state).iter().any(|f| f.to_string() == "(at 3)"), "{:?}", machine.facts(&state));
+    }
+
+    #[test]
+    fn a_move_the_machine_does_not_know_is_reported() {
+        let machine = Machine::compile(&Game::parse(COUNTER).unwrap()).unwrap();
+        let history = vec![joint(), vec!["jump".parse().unwrap(), "noop".parse().unwrap()]];
+        let far = std::time::Instant::now() + Duration::from_secs(60);
+        let err = follow(&machine, &machine.initial_state(), &history, far).unwrap_err();
+        assert!(err.contains("jump is not a move of mover"), "{err}");
+        assert!(follow(&machine, &machine.initial_state(), &[vec![joint()[0].clone()]], far).is_err());
+    }
 }
