@@ -140,6 +140,17 @@ struct Current {
 struct Player {
     config: PlayerConfig,
     current: Mutex<Option<Current>>,
+    /// The machine of the last game compiled.
+    last_compiled: Arc<Mutex<Option<Compiled>>>,
+}
+
+/// A compiled game kept for the next match with the same rules: managers
+/// often play one game several times in a row, and a game that takes longer
+/// than the start clock to compile (chess) is then played by its machine
+/// from the first move.
+struct Compiled {
+    rules: Vec<crate::sexp::Sexp>,
+    machine: Machine,
 }
 
 /// Serves GGP requests on `listener` forever.
@@ -158,7 +169,7 @@ struct Player {
 /// Never in practice: failures of single connections are answered or logged
 /// and the loop goes on.
 pub async fn serve(listener: TcpListener, config: PlayerConfig) -> std::io::Result<()> {
-    let player = Arc::new(Player { config, current: Mutex::new(None) });
+    let player = Arc::new(Player { config, current: Mutex::new(None), last_compiled: Arc::new(Mutex::new(None)) });
     loop {
         match listener.accept().await {
             Ok((stream, peer)) => {
@@ -319,8 +330,16 @@ impl Player {
         let compile = {
             let game = Arc::clone(&game);
             let (id, verbose, answered_by) = (id.clone(), self.config.verbose, deadline.into_std());
+            let (cache, rules) = (Arc::clone(&self.last_compiled), rules.to_vec());
             tokio::task::spawn_blocking(move || {
-                let compiled = Machine::compile(&game);
+                let cached = lock(&cache).as_ref().filter(|c| c.rules == rules).map(|c| c.machine.clone());
+                if verbose && cached.is_some() {
+                    eprintln!("{id}: the rules of the last game compiled: its machine plays");
+                }
+                let compiled = cached.map_or_else(|| Machine::compile(&game), Ok);
+                if let Ok(machine) = &compiled {
+                    *lock(&cache) = Some(Compiled { rules, machine: machine.clone() });
+                }
                 // Past the start clock nobody waits for the outcome: say it here.
                 if verbose && std::time::Instant::now() > answered_by {
                     match &compiled {
@@ -515,6 +534,30 @@ mod tests {
         let (followed, state) = follow(&machine, &state, &history[1..], later).unwrap();
         assert_eq!(followed, 2);
         assert!(machine.facts(&state).iter().any(|f| f.to_string() == "(at 3)"), "{:?}", machine.facts(&state));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_start_with_the_rules_of_the_last_game_compiled_reuses_its_machine() {
+        let player =
+            Player { config: PlayerConfig::default(), current: Mutex::new(None), last_compiled: Arc::default() };
+        let rules = crate::sexp::Sexp::parse_all(COUNTER).unwrap();
+        let clock = Duration::from_secs(5);
+        let start = |id: &str| player.start(id.into(), "mover".parse().unwrap(), &rules, clock, clock, Instant::now());
+        assert_eq!(start("first").await.unwrap(), "ready");
+        let kept = lock(&player.last_compiled).as_ref().map(|c| c.rules.clone());
+        assert_eq!(kept.as_ref(), Some(&rules), "the compiled game is kept");
+        player.end("first", "stop");
+
+        // A stand-in under the same rules, told apart by its roles: the next
+        // START with these rules must play it rather than compile again.
+        let stand_in = "(role mover) (role extra) (role watcher) (init (at 0)) (legal mover step) (legal extra noop)
+            (legal watcher noop) (<= terminal (true (at 1))) (goal mover 0) (goal extra 0) (goal watcher 0)";
+        let machine = Machine::compile(&Game::parse(stand_in).unwrap()).unwrap();
+        *lock(&player.last_compiled) = Some(Compiled { rules: rules.clone(), machine });
+        assert_eq!(start("second").await.unwrap(), "ready");
+        let session = player.session("second").expect("the second match runs");
+        let engine = lock(&session.lock().await.engine).clone().expect("a machine at once");
+        assert_eq!(engine.machine.roles().len(), 3, "the kept machine plays");
     }
 
     #[test]
