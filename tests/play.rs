@@ -664,11 +664,30 @@ fn the_move_list_keeps_its_columns() {
     let out = play(&["--first", "human", "--rules", "northcott", "12", "1", "12", "9", "1", "9"], "moves\nquit\n");
     out.assert_clean_success();
     let reply = &replies(&out, "Your move: ")[0];
-    let starts: Vec<usize> = reply
+    let rows: Vec<&str> = reply
         .lines()
-        .filter(|l| l.starts_with("  move "))
-        .map(|l| l.find("Grundy value").or_else(|| l.find("the game ends")).expect("what the move leaves"))
+        .filter(|l| l.starts_with("  ") && (l.contains("Grundy value") || l.contains("the game ends")))
         .collect();
+    let starts: Vec<usize> =
+        rows.iter().filter_map(|l| l.find("Grundy value").or_else(|| l.find("the game ends"))).collect();
     assert!(starts.len() > 3, "{reply}");
     assert!(starts.iter().all(|&s| s == starts[0]), "one column for what each move leaves\n{reply}");
+    // What to type first, then the move in words, each in its column.
+    let words: Vec<usize> = rows.iter().filter_map(|l| l.find("move ")).collect();
+    assert_eq!(words.len(), rows.len(), "{reply}");
+    assert!(words.iter().all(|&s| s == words[0]), "one column for the moves in words\n{reply}");
+    assert!(rows.iter().all(|l| l[2..words[0]].trim().split(' ').count() == 2), "a row and a column typed\n{reply}");
+}
+
+/// Each text `moves` shows, typed at the prompt, plays the move on its line:
+/// a hexadecimal code's move leaving three heaps, played by the program.
+#[test]
+fn a_move_typed_as_moves_shows_it_is_played() {
+    let out = play(&["--mode", "human-human", "--rules", "0.F", "7", "5"], "moves\n1 1 1 2\nquit\n");
+    out.assert_clean_success();
+    let reply = &replies(&out, "Player 1, your move: ")[0];
+    let line =
+        reply.lines().find(|l| l.starts_with("  1 1 1 2 ")).unwrap_or_else(|| panic!("the move listed\n{reply}"));
+    assert!(line.contains("take 1 from heap 1, leaving 1, 2 and 3"), "{line}");
+    assert!(out.stdout.contains("took 1 from heap 1, leaving 1, 2 and 3"), "the move typed is played\n{out}");
 }

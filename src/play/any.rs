@@ -11,17 +11,12 @@ use bouton_players::{Level, Player};
 use bouton_rules::{Convention, Game, Rules};
 
 use crate::play::variant::{Variant, parse_saved_moves};
-use crate::play::{any_board, nim, quotient};
+use crate::play::{any_board, move_list, nim, quotient};
 use crate::theme::Theme;
-
-/// Moves listed by `moves` before the list is shortened.
-const LISTED_MOVES: usize = 40;
-/// Moves counted beyond the listed ones before the count says "at least".
-const COUNTED: usize = 100_000;
 
 /// Whether `analysis` came from Bouton's theorem (the nim-sum, or its
 /// misère rule): then the terminal teaches it with the binary table.
-fn by_nim_sum(analysis: &Analysis<AnyMove>) -> bool {
+pub(crate) fn by_nim_sum(analysis: &Analysis<AnyMove>) -> bool {
     matches!(analysis.method, Method::NimSum | Method::MisereNim)
 }
 
@@ -36,7 +31,7 @@ fn seconds(time: Option<std::time::Duration>) -> String {
 }
 
 /// What the analysis calls a position's worth.
-fn value_words(rules: &AnyRules) -> &'static str {
+pub(crate) fn value_words(rules: &AnyRules) -> &'static str {
     if rules.convention() == Convention::Misere { "misère value" } else { "Grundy value" }
 }
 
@@ -66,7 +61,7 @@ impl Variant for AnyRules {
     }
 
     fn moves_meaning(&self) -> &'static str {
-        "every legal move with the value it leaves"
+        "every legal move, what to type for it and the value it leaves"
     }
 
     fn help_header(&self) -> String {
@@ -241,72 +236,7 @@ impl Variant for AnyRules {
     }
 
     fn list_moves(&self, position: &AnyPosition, theme: Theme) -> Vec<String> {
-        let value = value_words(self);
-        // One budget for the whole list, its operations shared by the moves.
-        let started = self.budget().started();
-
-        let analysis = self.analyze_within(position, &started.share(2));
-        if analysis.as_ref().is_ok_and(by_nim_sum) {
-            return nim::list_moves(&self.numbers(position), self.convention(), theme);
-        }
-        let by_quotient = analysis.as_ref().is_ok_and(|a| a.method == Method::MisereQuotient);
-        let worth = if by_quotient { "product of the heaps' elements (misère quotient)" } else { value };
-        let mut lines = vec![format!("Each legal move and the {worth} it leaves; * marks a winning move:")];
-        // The winning moves first, so that a long list never hides them.
-        let mut winning = analysis.map(|a| a.winning_moves).unwrap_or_default();
-        winning.truncate(LISTED_MOVES);
-        let listed: Vec<AnyMove> = winning
-            .iter()
-            .copied()
-            .chain(self.legal_moves(position).filter(|mv| !winning.contains(mv)))
-            .take(LISTED_MOVES)
-            .collect();
-        let described: Vec<String> = listed.iter().map(|mv| self.describe_move(position, mv).to_string()).collect();
-        let column = described.iter().map(|d| d.chars().count()).max().unwrap_or(0);
-        for (&mv, description) in listed.iter().zip(&described) {
-            let mut after = position.clone();
-            self.apply(&mut after, mv);
-            let (text, winning) = if self.is_over(&after) {
-                let wins = self.convention() == Convention::Normal;
-                (if wins { "the game ends: you win".to_owned() } else { "the game ends: you lose".to_owned() }, wins)
-            } else {
-                match self.analyze_within(&after, &started.share(LISTED_MOVES as u64)) {
-                    Ok(a) if a.method == Method::MisereQuotient => {
-                        let lost = a.winner == Winner::Opponent;
-                        let leaves = match self.misere_reading(&after, None) {
-                            Some(r) if lost => format!("product {}, in the P-portion", r.product),
-                            Some(r) => format!("product {}", r.product),
-                            None if lost => "a lost position".to_owned(),
-                            None => "a won position".to_owned(),
-                        };
-                        (leaves, lost)
-                    }
-                    Ok(a) => {
-                        let leaves = a.total.map_or_else(
-                            || {
-                                if a.winner == Winner::Opponent {
-                                    "a lost position".to_owned()
-                                } else {
-                                    "a won position".to_owned()
-                                }
-                            },
-                            |v| format!("{value} {v}"),
-                        );
-                        (leaves, a.winner == Winner::Opponent)
-                    }
-                    Err(_) => ("not known".to_owned(), false),
-                }
-            };
-            let line = format!("  {description:<column$}  {text}{}", if winning { " *" } else { "" });
-            lines.push(if winning { theme.good(&line) } else { line });
-        }
-        let more = self.legal_moves(position).skip(LISTED_MOVES).take(COUNTED).count();
-        if more == COUNTED {
-            lines.push(format!("  ... and at least {COUNTED} more moves (`hint` names a winning one)"));
-        } else if more > 0 {
-            lines.push(format!("  ... and {more} more moves (`hint` names a winning one)"));
-        }
-        lines
+        move_list::list_moves(self, position, theme)
     }
 
     fn last_move_words(&self) -> &'static str {

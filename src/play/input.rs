@@ -43,7 +43,7 @@ pub enum InputError {
 pub const COMMANDS: [(&str, &str); 7] = [
     ("hint", "is your position winning, and a best move"),
     ("explain", "the binary table behind the winning move"),
-    ("moves", "every legal move with the nim-sum it leaves"),
+    ("moves", "every legal move, what to type for it and the nim-sum it leaves"),
     ("undo", "take back your last move (and the computer's reply)"),
     ("save FILE", "save the game; resume with `bouton play --load FILE`"),
     ("help", "this list"),

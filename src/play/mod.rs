@@ -4,6 +4,7 @@ mod any;
 mod any_board;
 mod board;
 mod input;
+mod move_list;
 mod nim;
 mod quotient;
 pub(crate) mod save;

@@ -62,42 +62,46 @@ pub fn explain(heaps: &[u64], convention: Convention, theme: Theme) -> Vec<Strin
     render_table(&Explanation::new(heaps, convention), theme)
 }
 
-/// The answer to `moves`: the nim-sum each take leaves, heap by heap.
+/// The answer to `moves`: the nim-sum each take leaves, heap by heap, and
+/// under each take the text that plays it at the prompt (`1:3`, the same as
+/// `1 3`). Takes are shown up to [`LISTED_TAKES`] a heap, fewer where the
+/// row would not fit the screen's width.
 pub fn list_moves(heaps: &[u64], convention: Convention, theme: Theme) -> Vec<String> {
     let heaps = heaps.to_vec();
     let analysis = Analysis::new(&heaps, convention);
     let mut lines = vec![format!(
-        "Each legal move and the nim-sum it leaves (now {}); * marks a winning move:",
+        "Each legal move and the nim-sum it leaves (now {}); * marks a winning move; type a move as shown under \
+         it (`1:3` or `1 3` takes 3 from heap 1):",
         analysis.nim_sum()
     )];
     for (heap, &size) in heaps.iter().enumerate() {
         if size == 0 {
             continue;
         }
-        let shown = size.min(LISTED_TAKES);
         let winning_take = analysis.winning_target(size).map(|target| size - target);
-        let cells: Vec<(String, String)> = (1..=shown)
+        // Each cell as wide as the widest text, the label 13 columns.
+        let widest = NimMove::new(heap, size.min(LISTED_TAKES)).to_string().len();
+        let fitting = (theme.width.saturating_sub(13) / (widest + 1)).max(1) as u64;
+        let shown = size.min(LISTED_TAKES).min(fitting);
+        let cells: Vec<[String; 3]> = (1..=shown)
             .map(|take| {
-                let sum = analysis.nim_sum_after(&heaps, NimMove::new(heap, take));
+                let mv = NimMove::new(heap, take);
+                let sum = analysis.nim_sum_after(&heaps, mv);
                 let mark = if winning_take == Some(take) { "*" } else { "" };
-                (take.to_string(), format!("{sum}{mark}"))
+                [take.to_string(), format!("{sum}{mark}"), mv.to_string()]
             })
             .collect();
-        let width = cells.iter().map(|(t, s)| t.len().max(s.len())).max().unwrap_or(1);
-        let takes: Vec<String> = cells.iter().map(|(t, _)| format!("{t:>width$}")).collect();
-        let sums: Vec<String> = cells
-            .iter()
-            .map(|(_, s)| {
-                let cell = format!("{s:>width$}");
-                if s.ends_with('*') { theme.good(&cell) } else { cell }
-            })
-            .collect();
+        let width = cells.iter().flat_map(|c| c.iter().map(String::len)).max().unwrap_or(1);
+        let row = |i: usize| -> Vec<String> { cells.iter().map(|c| format!("{:>width$}", c[i])).collect() };
+        let sums: Vec<String> =
+            row(1).into_iter().map(|cell| if cell.ends_with('*') { theme.good(&cell) } else { cell }).collect();
         lines.push(format!("  Heap {} ({size}):", heap + 1));
-        lines.push(format!("    take     {}", takes.join(" ")));
+        lines.push(format!("    take     {}", row(0).join(" ")));
         lines.push(format!("    nim-sum  {}", sums.join(" ")));
+        lines.push(format!("    type     {}", row(2).join(" ")));
         if size > shown {
             let rest = match winning_take {
-                Some(take) if take > shown => format!("; taking {take} wins"),
+                Some(take) if take > shown => format!("; taking {take} wins: type `{}`", NimMove::new(heap, take)),
                 _ => String::new(),
             };
             lines.push(format!("    ... and {} more takes, up to {size}{rest}", size - shown));

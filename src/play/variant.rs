@@ -54,7 +54,7 @@ pub trait Variant: Rules + Send + Sized + 'static {
 
     /// What `moves` shows, for `help`.
     fn moves_meaning(&self) -> &'static str {
-        "every legal move with the nim-sum it leaves"
+        "every legal move, what to type for it and the nim-sum it leaves"
     }
 
     /// What [`Variant::prepare`] is about to work out, said before it starts

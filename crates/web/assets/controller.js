@@ -11,7 +11,7 @@ import { boardBefore, complete, extendsMoves, stepOf } from './history.js';
 import { hintText, renderAnalysis, renderAnalysisError, renderHint, renderReview } from './learn.js';
 import { canUndo, renderControls, renderLoading, renderNotFound, renderScreen, renderSelection } from './screen.js';
 import { createSetupView } from './setup.js';
-import { renderStats, renderStatsError } from './stats.js';
+import { renderStats, renderStatsError, statsNames } from './stats.js';
 import { canMove, moveText, names, resultText, statusText } from './text.js';
 
 const DEMO_INTERVAL = 1000;
@@ -64,7 +64,8 @@ function prepare(view) {
 
 async function loadStats() {
   try {
-    renderStats(await api('GET', '/api/stats'), state.offer);
+    const data = await api('GET', '/api/stats');
+    renderStats(data, state.offer, await statsNames(data, state.offer));
   } catch (e) {
     renderStatsError(e.message);
   }

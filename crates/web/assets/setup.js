@@ -3,10 +3,10 @@
 // remembering the choices in localStorage.
 
 import { $, h, replace, showError } from './dom.js';
-import { store } from './api.js';
+import { api, store } from './api.js';
 import { rendererFor } from './boards/index.js';
 import { capital } from './text.js';
-import { entryOf, withParameter } from './catalogue.js';
+import { entryOf } from './catalogue.js';
 
 const SAVED = 'bouton.setup';
 
@@ -26,6 +26,12 @@ function aboutRules(message, rules) {
 
 const startValue = (numbers) => numbers.join('-');
 
+/** A typed parameter as the server reads it: `1, 2 5` is `1,2,5`. */
+const normalParameter = (text) => text.trim().replace(/\s*,\s*/g, ',').replace(/\s+/g, ',');
+
+/** How long the typing pauses before the server names what is typed. */
+const NAMING_DELAY_MS = 150;
+
 /**
  * The setup view. `on.submit(request)` starts a game (a promise; a
  * rejection is shown next to the form).
@@ -36,6 +42,12 @@ export function createSetupView(on) {
   let offer = null;
   /** Per rule set family: the parameter and custom start typed last. */
   const memory = { params: {}, customs: {} };
+  /**
+   * The server's entries for parameters typed (GET /api/rules/{rules}), by
+   * id: the entry, or `{ error }` for a rule set that is not one.
+   */
+  const named = new Map();
+  let namingTimer = null;
   /** The choices saved by an earlier visit, applied when the offer arrives. */
   const saved = store.get(SAVED) || {};
   if (saved.params && typeof saved.params === 'object') Object.assign(memory.params, saved.params);
@@ -92,6 +104,32 @@ export function createSetupView(on) {
     replace($('preset-chips'), presets.map((p) => chip(startValue(p), p.join(' '))));
   }
 
+  /**
+   * The entry that names and describes `entry` with the parameter typed:
+   * the offer's own for its example parameter, else the server's (null
+   * while it is asked for; the page writes no name itself).
+   */
+  function namedEntry(entry, param) {
+    if (!entry.parameter || !param || param === entry.parameter) return entry;
+    const id = `${entry.family}:${param}`;
+    if (named.has(id)) return named.get(id);
+    clearTimeout(namingTimer);
+    namingTimer = setTimeout(async () => {
+      let answer;
+      try {
+        answer = await api('GET', `/api/rules/${encodeURIComponent(id)}`);
+      } catch (e) {
+        // Unreachable: asked again at the next change, nothing shown meanwhile.
+        if (e.status !== 422) return;
+        answer = { error: e.message };
+      }
+      named.set(id, answer);
+      const now = chosenEntry();
+      if (now && `${now.family}:${normalParameter($('rules-param').value)}` === id) update(false);
+    }, NAMING_DELAY_MS);
+    return null;
+  }
+
   /** Shows the fields of the rule set chosen. */
   function update(changed) {
     const entry = chosenEntry();
@@ -118,20 +156,27 @@ export function createSetupView(on) {
       $('param-help').textContent = `Like ${entry.parameter}.`;
       $('rules-param').setAttribute('placeholder', entry.parameter);
     }
-    const name = withParameter(entry.name, entry, param);
-    // The summary describes the example's parameter: for another one that
-    // it does not name (an octal code's moves), none rather than a wrong one.
-    const followed = withParameter(entry.summary, entry, param);
-    const stale = param && param !== entry.parameter && followed === entry.summary;
-    const summary = stale ? '' : followed;
-    $('setup-title').textContent = `Play ${name}`;
-    $('setup-lead').textContent = summary ? `${capital(summary)}.` : '';
+    const shown = namedEntry(entry, normalParameter(param));
+    if (shown && shown.error) {
+      // Not a rule set: the title says what was typed, the field why not.
+      $('setup-title').textContent = `Play ${entry.family}:${normalParameter(param)}`;
+      $('setup-lead').textContent = '';
+      showError('param-error', shown.error);
+    } else if (shown) {
+      $('setup-title').textContent = `Play ${shown.name}`;
+      $('setup-lead').textContent = `${capital(shown.summary)}.`;
+    } else if ($('setup-title').dataset.family !== entry.family) {
+      // Another rule set's title is not kept while the server names this one.
+      $('setup-title').textContent = `Play ${entry.family}:${normalParameter(param)}`;
+      $('setup-lead').textContent = '';
+    }
+    $('setup-title').dataset.family = entry.family;
     $('rules-summary').textContent = entry.position ? `A position is written as ${entry.position}.` : '';
     $('heaps-legend').textContent = 'Start position';
     $('custom-name').textContent = `Custom start: ${entry.position}, separated by spaces`;
     $('custom-help').textContent = renderer.limitsText(offer.limits, entry.position);
     $('custom-heaps').setAttribute('placeholder', `e.g. ${entry.start.join(' ')}`);
-    if (!$('setup').hidden) document.title = `bouton: play ${capital(name)}`;
+    if (!$('setup').hidden && shown && !shown.error) document.title = `bouton: play ${capital(shown.name)}`;
   }
 
   function updateLevelField() {
@@ -145,7 +190,7 @@ export function createSetupView(on) {
     if (!entry) throw setupError('setup', 'The games are still loading.');
     let rules = entry.family;
     if (entry.parameter) {
-      const param = $('rules-param').value.trim().replace(/\s*,\s*/g, ',').replace(/\s+/g, ',');
+      const param = normalParameter($('rules-param').value);
       if (!param) throw setupError('param', `Type the parameter, like ${entry.parameter}.`);
       rules = `${entry.family}:${param}`;
     }

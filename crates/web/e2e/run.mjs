@@ -732,6 +732,16 @@ async function setupOtherRules(browser) {
   check(levels.join() === 'random,beginner,easy,medium,hard,perfect', `the levels come from the server, got ${levels}`);
   check((await page.locator('#level').inputValue()) === 'hard', 'the level is the server\'s default');
   await waitForText(page, '#custom-help', /1 to 12 heaps of up to 50 tokens/, 'the limits of a start from the server');
+  // Every rule set's title and rules on the form are the server's, word for word.
+  const offer = await page.evaluate(async () => (await fetch('/api/rules')).json());
+  for (const entry of offer.rules) {
+    await page.getByLabel('Rule set').selectOption(entry.family);
+    const title = `Play ${entry.name}`;
+    await waitIn(page, `the title of ${entry.id}`, (want) => document.querySelector('#setup-title').textContent === want, title);
+    const lead = await page.locator('#setup-lead').innerText();
+    const want = `${entry.summary[0].toUpperCase()}${entry.summary.slice(1)}.`;
+    check(lead === want, `the rules of ${entry.id} are ${JSON.stringify(want)}, got ${JSON.stringify(lead)}`);
+  }
   await page.getByLabel('Rule set').selectOption('subtraction');
   await waitForText(page, '#setup-title', /^Play the subtraction game/);
   const param = page.locator('#rules-param');
@@ -787,10 +797,29 @@ async function hexadecimalGame(browser) {
   await page.locator('#setup-form').waitFor();
   await waitIn(page, 'the rule sets from the server', () => document.querySelectorAll('#rules option').length >= 14);
   await page.getByLabel('Rule set').selectOption('octal');
-  await page.locator('#rules-param').fill('0.F');
-  await waitForText(page, '#setup-title', /0\.F/, 'the title to follow the code');
-  const lead = await page.locator('#setup-lead').innerText();
-  check(!/^Take 1 \(the whole heap\), 2/.test(lead), `the setup does not describe the example 0.137's moves for 0.F, got ${JSON.stringify(lead)}`);
+  // The server names and describes every code typed: a hexadecimal one as
+  // such, a code that is a known game as that game, a wrong one not at all.
+  const param = page.locator('#rules-param');
+  for (const [code, title, lead] of [
+    ['0.F', 'Play the hexadecimal game 0.F', 'Take 1 from a heap, leaving 0 to 3 heaps.'],
+    ['4.8', 'Play the hexadecimal game 4.8', 'Split a heap into two; take 1 from a heap, leaving 3 heaps.'],
+    ['0.77', 'Play Kayles (0.77)', 'Knock down one pin or two neighbouring pins from a row; a gap splits the row in two.'],
+    ['0.354', 'Play the octal game 0.354', 'Take 1 from a heap; take 2, leaving 0 or 2 heaps; take 3, leaving 2 heaps.'],
+  ]) {
+    await param.fill(code);
+    await waitIn(page, `the title of ${code}`, (want) => document.querySelector('#setup-title').textContent === want, title);
+    const shown = await page.locator('#setup-lead').innerText();
+    check(shown === lead, `the rules of ${code} are ${JSON.stringify(lead)}, got ${JSON.stringify(shown)}`);
+    const tab = `bouton: play ${title[5].toUpperCase()}${title.slice(6)}`;
+    check((await page.title()) === tab, `the tab names ${code}: ${JSON.stringify(tab)}, got ${JSON.stringify(await page.title())}`);
+  }
+  await param.fill('0.');
+  await waitForText(page, '#param-error', /0\./, 'the server’s reason why 0. is not a code, next to the field');
+  check((await text(page, '#setup-title')) === 'Play octal:0.', `a wrong code is not named, got ${JSON.stringify(await text(page, '#setup-title'))}`);
+  check((await page.locator('#setup-lead').innerText()) === '', 'a wrong code has no rules');
+  await param.fill('0.F');
+  await waitIn(page, 'the title of 0.F again', () => document.querySelector('#setup-title').textContent === 'Play the hexadecimal game 0.F');
+  check((await page.locator('#param-error').innerText()) === '', 'the error goes with the wrong code');
   await page.locator('#custom-heaps').fill('9 5');
   await page.getByRole('radio', { name: /^Normal/ }).check();
   await page.getByRole('radio', { name: /^Against the computer/ }).check();

@@ -107,6 +107,7 @@ pub fn app(state: AppState) -> Router {
         .route("/games/{id}/events", get(events))
         .route("/analyze", get(analyze).route_layer(analyses))
         .route("/rules", get(rules))
+        .route("/rules/{rules}", get(rules_entry))
         .route("/stats", get(stats))
         .fallback(|| async { ApiError::NotFound("no such API route; see /api/openapi.json".into()) })
         .method_not_allowed_fallback(|| async {
@@ -495,6 +496,13 @@ async fn analysis(State(state): State<AppState>, Path(id): Path<String>) -> Resu
 
 async fn rules() -> Json<crate::offer::Offer> {
     Json(crate::offer::Offer::new())
+}
+
+/// `GET /api/rules/{rules}`: the offer's entry for any rule set, with the
+/// parameter given (`octal:0.F`, `subtraction:1,2,5`), so that the setup
+/// page names and describes what is typed; 422 for a rule set that is not.
+async fn rules_entry(Path(rules): Path<String>) -> Result<Json<crate::offer::OfferedRules>, ApiError> {
+    Ok(Json(crate::offer::OfferedRules::of(&service::rule_set(Some(&rules))?)))
 }
 
 async fn stats(State(state): State<AppState>) -> Result<Json<serde_json::Value>, ApiError> {

@@ -93,16 +93,42 @@ pub struct RuleChoice {
 /// assert!(rules.iter().any(|r| r.family == "subtraction" && r.parameter.as_deref() == Some("2,3,7")));
 /// ```
 pub fn catalog() -> Vec<RuleChoice> {
-    RuleSet::catalog()
-        .into_iter()
-        .map(|CatalogEntry { id, name, rules, position, start, board }| {
-            let (family, parameter) = match id.split_once(':') {
-                Some((family, parameter)) => (family.to_owned(), Some(parameter.to_owned())),
-                None => (id.clone(), None),
-            };
-            RuleChoice { kind: board, id, family, parameter, name, summary: rules, position, start }
+    RuleSet::catalog().into_iter().map(RuleChoice::from).collect()
+}
+
+impl RuleChoice {
+    /// The entry of any rule set, its parameter the one given: what the
+    /// setup page shows for a parameter typed there (`GET /api/rules/{rules}`).
+    ///
+    /// ```
+    /// use bouton_web::board::RuleChoice;
+    ///
+    /// let choice = RuleChoice::of(&"octal:0.F".parse()?);
+    /// assert_eq!(choice.name, "the hexadecimal game 0.F");
+    /// assert_eq!(choice.summary, "take 1 from a heap, leaving 0 to 3 heaps");
+    /// assert_eq!(RuleChoice::of(&"octal:0.77".parse()?).name, "Kayles (0.77)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn of(set: &RuleSet) -> RuleChoice {
+        RuleChoice::from(CatalogEntry {
+            id: set.to_string(),
+            name: set.name(),
+            rules: set.rules(),
+            position: set.position_format(),
+            start: set.default_start(),
+            board: set.board_kind(),
         })
-        .collect()
+    }
+}
+
+impl From<CatalogEntry> for RuleChoice {
+    fn from(CatalogEntry { id, name, rules, position, start, board }: CatalogEntry) -> RuleChoice {
+        let (family, parameter) = match id.split_once(':') {
+            Some((family, parameter)) => (family.to_owned(), Some(parameter.to_owned())),
+            None => (id.clone(), None),
+        };
+        RuleChoice { kind: board, id, family, parameter, name, summary: rules, position, start }
+    }
 }
 
 /// "whoever makes the last move wins" (or loses), in the words of the game.

@@ -86,6 +86,20 @@ impl LevelView {
     }
 }
 
+impl OfferedRules {
+    /// The offer's entry for `set`, its own parameter kept.
+    ///
+    /// ```
+    /// let entry = bouton_web::offer::OfferedRules::of(&"octal:4.8".parse()?);
+    /// assert_eq!(entry.choice.name, "the hexadecimal game 4.8");
+    /// assert!(entry.takes);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn of(set: &RuleSet) -> OfferedRules {
+        OfferedRules { choice: RuleChoice::of(set), takes: set.move_shape().takes }
+    }
+}
+
 impl Offer {
     /// The offer of this server.
     pub fn new() -> Offer {

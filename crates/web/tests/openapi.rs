@@ -202,6 +202,8 @@ async fn every_operation_answers_as_documented() {
         ("GET", "/api/analyze?rules=kayles&position=7,11".into(), None, Value::Null, "/api/analyze"),
         ("GET", "/api/analyze?rules=kayles&position=40,45,50&misere=true".into(), None, Value::Null, "/api/analyze"),
         ("GET", "/api/rules".into(), None, Value::Null, "/api/rules"),
+        ("GET", "/api/rules/octal:0.F".into(), None, Value::Null, "/api/rules/{rules}"),
+        ("GET", "/api/rules/octal:0.".into(), None, Value::Null, "/api/rules/{rules}"),
         ("GET", format!("/api/games/{computer}/analysis"), None, Value::Null, "/api/games/{id}/analysis"),
         ("GET", format!("/api/games/{big_misere}/analysis"), None, Value::Null, "/api/games/{id}/analysis"),
         ("GET", format!("/api/games/{big_misere}/hint"), None, Value::Null, "/api/games/{id}/hint"),
@@ -310,7 +312,7 @@ fn the_statuses_documented_are_the_ones_each_route_can_answer() {
             assert!(statuses.contains("404"), "{at}: a game's route answers 404");
             assert!(statuses.contains("400"), "{at}: a path that is not text is 400");
         }
-        if !matches!(path.as_str(), "/api/openapi.json" | "/api/rules") {
+        if !matches!(path.as_str(), "/api/openapi.json" | "/api/rules" | "/api/rules/{rules}") {
             assert!(statuses.contains("503"), "{at}: the storage or the compute pool can fail");
         }
         // Only the routes that compute meet a full compute pool.
@@ -464,6 +466,9 @@ async fn every_documented_status_is_answered_as_documented() {
         (&api, "GET", "/api/analyze?heaps=3,5.0".into(), None, Body::empty(), "/api/analyze", 400),
         (&api, "GET", "/api/analyze?rules=chess&position=1".into(), None, Body::empty(), "/api/analyze", 422),
         (&api, "GET", "/api/rules".into(), None, Body::empty(), "/api/rules", 200),
+        (&api, "GET", "/api/rules/subtraction:1,2".into(), None, Body::empty(), "/api/rules/{rules}", 200),
+        (&api, "GET", format!("/api/rules/{not_text}"), None, Body::empty(), "/api/rules/{rules}", 400),
+        (&api, "GET", "/api/rules/chess".into(), None, Body::empty(), "/api/rules/{rules}", 422),
         (&api, "GET", "/api/stats".into(), None, Body::empty(), "/api/stats", 200),
         (&api, "GET", format!("/api/games/{online}/hint"), None, Body::empty(), "/api/games/{id}/hint", 409),
         (&api, "GET", format!("/api/games/{online}/analysis"), None, Body::empty(), "/api/games/{id}/analysis", 409),

@@ -199,7 +199,7 @@ impl Game for HeapRules {
             HeapFamily::Lasker => {
                 "take one or more tokens from a heap, or split a heap into two non-empty heaps".to_owned()
             }
-            HeapFamily::Octal(game) => crate::rules::heap::describe_code(game),
+            HeapFamily::Octal(game) => crate::rules::code_sentence::describe_code(game),
         }
     }
 

@@ -276,7 +276,7 @@ impl HeapRules {
 
     /// What the rules allow, in words.
     pub fn allowed(&self) -> String {
-        describe_code(&self.game)
+        crate::rules::code_sentence::describe_code(&self.game)
     }
 
     /// Whether removing `take` tokens may leave the three heaps `parts`
@@ -315,56 +315,6 @@ impl HeapRules {
             .filter(move |mv| mv.three_heaps(size).is_some_and(|parts| self.allows_three(mv.take, parts)));
         twos.chain(threes)
     }
-}
-
-/// The moves a code allows, in words.
-pub(crate) fn describe_code(game: &HeapGame) -> String {
-    let mut parts = Vec::new();
-    let digits = game.digits();
-    if digits[0] & 4 != 0 {
-        parts.push(if game.unequal_at(0) {
-            "split a heap into two unequal heaps".to_owned()
-        } else {
-            "split a heap into two".to_owned()
-        });
-    }
-    if digits[0] & 8 != 0 {
-        parts.push(if game.unequal_at(0) {
-            "split a heap into three unequal heaps".to_owned()
-        } else {
-            "split a heap into three".to_owned()
-        });
-    }
-    let mut takes = Vec::new();
-    for (k, &d) in digits.iter().enumerate().skip(1) {
-        if d == 0 {
-            continue;
-        }
-        let mut ways = Vec::new();
-        if d & 1 != 0 {
-            ways.push("the whole heap");
-        }
-        if d & 2 != 0 {
-            ways.push("leaving one heap");
-        }
-        if d & 4 != 0 {
-            ways.push(if game.unequal_at(k as u64) { "leaving two unequal heaps" } else { "leaving two heaps" });
-        }
-        if d & 8 != 0 {
-            ways.push(if game.unequal_at(k as u64) { "leaving three unequal heaps" } else { "leaving three heaps" });
-        }
-        takes.push(format!("{k} ({})", ways.join(" or ")));
-    }
-    if !takes.is_empty() {
-        parts.push(format!("take {}", takes.join(", ")));
-    }
-    match game.tail() {
-        0 => {}
-        3 => parts.push(format!("take any number from {} up", digits.len())),
-        1 => parts.push(format!("take a whole heap of {} or more", digits.len())),
-        _ => parts.push(format!("take {} or more leaving one heap", digits.len())),
-    }
-    if parts.is_empty() { "no moves at all".to_owned() } else { parts.join("; ") }
 }
 
 impl Rules for HeapRules {

@@ -315,3 +315,40 @@ async fn misere_octal_games_are_explained_by_their_quotient() {
     assert_eq!(game["method"], "misere-quotient", "{game}");
     assert!(game["quotient"]["product"].is_string(), "{game}");
 }
+
+/// `GET /api/rules/{rules}` names what the setup page's parameter field
+/// holds: a hexadecimal code as one, a code that is a named game as that
+/// game, a subtraction set with its own amounts; and the game made from the
+/// same id has that name and those rules.
+#[tokio::test]
+async fn any_rule_set_is_named_and_described_as_its_game_is() {
+    let api = Api::new();
+    for (id, name, summary) in [
+        ("octal:0.F", "the hexadecimal game 0.F", "take 1 from a heap, leaving 0 to 3 heaps"),
+        ("octal:4.8", "the hexadecimal game 4.8", "split a heap into two; take 1 from a heap, leaving 3 heaps"),
+        (
+            "octal:0.354",
+            "the octal game 0.354",
+            "take 1 from a heap; take 2, leaving 0 or 2 heaps; take 3, leaving 2 heaps",
+        ),
+        (
+            "octal:0.77",
+            "Kayles (0.77)",
+            "knock down one pin or two neighbouring pins from a row; a gap splits the row in two",
+        ),
+        (
+            "subtraction:1,2,5",
+            "the subtraction game S = {1, 2, 5}",
+            "take exactly 1 or 2 or 5 tokens from a single heap",
+        ),
+    ] {
+        let entry = api.get(&format!("/api/rules/{id}")).await.expect(200);
+        assert_eq!((entry["name"].as_str(), entry["summary"].as_str()), (Some(name), Some(summary)), "{id}");
+        let (game, _, _) = api.create(json!({"rules": id, "position": [5, 6], "mode": "local"})).await;
+        let view = api.get(&format!("/api/games/{game}")).await.expect(200);
+        assert_eq!(view["rules"]["name"], entry["name"], "{id}");
+        assert_eq!(view["rules"]["summary"], entry["summary"], "{id}");
+    }
+    let refused = api.get("/api/rules/octal:0.").await.expect(422);
+    assert!(refused["error"].as_str().unwrap().contains("no digits after the point"), "{refused}");
+}
