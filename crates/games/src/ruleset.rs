@@ -92,17 +92,28 @@ impl RuleSet {
     /// Every rule set with its name, rules, position format, a start and
     /// its board: what a front-end needs to offer a choice.
     pub fn catalog() -> Vec<CatalogEntry> {
-        RuleSet::examples()
-            .into_iter()
-            .map(|set| CatalogEntry {
-                id: set.to_string(),
-                name: set.name(),
-                rules: set.rules(),
-                position: set.position_format(),
-                start: set.default_start(),
-                board: set.board_kind(),
-            })
-            .collect()
+        RuleSet::examples().iter().map(RuleSet::catalog_entry).collect()
+    }
+
+    /// This rule set's entry as [`RuleSet::catalog`] gives it: its name,
+    /// rules, position format, a start and its board.
+    ///
+    /// ```
+    /// use bouton_games::RuleSet;
+    ///
+    /// let entry: RuleSet = "octal:0.F".parse()?;
+    /// assert_eq!(entry.catalog_entry().name, "the hexadecimal game 0.F");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn catalog_entry(&self) -> CatalogEntry {
+        CatalogEntry {
+            id: self.to_string(),
+            name: self.name(),
+            rules: self.rules(),
+            position: self.position_format(),
+            start: self.default_start(),
+            board: self.board_kind(),
+        }
     }
 
     /// The heap game behind a heap-based rule set (`None` for the others).

@@ -110,14 +110,7 @@ impl RuleChoice {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn of(set: &RuleSet) -> RuleChoice {
-        RuleChoice::from(CatalogEntry {
-            id: set.to_string(),
-            name: set.name(),
-            rules: set.rules(),
-            position: set.position_format(),
-            start: set.default_start(),
-            board: set.board_kind(),
-        })
+        RuleChoice::from(set.catalog_entry())
     }
 }
 
