@@ -30,10 +30,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::datalog::join_order;
+use crate::datalog::{join_order, strongly_connected};
 use crate::normalize::{Lit, NRule, Pat};
 use crate::store::{Pred, TermStore};
-use crate::symbol::Symbols;
+use crate::symbol::{Symbols, kw};
 
 /// Which top-level arguments of a literal are bound.
 pub(crate) type Adornment = Vec<bool>;
@@ -101,6 +101,11 @@ fn rewrite(
     for (i, r) in rules.iter().enumerate() {
         rules_of.entry(r.head.pred(store)).or_default().push(i);
     }
+    let group = recursion_groups(rules, &rules_of, store);
+    let relations = Relations {
+        defined: &|q| rules_of.contains_key(&q),
+        recursive: &|p, q| matches!((group.get(&p), group.get(&q)), (Some(a), Some(b)) if a == b),
+    };
     let partial = |a: &Adornment| a.iter().any(|&b| b);
     // With `merge`, each relation's adornment replaced by the bits that all
     // its adornments bind (when some are), found by rounds of pass 1.
@@ -123,7 +128,7 @@ fn rewrite(
                 continue;
             }
             for &r in rules_of.get(&p).map_or(&[][..], |v| v) {
-                walk(&rules[r], &a, store, size, &|q| rules_of.contains_key(&q), &mut |q, b, _| work.push((q, b)));
+                walk(&rules[r], &a, store, size, &relations, &mut |q, b, _| work.push((q, b)));
             }
         }
         if !merge || round + 1 == MERGE_ROUNDS {
@@ -181,7 +186,7 @@ fn rewrite(
                 Lit::Pos(demand_pattern(&rule.head, &a, d, store))
             });
             let mut asked = Vec::new();
-            walk(rule, &a, store, size, &|q| rules_of.contains_key(&q), &mut |q, b, prior| {
+            walk(rule, &a, store, size, &relations, &mut |q, b, prior| {
                 asked.push((q, b, prior.0, prior.1.to_vec()));
             });
             for (q, b, at, prior) in asked {
@@ -206,6 +211,44 @@ fn rewrite(
     Demand { rules: out, demand, seeds }
 }
 
+/// What [`walk`] needs to know of the relations: which ones the rules
+/// define, and which are recursive together (in one strongly connected
+/// group of the dependency graph).
+struct Relations<'a> {
+    defined: &'a dyn Fn(Pred) -> bool,
+    recursive: &'a dyn Fn(Pred, Pred) -> bool,
+}
+
+/// Each defined relation's strongly connected group of the dependency graph:
+/// relations defined in terms of each other share a group. Recursion through
+/// the state does not count (the grounder defines `true` from `next` and
+/// `does` from `legal`, which would put nearly every relation of a game in
+/// one group): only recursion within a state does.
+fn recursion_groups(rules: &[NRule], rules_of: &HashMap<Pred, Vec<usize>>, store: &TermStore) -> HashMap<Pred, usize> {
+    let preds: Vec<Pred> = rules_of.keys().copied().collect();
+    let node: HashMap<Pred, usize> = preds.iter().enumerate().map(|(i, &p)| (p, i)).collect();
+    let edges: Vec<Vec<usize>> = preds
+        .iter()
+        .map(|p| {
+            let body = rules_of[p].iter().flat_map(|&r| rules[r].body.iter());
+            body.filter_map(|lit| match lit {
+                Lit::Pos(q) | Lit::Neg(q) if !matches!(q.pred(store).name, kw::TRUE | kw::DOES) => {
+                    node.get(&q.pred(store)).copied()
+                }
+                _ => None,
+            })
+            .collect()
+        })
+        .collect();
+    let mut group = HashMap::new();
+    for (k, component) in strongly_connected(&edges).into_iter().enumerate() {
+        for i in component {
+            group.insert(preds[i], k);
+        }
+    }
+    group
+}
+
 /// What [`walk`] reports for each literal asking about a defined relation:
 /// the relation, the adornment, and (the literal, the literals before it that
 /// bind its arguments).
@@ -214,22 +257,23 @@ type Asked<'a> = dyn FnMut(Pred, Adornment, (usize, &[usize])) + 'a;
 /// Which literals of `rule`'s body ask about relations `defined`, and with
 /// what bound, when the head is asked with adornment `a`: `asked` gets the
 /// relation, the adornment, and (the literal, the literals before it that
-/// bind its arguments).
+/// bind its arguments). Bindings pass in the order of [`demand_order`].
 fn walk(
     rule: &NRule,
     a: &Adornment,
     store: &TermStore,
     size: &dyn Fn(Pred) -> usize,
-    defined: &dyn Fn(Pred) -> bool,
+    relations: &Relations<'_>,
     asked: &mut Asked<'_>,
 ) {
+    let defined = relations.defined;
     let mut bound: Vec<u16> = Vec::new();
     for (i, arg) in args_of(&rule.head, store).iter().enumerate() {
         if a.get(i).copied().unwrap_or(false) {
             arg.vars(&mut bound);
         }
     }
-    let order = join_order(rule, &bound, store, size);
+    let order = demand_order(rule, a, &bound, store, size, relations);
     let mut prior: Vec<usize> = Vec::new();
     for i in order {
         let lit = &rule.body[i];
@@ -254,6 +298,118 @@ fn walk(
             Lit::Distinct(..) | Lit::Same(..) if all_bound(&bound) => prior.push(i),
             _ => {}
         }
+    }
+}
+
+/// The order in which bindings pass through the body of `rule`, its head
+/// asked with adornment `a` (binding the variables `initially`): the join
+/// order of [`join_order`], except that a recursive call that would be
+/// asked with less bound than its head was waits for the literals that can
+/// bind what it lacks.
+///
+/// A positive literal on a relation recursive with the head *loses a
+/// binding* when it would be asked with an argument free that the head's
+/// adornment binds (for a relation of another arity: with fewer arguments
+/// bound). Such a literal waits, while it loses one, for a positive literal
+/// that shares one of its unbound variables and is anchored (has a bound
+/// variable or a constant), which then binds it first. A call that loses no
+/// binding keeps the join order: a ray asked from its target end (its start
+/// free, the target bound) asks its recursive call the same way at each
+/// step, and chess's rays are evaluated as before.
+///
+/// The join order reads estimated sizes, which say little about a relation
+/// derived per query, while a recursive relation asked with an argument free
+/// is derived for every value of it: laikLee_hex's
+///
+/// ```text
+/// (<= (connection ?x1 ?y1 ?x2 ?y2 ?c ?list)
+///     (id ?x1 ?y1 ?id) (append_el ?id ?list ?list2) (connection2 ?x1 ?y1 ?x2 ?y2 ?c ?list2))
+/// ```
+///
+/// asked with `?list` bound must ask `connection2` with the list `append_el`
+/// builds; asked with the list free, `connection2` would ask its `(isList
+/// ?list)` with nothing bound, and every list of up to 25 cells is derived.
+fn demand_order(
+    rule: &NRule,
+    a: &Adornment,
+    initially: &[u16],
+    store: &TermStore,
+    size: &dyn Fn(Pred) -> usize,
+    relations: &Relations<'_>,
+) -> Vec<usize> {
+    let plain = join_order(rule, initially, store, size);
+    let head = rule.head.pred(store);
+    let head_bound = a.iter().filter(|&&b| b).count();
+    let vars_of = |i: usize| {
+        let mut v = Vec::new();
+        rule.body[i].vars(&mut v);
+        v
+    };
+    // Whether the recursive literal `i` would lose a binding of the head.
+    let loses = |i: usize, bound: &[u16]| {
+        let Lit::Pos(p) = &rule.body[i] else { return false };
+        let q = p.pred(store);
+        if !(relations.defined)(q) || !(relations.recursive)(q, head) {
+            return false;
+        }
+        let b = adornment(p, bound, store);
+        if b.len() == a.len() {
+            a.iter().zip(&b).any(|(&asked, &now)| asked && !now)
+        } else {
+            b.iter().filter(|&&x| x).count() < head_bound
+        }
+    };
+    if head_bound == 0 || !plain.iter().any(|&i| loses(i, initially)) {
+        return plain;
+    }
+    let (mut positives, mut filters): (Vec<usize>, Vec<usize>) =
+        plain.into_iter().partition(|&i| matches!(rule.body[i], Lit::Pos(_)));
+    let mut bound: Vec<u16> = initially.to_vec();
+    let mut order = Vec::with_capacity(rule.body.len());
+    let place_filters = |bound: &[u16], filters: &mut Vec<usize>, order: &mut Vec<usize>| {
+        filters.retain(|&f| {
+            let ready = vars_of(f).iter().all(|v| bound.contains(v));
+            if ready {
+                order.push(f);
+            }
+            !ready
+        });
+    };
+    place_filters(&bound, &mut filters, &mut order);
+    while !positives.is_empty() {
+        // Literal `j` can bind some of literal `i`'s unbound variables.
+        let binds = |j: usize, i: usize| {
+            let Lit::Pos(q) = &rule.body[j] else { return false };
+            let vars = vars_of(j);
+            let anchored = has_constant(q) || vars.iter().any(|v| bound.contains(v));
+            let wanted = vars_of(i);
+            j != i && anchored && vars.iter().any(|v| !bound.contains(v) && wanted.contains(v))
+        };
+        let waits = |i: usize| loses(i, &bound) && positives.iter().any(|&j| binds(j, i));
+        let k = positives.iter().position(|&i| !waits(i)).unwrap_or(0);
+        let i = positives.remove(k);
+        for v in vars_of(i) {
+            if !bound.contains(&v) {
+                bound.push(v);
+            }
+        }
+        order.push(i);
+        place_filters(&bound, &mut filters, &mut order);
+    }
+    order.extend(filters);
+    order
+}
+
+/// Whether a sentence pattern has a constant among its arguments.
+fn has_constant(p: &Pat) -> bool {
+    match p {
+        Pat::Ground(_) => true,
+        Pat::App(_, args) => args.iter().any(|arg| match arg {
+            Pat::Var(_) => false,
+            Pat::Ground(_) => true,
+            Pat::App(..) => has_constant(arg),
+        }),
+        Pat::Var(_) => false,
     }
 }
 
@@ -329,6 +485,87 @@ mod tests {
         // Only (lt x 3) was asked about, for x = 2…5.
         assert!(names(&model, lt).iter().all(|a| a.ends_with(" 3)")), "{:?}", names(&model, lt));
         assert_eq!(names(&full, lt).len(), 10);
+    }
+
+    /// Paths written as lists of the nodes they visit, each list checked
+    /// by a static relation (`isList`), as laikLee_hex writes them: the
+    /// recursive `conn2` is asked with the list `append_el` builds, not with
+    /// it free (which the join order, reading sizes, would do), so that only
+    /// the lists of the paths from `a` are checked; and the answers are those
+    /// of the full program.
+    #[test]
+    fn a_recursive_call_waits_for_the_literal_that_binds_what_its_head_had_bound() {
+        let text = "(le a) (le b) (le c) (edge a b) (edge b c)
+            (<= (append_el ?e nil (list ?e nil)) (le ?e))
+            (<= (append_el ?e (list ?h ?t) (list ?h ?n))
+                (le ?h) (le ?e) (distinct ?e ?h) (isList ?t) (append_el ?e ?t ?n) (isList ?n))
+            (isList nil) (<= (isList (list ?a nil)) (le ?a)) (<= (isList (list ?a (list ?b nil))) (le ?a) (le ?b))
+            (<= (isList (list ?a (list ?b (list ?c nil)))) (le ?a) (le ?b) (le ?c))
+            (<= (conn ?x ?y ?l) (append_el ?x ?l ?l2) (conn2 ?x ?y ?l2))
+            (<= (conn2 ?x ?y ?l) (edge ?x ?y) (isList ?l))
+            (<= (conn2 ?x ?y ?l) (edge ?x ?z) (conn ?z ?y ?l) (isList ?l))
+            (<= (q ?y) (conn a ?y nil))";
+        let mut program = Program::new(&Game::parse(text).unwrap());
+        let sym = |p: &Program, n: &str| p.symbols.lookup(n).unwrap();
+        let (q, is_list) = (Pred::new(sym(&program, "q"), 1), Pred::new(sym(&program, "isList"), 1));
+        let conn2 = Pred::new(sym(&program, "conn2"), 3);
+        let (facts, rules): (Vec<NRule>, Vec<NRule>) = program.rules.iter().cloned().partition(|r| r.body.is_empty());
+        let mut statics = Model::default();
+        Evaluator::run_once(facts, &mut program.store, &mut statics, &Negation::Exact, &mut Budget::unlimited());
+        // conn2 looks small: the join order alone would ask it first, with
+        // its list free.
+        let size = |p: Pred| if p == conn2 { 1 } else { 100 };
+        let demand = transform(&rules, &[(q, vec![false])], &mut program.store, &mut program.symbols, &size);
+        let mut model = statics.clone();
+        let mut budget = Budget { atoms: 10_000, joins: 100_000 };
+        Evaluator::run_once(demand.rules, &mut program.store, &mut model, &Negation::Exact, &mut budget);
+        assert!(!budget.is_spent());
+        let mut full = statics.clone();
+        Evaluator::run_once(rules, &mut program.store, &mut full, &Negation::Exact, &mut Budget::unlimited());
+        let names = |m: &Model, p: Pred| {
+            let mut v: Vec<String> =
+                m.atoms(p).iter().map(|&a| program.store.to_term(a, &program.symbols).to_string()).collect();
+            v.sort();
+            v
+        };
+        assert_eq!(names(&model, q), ["(q b)", "(q c)"]);
+        assert_eq!(names(&model, q), names(&full, q));
+        // In full, isList holds 40 lists; only the lists of the paths from
+        // a, (a), (a b) and (a b c), and their tails were asked about.
+        assert_eq!(names(&full, is_list).len(), 40);
+        let asked = [
+            "(isList (list a (list b (list c nil))))",
+            "(isList (list a (list b nil)))",
+            "(isList (list a nil))",
+            "(isList (list b (list c nil)))",
+            "(isList (list b nil))",
+            "(isList (list c nil))",
+            "(isList nil)",
+        ];
+        assert_eq!(names(&model, is_list), asked);
+    }
+
+    /// A ray asked from its target end: its recursive call is asked with
+    /// the same arguments bound as its head (the start of the ray free) and
+    /// keeps the join order, which asks it first.
+    #[test]
+    fn a_recursive_call_that_loses_no_binding_keeps_the_join_order() {
+        let text = "(next 1 2) (next 2 3) (next 3 4)
+            (<= (ray ?u ?x) (next ?u ?x))
+            (<= (ray ?u ?x) (next ?u ?v) (true (empty ?v)) (ray ?v ?x))";
+        let program = Program::new(&Game::parse(text).unwrap());
+        let rules: Vec<NRule> = program.rules.iter().filter(|r| !r.body.is_empty()).cloned().collect();
+        let ray = rules[1].head.pred(&program.store);
+        let relations = Relations { defined: &|p| p == ray, recursive: &|p, q| p == ray && q == ray };
+        // Asked with ?x bound (variable 1): ?u free, as in the head.
+        let size = |p: Pred| if p == ray { 1 } else { 10 };
+        let order = demand_order(&rules[1], &vec![false, true], &[1], &program.store, &size, &relations);
+        assert_eq!(order, join_order(&rules[1], &[1], &program.store, &size));
+        assert_eq!(order[0], 2, "the recursive call first: {order:?}");
+        // Asked with ?u bound too, the call would lose ?u's binding: it
+        // waits for `next`, which binds ?v from ?u.
+        let order = demand_order(&rules[1], &vec![true, true], &[0, 1], &program.store, &size, &relations);
+        assert!(order.iter().position(|&i| i == 0) < order.iter().position(|&i| i == 2), "{order:?}");
     }
 
     /// A relation asked in several ways: merged, never more demand

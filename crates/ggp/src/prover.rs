@@ -134,6 +134,11 @@ pub(crate) fn dynamic_preds(program: &Program) -> HashSet<Pred> {
 /// does not have.
 const GUESS: usize = 100;
 
+/// The share of the budget the static relations may take to be evaluated
+/// in full, once ([`Prover::new`]): a relation that does not fit is
+/// evaluated with each query, for what the query demands.
+const STATIC_SHARE: usize = 10;
+
 impl Prover {
     /// Prepares the reasoner: evaluates once everything that does not depend
     /// on the state.
@@ -157,8 +162,9 @@ impl Prover {
             program.rules.iter().cloned().partition(|r| dynamic_preds.contains(&r.head.pred(&program.store)));
         let mut statics = Model::default();
         let limit = Prover::limit(budget);
-        // The static relations in full where they fit in the budget; the
-        // others (sudoku's `exactlyOne` over ten numbers: 9¹⁰ candidates)
+        // The static relations in full where they fit in a tenth of the
+        // budget; the others (sudoku's `exactlyOne` over ten numbers: 9¹⁰
+        // candidates; laikLee_hex's `isList`, every list of up to 25 cells)
         // are evaluated with each query, for what it demands — cut short by
         // the budget, they would silently lack atoms.
         let lazy = Evaluator::run_while_within(
@@ -166,7 +172,7 @@ impl Prover {
             &mut program.store,
             &mut statics,
             &Negation::Exact,
-            &mut limit.clone(),
+            &mut Prover::limit(budget / STATIC_SHARE),
         );
         dynamic_rules.extend(lazy);
         let first_role = program.roles.first().copied();
