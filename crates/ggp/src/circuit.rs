@@ -6,7 +6,9 @@
 //! 1. [`fold_constants`]: constants are propagated: an atom no rule can derive
 //!    is false, one with an empty body true; a base proposition that is not
 //!    initially true and never becomes true is false, and so is a move that is
-//!    never legal.
+//!    never legal. Then [`share_in_network`]: atoms defined alike become one
+//!    (hash-consing, dependencies first), and an atom defined by a single
+//!    literal becomes that literal.
 //! 2. Only what the legal moves, goals, terminality and next state depend on
 //!    is kept: [`find_roots`] finds those, [`reachable`] what they depend on,
 //!    and [`recursive_groups`] orders it, dependencies first.
@@ -19,16 +21,18 @@
 //!    cell stays blank if any move marks another cell).
 //! 5. The rest is laid out as bits in one array of words ([`lay_out`]) and
 //!    split into three programs ([`split_programs`], [`build_program`]):
-//!    legal moves and terminality (run in every state), goals (run on demand)
-//!    and the next state (run for a joint move).
+//!    legal moves and terminality (run in every state, its atoms in blocks
+//!    that run only when the bits they all require are set:
+//!    [`choose_guards`]), goals (run on demand) and the next state (run for a
+//!    joint move).
 //!
 //! [`reachable`] is the one dependency walk of stages 2 and 5, and
-//! [`components`] the one ordering of stages 1 and 2.
+//! [`components`] the one ordering of stages 1 and 2 (computed once; only
+//! its components of several atoms are split again in stage 2).
 
 use crate::hash::FastMap;
 
 use crate::code::{Code, Step, TermBuilder};
-use crate::datalog::strongly_connected;
 use crate::ground::Grounding;
 use crate::store::{Node, Pred, TermId};
 use crate::symbol::kw;
@@ -124,7 +128,8 @@ pub(crate) struct Circuit {
 struct Builder<'g> {
     g: &'g Grounding,
     atoms: Vec<TermId>,
-    index: FastMap<TermId, usize>,
+    /// Each term's atom, by term id (`u32::MAX`: not an atom).
+    index: Vec<u32>,
     kinds: Vec<Kind>,
     defs: Vec<Vec<Vec<Lit>>>,
     vals: Vec<Val>,
@@ -135,7 +140,7 @@ struct Builder<'g> {
 
 impl<'g> Builder<'g> {
     fn atom(&mut self, t: TermId) -> usize {
-        if let Some(&i) = self.index.get(&t) {
+        if let Some(i) = self.atom_of_term(t) {
             return i;
         }
         let store = &self.g.store;
@@ -153,7 +158,10 @@ impl<'g> Builder<'g> {
         };
         let i = self.atoms.len();
         self.atoms.push(t);
-        self.index.insert(t, i);
+        if self.index.len() <= t.0 as usize {
+            self.index.resize(t.0 as usize + 1, u32::MAX);
+        }
+        self.index[t.0 as usize] = i as u32;
         self.kinds.push(kind);
         self.defs.push(Vec::new());
         self.vals.push(Val::Unknown);
@@ -172,7 +180,12 @@ impl<'g> Builder<'g> {
 
     fn find(&self, name: crate::symbol::Sym, args: &[TermId]) -> Option<usize> {
         let t = self.g.store.find(&Node::App(name, args))?;
-        self.index.get(&t).copied()
+        self.atom_of_term(t)
+    }
+
+    /// The atom of term `t`, if it is one.
+    fn atom_of_term(&self, t: TermId) -> Option<usize> {
+        self.index.get(t.0 as usize).filter(|&&i| i != u32::MAX).map(|&i| i as usize)
     }
 }
 
@@ -277,20 +290,37 @@ struct Layout {
 /// Compiles a ground game, one stage after another (see the module
 /// documentation).
 pub(crate) fn compile(g: &Grounding) -> Circuit {
+    let mut clock = StageClock::start();
     let mut b = collect_atoms(g);
+    clock.lap("atoms collected");
     let next_of: Vec<Option<usize>> = (0..b.base.len()).map(|x| b.find(kw::NEXT, &[b.base[x]])).collect();
     let all: Vec<usize> = (0..b.atoms.len()).collect();
-    let order: Vec<usize> = components(&b.defs, &all).into_iter().flatten().collect();
-    fold_constants(&mut b, &order, &next_of);
+    let ordered = components(&b.defs, &all);
+    clock.lap("ordered");
+    fold_constants(&mut b, &ordered.atoms, &next_of);
+    clock.lap("constants folded");
+    let shared = share_in_network(&mut b, &ordered);
+    clock.lap(&format!("{shared} atoms shared"));
     let roots = find_roots(&b, &next_of);
     let root_atoms = || all.iter().copied().filter(|&i| roots.is_root[i]);
     let live = reachable(&b, root_atoms(), |_| true);
-    let (groups, cyclic) = recursive_groups(&b, &live);
+    let (groups, cyclic) = recursive_groups(&b, &live, &ordered);
+    clock.lap("roots and groups");
     inline_definitions(&mut b, &groups, &roots.is_root, &cyclic);
+    clock.lap("inlined");
     let materialised = reachable(&b, root_atoms(), |_| true);
     let layout = lay_out(&b, &roots, &groups, &materialised);
+    clock.lap("laid out");
     let [legal, goal, next] = split_programs(&b, &roots, &layout, &materialised, &cyclic);
-    Circuit {
+    let guarded: u32 =
+        legal.steps.iter().map(|s| if let Step::Guarded { first, end, .. } = s { end - first } else { 0 }).sum();
+    clock.lap(&format!(
+        "programs built ({} nodes, {guarded} guarded; {} goal, {} next nodes)",
+        legal.nodes.len(),
+        goal.nodes.len(),
+        next.nodes.len()
+    ));
+    let circuit = Circuit {
         init: initial_words(&b, &roots, layout.state_words),
         moves: move_infos(&b, &roots, &layout),
         goals: roots.goal.iter().map(|list| list.iter().map(|&(i, v)| (layout.bit(i), v)).collect()).collect(),
@@ -306,7 +336,48 @@ pub(crate) fn compile(g: &Grounding) -> Circuit {
         legal,
         goal,
         next,
+    };
+    // Millions of small definitions take a while to free: on another thread,
+    // off the start clock.
+    let defs = std::mem::take(&mut b.defs);
+    if defs.len() > 100_000 {
+        // Should no thread be available, they are freed here instead.
+        let _ = std::thread::Builder::new().name("free network".into()).spawn(move || drop(defs));
     }
+    drop(b);
+    clock.lap("working memory freed");
+    circuit
+}
+
+/// With `BOUTON_GGP_DEBUG` in the environment, prints the time each stage
+/// of [`compile`] took on standard error (wall clock, and this thread's CPU
+/// time where Linux's `/proc/thread-self/schedstat` tells it).
+struct StageClock {
+    last: Option<(std::time::Instant, Option<u64>)>,
+}
+
+impl StageClock {
+    fn start() -> StageClock {
+        StageClock { last: std::env::var_os("BOUTON_GGP_DEBUG").map(|_| (std::time::Instant::now(), cpu_ns())) }
+    }
+
+    fn lap(&mut self, stage: &str) {
+        if let Some((wall, cpu)) = &mut self.last {
+            let now = cpu_ns();
+            let cpu_s = match (*cpu, now) {
+                (Some(a), Some(b)) => format!(", {:.3} s of CPU", (b.saturating_sub(a)) as f64 / 1e9),
+                _ => String::new(),
+            };
+            eprintln!("circuit: {stage} in {:.3} s{cpu_s}", wall.elapsed().as_secs_f64());
+            *wall = std::time::Instant::now();
+            *cpu = now;
+        }
+    }
+}
+
+/// This thread's CPU time so far in nanoseconds, where Linux tells it.
+fn cpu_ns() -> Option<u64> {
+    std::fs::read_to_string("/proc/thread-self/schedstat").ok()?.split_whitespace().next()?.parse().ok()
 }
 
 /// Stage 0: the atoms of the ground rules and their definitions (normalised),
@@ -315,7 +386,7 @@ fn collect_atoms(g: &Grounding) -> Builder<'_> {
     let mut b = Builder {
         g,
         atoms: Vec::new(),
-        index: FastMap::default(),
+        index: vec![u32::MAX; g.store.len()],
         kinds: Vec::new(),
         defs: Vec::new(),
         vals: Vec::new(),
@@ -347,26 +418,93 @@ fn collect_atoms(g: &Grounding) -> Builder<'_> {
     b
 }
 
+/// Strongly connected components, stored flat: the atoms of each component
+/// in turn, and where each component ends.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Components {
+    atoms: Vec<usize>,
+    ends: Vec<usize>,
+}
+
+impl Components {
+    /// The components in order, each as a slice of atoms.
+    fn iter(&self) -> impl Iterator<Item = &[usize]> + '_ {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).map(|(start, &end)| &self.atoms[start..end])
+    }
+}
+
 /// The strongly connected components of the dependency graph among `nodes`
 /// (atom indices), dependencies first; a dependency on an atom outside
-/// `nodes` is ignored.
-fn components(defs: &[Vec<Vec<Lit>>], nodes: &[usize]) -> Vec<Vec<usize>> {
-    let mut position = vec![usize::MAX; defs.len()];
-    for (k, &i) in nodes.iter().enumerate() {
-        position[i] = k;
-    }
-    let mut edges = vec![Vec::new(); nodes.len()];
-    for (k, &i) in nodes.iter().enumerate() {
-        for body in &defs[i] {
-            for &l in body {
-                let m = position[atom_of(l)];
-                if m != usize::MAX {
-                    edges[k].push(m);
+/// `nodes` is ignored. Tarjan's algorithm, iterative, reading the edges
+/// from the definitions in place (a network may have millions of atoms:
+/// nothing is allocated per atom).
+fn components(defs: &[Vec<Vec<Lit>>], nodes: &[usize]) -> Components {
+    const UNSEEN: u32 = u32::MAX;
+    let mut inside = vec![false; defs.len()];
+    nodes.iter().for_each(|&i| inside[i] = true);
+    let mut index = vec![UNSEEN; defs.len()];
+    let mut low = vec![0u32; defs.len()];
+    let mut on_stack = vec![false; defs.len()];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut out = Components::default();
+    // The depth-first path: (atom, its body, the literal in that body).
+    let mut path: Vec<(usize, usize, usize)> = Vec::new();
+    let mut next = 0u32;
+    for &root in nodes {
+        if index[root] != UNSEEN {
+            continue;
+        }
+        index[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        path.push((root, 0, 0));
+        while let Some((v, body, literal)) = path.last_mut() {
+            let v = *v;
+            let def = &defs[v];
+            if *body < def.len() {
+                if *literal >= def[*body].len() {
+                    *body += 1;
+                    *literal = 0;
+                    continue;
                 }
+                let w = atom_of(def[*body][*literal]);
+                *literal += 1;
+                if !inside[w] {
+                    continue;
+                }
+                if index[w] == UNSEEN {
+                    index[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    path.push((w, 0, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            path.pop();
+            if let Some(&(parent, _, _)) = path.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == index[v] {
+                loop {
+                    let w = stack.pop().expect("v is on the stack");
+                    on_stack[w] = false;
+                    out.atoms.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                out.ends.push(out.atoms.len());
             }
         }
     }
-    strongly_connected(&edges).into_iter().map(|c| c.into_iter().map(|k| nodes[k]).collect()).collect()
+    out
 }
 
 /// The derived atoms reachable from `roots` through the definitions, never
@@ -394,8 +532,15 @@ fn reachable(b: &Builder<'_>, roots: impl IntoIterator<Item = usize>, within: im
 /// Stage 1: propagates constants to a fixpoint, `order` being the derived
 /// atoms' dependency order.
 fn fold_constants(b: &mut Builder<'_>, order: &[usize], next_of: &[Option<usize>]) {
+    // For each `does` atom of a role, its `legal` atom (if any rule derives it).
+    let legal_of: Vec<Option<usize>> = (0..b.atoms.len())
+        .map(|i| match b.kinds[i] {
+            Kind::Does(role, mv) if b.g.roles.contains(&role) => b.find(kw::LEGAL, &[role, mv]),
+            _ => None,
+        })
+        .collect();
     loop {
-        let inputs_changed = fold_inputs(b, next_of);
+        let inputs_changed = fold_inputs(b, next_of, &legal_of);
         let derived_changed = fold_derived(b, order);
         if !inputs_changed && !derived_changed {
             break;
@@ -404,19 +549,17 @@ fn fold_constants(b: &mut Builder<'_>, order: &[usize], next_of: &[Option<usize>
 }
 
 /// Makes false each base proposition that never holds and each move that is
-/// never legal; whether anything changed.
-fn fold_inputs(b: &mut Builder<'_>, next_of: &[Option<usize>]) -> bool {
+/// never legal (`legal_of`: each `does` atom's `legal` atom); whether
+/// anything changed.
+fn fold_inputs(b: &mut Builder<'_>, next_of: &[Option<usize>], legal_of: &[Option<usize>]) -> bool {
     let mut changed = false;
-    for i in 0..b.atoms.len() {
+    for (i, legal) in legal_of.iter().enumerate() {
         if b.vals[i] != Val::Unknown {
             continue;
         }
         let never = match b.kinds[i] {
             Kind::State(x) => !b.init[x] && next_of[x].is_none_or(|a| b.vals[a] == Val::False),
-            Kind::Does(role, mv) => {
-                let legal = b.find(kw::LEGAL, &[role, mv]);
-                !b.g.roles.contains(&role) || legal.is_none_or(|a| b.vals[a] == Val::False)
-            }
+            Kind::Does(..) => legal.is_none_or(|a| b.vals[a] == Val::False),
             Kind::Derived | Kind::Input => false,
         };
         if never {
@@ -472,6 +615,88 @@ fn simplify(mut def: Vec<Vec<Lit>>, vals: &[Val]) -> Vec<Vec<Lit>> {
     def
 }
 
+/// Stage 1b: identical sub-networks shared (hash-consing, [`share_identical`])
+/// among the derived atoms not yet decided; `legal`, `goal`, `terminal` and
+/// `next` atoms, which have bits of their own in their own programs, neither
+/// replace nor are replaced. Returns the number of atoms replaced.
+fn share_in_network(b: &mut Builder<'_>, components: &Components) -> usize {
+    let open: Vec<bool> =
+        (0..b.atoms.len()).map(|i| b.kinds[i] == Kind::Derived && b.vals[i] == Val::Unknown).collect();
+    let keyword = |i: usize| [kw::LEGAL, kw::GOAL, kw::TERMINAL, kw::NEXT].contains(&b.g.store.pred(b.atoms[i]).name);
+    let replaceable: Vec<bool> = (0..b.atoms.len()).map(|i| open[i] && !keyword(i)).collect();
+    share_identical(&mut b.defs, components, &open, &replaceable)
+}
+
+/// Hash-consing of definitions, dependencies first in the order of
+/// `components`: each `rewritable` atom's literals are rewritten by the
+/// replacements found so far; then a `replaceable` atom whose definition is
+/// a single literal is replaced by that literal wherever it is used, and one
+/// whose definition equals an earlier atom's by that atom. Amazons' rays
+/// "ignoring" a square off the ray become the plain rays. Atoms of a
+/// recursive group are not replaced. Returns the number of atoms replaced
+/// (their definitions stay, unused).
+fn share_identical(
+    defs: &mut [Vec<Vec<Lit>>],
+    components: &Components,
+    rewritable: &[bool],
+    replaceable: &[bool],
+) -> usize {
+    use std::collections::hash_map::Entry;
+    use std::hash::BuildHasher;
+    let hasher = crate::hash::BuildWordHasher::default();
+    let mut replacement: Vec<Lit> = (0..defs.len()).map(|i| lit(i, true)).collect();
+    let mut first_with: FastMap<u64, usize> = FastMap::default();
+    let mut replaced = 0;
+    for component in components.iter() {
+        for &i in component {
+            if rewritable[i] {
+                rewrite_literals(&mut defs[i], &replacement);
+            }
+        }
+        let &[i] = component else { continue };
+        let def = &defs[i];
+        if !replaceable[i] || def.iter().flatten().any(|&l| atom_of(l) == i) {
+            continue;
+        }
+        if let [body] = def.as_slice()
+            && let &[l] = body.as_slice()
+        {
+            replacement[i] = l;
+            replaced += 1;
+            continue;
+        }
+        match first_with.entry(hasher.hash_one(def)) {
+            Entry::Vacant(slot) => {
+                slot.insert(i);
+            }
+            // Equal hashes of different definitions (rare) are not shared.
+            Entry::Occupied(slot) => {
+                if defs[*slot.get()] == *def {
+                    replacement[i] = lit(*slot.get(), true);
+                    replaced += 1;
+                }
+            }
+        }
+    }
+    replaced
+}
+
+/// Rewrites each literal of `def` by `replacement` (indexed by atom, for the
+/// positive literal) and normalises `def` again if anything changed.
+fn rewrite_literals(def: &mut Vec<Vec<Lit>>, replacement: &[Lit]) {
+    let mut changed = false;
+    for body in def.iter_mut() {
+        for l in body.iter_mut() {
+            let r = replacement[atom_of(*l)] ^ (*l & 1);
+            changed |= r != *l;
+            *l = r;
+        }
+    }
+    if changed {
+        *def = normal_bodies(std::mem::take(def));
+    }
+}
+
 /// Stage 2, the roots: the state bits of the base propositions that can
 /// hold, and the atoms of the legal moves, goals, terminality and next state.
 fn find_roots(b: &Builder<'_>, next_of: &[Option<usize>]) -> Roots {
@@ -499,13 +724,81 @@ fn find_roots(b: &Builder<'_>, next_of: &[Option<usize>]) -> Roots {
             roots.is_root[i] = add_root(b, &mut roots, i);
         }
     }
-    // Moves in a stable order (their printed form, ignoring case).
+    // Moves in a stable order: that of their terms ([`crate::Term`]'s).
+    let order = TermOrder::new(g, roots.legal.iter().flatten().map(|&(mv, _)| mv));
     for list in &mut roots.legal {
-        list.sort_by_cached_key(|&(mv, _)| g.store.to_term(mv, &g.symbols));
+        list.sort_by_cached_key(|&(mv, _)| order.key(mv));
     }
-    let terminal = b.index.get(&g.store.find(&Node::Sym(kw::TERMINAL)).unwrap_or(TermId(u32::MAX))).copied();
+    let terminal = g.store.find(&Node::Sym(kw::TERMINAL)).and_then(|t| b.atom_of_term(t));
     roots.terminal = terminal.filter(|&t| b.vals[t] != Val::False);
     roots
+}
+
+/// Sort keys that order stored terms as [`crate::Term`] orders them (kind,
+/// then name — numbers by value, other names ignoring case — then the
+/// arguments), without building the terms: each name's rank among the names
+/// used is computed once, and a term's key is its tokens in prefix order.
+struct TermOrder<'g> {
+    store: &'g crate::store::TermStore,
+    rank: FastMap<crate::symbol::Sym, u32>,
+}
+
+impl<'g> TermOrder<'g> {
+    /// Ranks the names used in `terms`.
+    fn new(g: &'g Grounding, terms: impl Iterator<Item = TermId>) -> TermOrder<'g> {
+        let mut names = Vec::new();
+        let mut stack: Vec<TermId> = terms.collect();
+        let mut seen: FastMap<TermId, ()> = FastMap::default();
+        while let Some(t) = stack.pop() {
+            if seen.insert(t, ()).is_some() {
+                continue;
+            }
+            match g.store.node(t) {
+                Node::Sym(s) => names.push(s),
+                Node::App(s, args) => {
+                    names.push(s);
+                    stack.extend_from_slice(args);
+                }
+            }
+        }
+        names.sort_unstable();
+        names.dedup();
+        let by_name = |a: &crate::symbol::Sym, b: &crate::symbol::Sym| {
+            crate::term::compare_names(g.symbols.name(*a), g.symbols.name(*b))
+        };
+        names.sort_by(by_name);
+        let mut rank = FastMap::default();
+        let mut r = 0u32;
+        for (k, &name) in names.iter().enumerate() {
+            if k > 0 && by_name(&names[k - 1], &name) != std::cmp::Ordering::Equal {
+                r += 1;
+            }
+            rank.insert(name, r);
+        }
+        TermOrder { store: &g.store, rank }
+    }
+
+    /// The key of `t`: one token per name (constants below compound terms),
+    /// and a 0 closing each argument list, so that a shorter list sorts
+    /// first.
+    fn key(&self, t: TermId) -> Vec<u32> {
+        let mut out = Vec::new();
+        self.push_tokens(t, &mut out);
+        out
+    }
+
+    fn push_tokens(&self, t: TermId, out: &mut Vec<u32>) {
+        match self.store.node(t) {
+            Node::Sym(s) => out.push(self.rank[&s] + 1),
+            Node::App(s, args) => {
+                out.push(1 << 31 | (self.rank[&s] + 1));
+                for &a in args {
+                    self.push_tokens(a, out);
+                }
+                out.push(0);
+            }
+        }
+    }
 }
 
 /// Records derived atom `i` in `roots` if it is a root; whether it is one.
@@ -541,10 +834,20 @@ fn add_root(b: &Builder<'_>, roots: &mut Roots, i: usize) -> bool {
 }
 
 /// The recursive groups among the `live` derived atoms, dependencies first,
-/// and which atoms belong to a cycle.
-fn recursive_groups(b: &Builder<'_>, live: &[bool]) -> (Vec<Vec<usize>>, Vec<bool>) {
-    let derived_live: Vec<usize> = (0..b.atoms.len()).filter(|&i| live[i]).collect();
-    let groups = components(&b.defs, &derived_live);
+/// and which atoms belong to a cycle. `ordered` are the components of the
+/// definitions before they were simplified: simplifying only removes or
+/// redirects dependencies to earlier components, so only components of
+/// several atoms need to be split again.
+fn recursive_groups(b: &Builder<'_>, live: &[bool], ordered: &Components) -> (Vec<Vec<usize>>, Vec<bool>) {
+    let mut groups = Vec::new();
+    for component in ordered.iter() {
+        let members: Vec<usize> = component.iter().copied().filter(|&i| live[i]).collect();
+        match members.len() {
+            0 => {}
+            1 => groups.push(members),
+            _ => groups.extend(components(&b.defs, &members).iter().map(<[usize]>::to_vec)),
+        }
+    }
     let mut cyclic = vec![false; b.atoms.len()];
     for group in &groups {
         let self_loop =
@@ -727,28 +1030,90 @@ fn split_programs(
     let p2 = cone(roots.goal.iter().flatten().map(|&(i, _)| i).collect());
     let p3 = cone(roots.next.iter().map(|&(i, _)| i).collect());
     [
-        build_program(b, layout, cyclic, |i| p1[i]),
-        build_program(b, layout, cyclic, |i| p2[i] && !p1[i]),
-        build_program(b, layout, cyclic, |i| p3[i] && !p1[i]),
+        build_program(b, layout, cyclic, |i| p1[i], true),
+        build_program(b, layout, cyclic, |i| p2[i] && !p1[i], false),
+        build_program(b, layout, cyclic, |i| p3[i] && !p1[i], false),
     ]
 }
 
 /// The program computing the `member` atoms in layout order, each recursive
 /// group as a fixpoint, each atom's bodies factored by [`lower_bodies`].
-fn build_program(b: &Builder<'_>, layout: &Layout, cyclic: &[bool], member: impl Fn(usize) -> bool) -> Code {
+/// With `guarded`, atoms that require a common guard ([`choose_guards`]) are
+/// gathered into blocks that run only when the guard is set: an atom joins
+/// the open block of its guard, and a block is closed (emitted) just before
+/// the first atom that reads one of its atoms, so dependencies stay first.
+fn build_program(
+    b: &Builder<'_>,
+    layout: &Layout,
+    cyclic: &[bool],
+    member: impl Fn(usize) -> bool,
+    guarded: bool,
+) -> Code {
     let bit_of = &layout.bit_of;
+    let bit = |l: Lit| bit_of[atom_of(l)].expect("every literal of a live atom has a bit");
+    let out_bit = |i: usize| bit_of[i].expect("materialised atoms have bits");
     let mut code = Code::default();
-    for group in &layout.node_order {
-        let members: Vec<usize> = group.iter().copied().filter(|&i| member(i)).collect();
-        if members.is_empty() {
+    let groups: Vec<Vec<usize>> = layout
+        .node_order
+        .iter()
+        .map(|group| group.iter().copied().filter(|&i| member(i)).collect::<Vec<usize>>())
+        .filter(|members| !members.is_empty())
+        .collect();
+    let guards = if guarded { choose_guards(b, &groups, cyclic) } else { FastMap::default() };
+    // The open blocks, by guard, and the block each open atom is in.
+    let mut open: FastMap<Lit, Vec<usize>> = FastMap::default();
+    let mut open_block_of: FastMap<usize, Lit> = FastMap::default();
+    // A block's atoms do not read each other (a block is closed before an
+    // atom that reads it), so they may run in any order: by second guard.
+    let close = |guard: Lit, members: Vec<usize>, code: &mut Code| {
+        if members.len() < MIN_BLOCK {
+            for i in members {
+                let node = code.push_node(out_bit(i), &lower_bodies(&b.defs[i], &bit));
+                code.steps.push(Step::Node(node));
+            }
+            return;
+        }
+        for (second, part) in split_by_second_guard(b, guard, members) {
+            let first = code.nodes.len() as u32;
+            for &i in &part {
+                code.push_node(out_bit(i), &lower_bodies(&b.defs[i], &bit));
+            }
+            let test = |l: Lit| (bit(l) / 64, 1u64 << (bit(l) % 64));
+            let (w1, m1) = test(guard);
+            let guard = match second.map(test) {
+                Some((w2, m2)) if w2 == w1 => [(w1, m1 | m2), (w1, 0)],
+                Some(other) => [(w1, m1), other],
+                None => [(w1, m1), (w1, 0)],
+            };
+            code.steps.push(Step::Guarded { guard, first, end: code.nodes.len() as u32 });
+        }
+    };
+    for members in groups {
+        // Close the blocks these atoms read from.
+        if !open_block_of.is_empty() {
+            for &i in &members {
+                for &l in b.defs[i].iter().flatten() {
+                    if let Some(guard) = open_block_of.get(&atom_of(l)).copied() {
+                        let block = open.remove(&guard).unwrap_or_default();
+                        block.iter().for_each(|m| {
+                            open_block_of.remove(m);
+                        });
+                        close(guard, block, &mut code);
+                    }
+                }
+            }
+        }
+        if let [i] = members[..]
+            && let Some(&guard) = guards.get(&i)
+        {
+            open.entry(guard).or_default().push(i);
+            open_block_of.insert(i, guard);
             continue;
         }
         let recursive = members.iter().any(|&i| cyclic[i]);
         let first = code.nodes.len() as u32;
         for &i in &members {
-            let terms =
-                lower_bodies(&b.defs[i], &|l: Lit| bit_of[atom_of(l)].expect("every literal of a live atom has a bit"));
-            let node = code.push_node(bit_of[i].expect("materialised atoms have bits"), &terms);
+            let node = code.push_node(out_bit(i), &lower_bodies(&b.defs[i], &bit));
             if !recursive {
                 code.steps.push(Step::Node(node));
             }
@@ -757,8 +1122,89 @@ fn build_program(b: &Builder<'_>, layout: &Layout, cyclic: &[bool], member: impl
             code.steps.push(Step::Fixpoint { first, end: code.nodes.len() as u32 });
         }
     }
+    // The blocks still open, in a fixed order (that of their first atoms).
+    let mut rest: Vec<(Lit, Vec<usize>)> = open.into_iter().collect();
+    rest.sort_unstable_by_key(|(_, members)| members[0]);
+    for (guard, members) in rest {
+        close(guard, members, &mut code);
+    }
     code.seal();
     code
+}
+
+/// The positive literals every body of `def` requires. Bodies are sorted: a
+/// literal of the first body that every other body contains.
+fn common_literals(def: &[Vec<Lit>]) -> Vec<Lit> {
+    let Some((first, rest)) = def.split_first() else { return Vec::new() };
+    first.iter().copied().filter(|&l| positive(l) && rest.iter().all(|body| body.binary_search(&l).is_ok())).collect()
+}
+
+/// The `members` of a block guarded by `guard` in parts by a second guard:
+/// for each, of the literals all its bodies require besides `guard`, the one
+/// the most members require, kept where at least [`MIN_BLOCK`] members share
+/// it (a piece on a square, under the mover's `control`); the others in a
+/// part without one. Parts in order of their first member.
+fn split_by_second_guard(b: &Builder<'_>, guard: Lit, members: Vec<usize>) -> Vec<(Option<Lit>, Vec<usize>)> {
+    let common: Vec<Vec<Lit>> =
+        members.iter().map(|&i| common_literals(&b.defs[i]).into_iter().filter(|&l| l != guard).collect()).collect();
+    let mut frequency: FastMap<Lit, usize> = FastMap::default();
+    for l in common.iter().flatten() {
+        *frequency.entry(*l).or_default() += 1;
+    }
+    let mut parts: Vec<(Option<Lit>, Vec<usize>)> = Vec::new();
+    let mut part_of: FastMap<Option<Lit>, usize> = FastMap::default();
+    for (i, literals) in members.into_iter().zip(common) {
+        let second = literals
+            .into_iter()
+            .filter(|l| frequency[l] >= MIN_BLOCK)
+            .max_by_key(|l| (frequency[l], std::cmp::Reverse(*l)));
+        let k = *part_of.entry(second).or_insert_with(|| {
+            parts.push((second, Vec::new()));
+            parts.len() - 1
+        });
+        parts[k].1.push(i);
+    }
+    parts
+}
+
+/// Fewest atoms a guard must be common to…
+const MIN_GUARDED: usize = 8;
+/// … and fewest in a block for it to run as one.
+const MIN_BLOCK: usize = 4;
+
+/// Guards for the atoms of `groups` that have a group of their own and are
+/// not recursive: for each, of the positive literals all its bodies require,
+/// the one that the most such atoms require, kept where at least
+/// [`MIN_GUARDED`] atoms share it. In a turn-taking game most legal moves
+/// require `(true (control r))`: the moves of the role not in control are
+/// then not evaluated.
+fn choose_guards(b: &Builder<'_>, groups: &[Vec<usize>], cyclic: &[bool]) -> FastMap<usize, Lit> {
+    let candidates: Vec<usize> = groups
+        .iter()
+        .filter_map(|g| match g[..] {
+            [i] if !cyclic[i] => Some(i),
+            _ => None,
+        })
+        .collect();
+    let common = |i: usize| common_literals(&b.defs[i]);
+    let mut frequency: FastMap<Lit, usize> = FastMap::default();
+    for &i in &candidates {
+        for l in common(i) {
+            *frequency.entry(l).or_default() += 1;
+        }
+    }
+    let mut chosen: FastMap<usize, Lit> = FastMap::default();
+    for &i in &candidates {
+        if let Some(l) = common(i).into_iter().max_by_key(|l| (frequency[l], std::cmp::Reverse(*l))) {
+            chosen.insert(i, l);
+        }
+    }
+    let mut size: FastMap<Lit, usize> = FastMap::default();
+    for &l in chosen.values() {
+        *size.entry(l).or_default() += 1;
+    }
+    chosen.retain(|_, l| size[l] >= MIN_GUARDED);
+    chosen
 }
 
 /// The initial state as words.
@@ -796,6 +1242,14 @@ fn move_infos(b: &Builder<'_>, roots: &Roots, layout: &Layout) -> Vec<Vec<MoveIn
 fn lower_bodies(bodies: &[Vec<Lit>], bit: &dyn Fn(Lit) -> u32) -> Vec<TermBuilder> {
     if bodies.iter().any(Vec::is_empty) {
         return vec![TermBuilder::default()];
+    }
+    if let [body] = bodies {
+        // Nothing to factor (most atoms of a large network).
+        let mut t = TermBuilder::default();
+        for &l in body {
+            t.literal(bit(l), positive(l));
+        }
+        return vec![t];
     }
     let mut counts: FastMap<Vec<Lit>, usize> = FastMap::default();
     for body in bodies {
@@ -888,6 +1342,66 @@ mod tests {
         let (a, bb) = (lit(1, true), lit(2, true));
         assert_eq!(normal_bodies(vec![vec![a, bb], vec![a], vec![bb, bb, a]]), vec![vec![a]]);
         assert_eq!(normal_bodies(vec![vec![a, a ^ 1]]), Vec::<Vec<Lit>>::new());
+    }
+
+    /// Components come out dependencies first, a cycle as one component,
+    /// and dependencies on atoms outside the nodes are ignored.
+    #[test]
+    fn components_of_definitions() {
+        // 0 <- 1 <- {2, 3} (a cycle) <- 4; 5 reads 0 but is left out.
+        let p = |a: usize| vec![lit(a, true)];
+        let defs =
+            vec![vec![], vec![p(0)], vec![p(1), p(3)], vec![p(2)], vec![vec![lit(3, false), lit(1, true)]], vec![p(0)]];
+        let c = components(&defs, &[4, 3, 2, 1, 0]);
+        let mut got: Vec<Vec<usize>> = c.iter().map(<[usize]>::to_vec).collect();
+        got.iter_mut().for_each(|g| g.sort_unstable());
+        assert_eq!(got, vec![vec![0], vec![1], vec![2, 3], vec![4]]);
+    }
+
+    /// Duplicated definitions and single-literal ones are replaced, users
+    /// rewritten through chains of replacements; recursive atoms and those
+    /// not replaceable stay.
+    #[test]
+    fn identical_definitions_are_shared() {
+        let (a, bb) = (lit(0, true), lit(1, true));
+        let mut defs = vec![
+            vec![],                                           // 0: input
+            vec![],                                           // 1: input
+            vec![vec![a, bb]],                                // 2
+            vec![vec![a, bb]],                                // 3: as 2
+            vec![vec![lit(3, true)]],                         // 4: 3, so 2
+            vec![vec![a, lit(4, false)]],                     // 5: a and not 2
+            vec![vec![a, lit(2, false)]],                     // 6: as 5 once rewritten
+            vec![vec![lit(5, true)], vec![lit(6, true), bb]], // 7: not replaceable
+        ];
+        let order = Components { atoms: (0..8).collect(), ends: (1..=8).collect() };
+        let rewritable = [false, false, true, true, true, true, true, true];
+        let replaceable = [false, false, true, true, true, true, true, false];
+        assert_eq!(share_identical(&mut defs, &order, &rewritable, &replaceable), 3);
+        assert_eq!(defs[5], vec![vec![a, lit(2, false)]]);
+        // 6 is 5 now; 7's second body is subsumed by its first.
+        assert_eq!(defs[7], vec![vec![lit(5, true)]]);
+    }
+
+    /// Moves are listed in the order of their terms: numbers by value, other
+    /// names ignoring case, constants before compound terms, shorter
+    /// argument lists first.
+    #[test]
+    fn moves_are_in_term_order() {
+        let game = crate::Game::parse(
+            "(role p) (init on)
+            (legal p (m 10 a)) (legal p (m 2 B)) (legal p (m 2 a)) (legal p (m (f) x)) (legal p (m 2))
+            (legal p noop) (legal p (noop)) (legal p Zed) (legal p 9) (legal p (m 2 a b))
+            (<= (next on) (does p noop)) (<= terminal (not (true on))) (goal p 0)",
+        )
+        .unwrap();
+        let machine = crate::Machine::compile(&game).unwrap();
+        let moves = machine.moves(0);
+        assert_eq!(moves.len(), 10);
+        let mut sorted = moves.to_vec();
+        sorted.sort();
+        assert_eq!(moves, sorted.as_slice());
+        assert_eq!(moves[0].to_string(), "9");
     }
 
     #[test]

@@ -39,11 +39,27 @@ pub(crate) struct Node {
     pub(crate) end: u32,
 }
 
-/// What to run: one node, or a recursive group of nodes to a fixpoint.
+/// What to run: one node, a recursive group of nodes to a fixpoint, or
+/// nodes that all require some bits (a *guard*: every bit of `mask` in word
+/// `word` of each of its two tests): when one is clear they are all false and
+/// are not evaluated (the legal moves of a role not in control).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Step {
     Node(u32),
     Fixpoint { first: u32, end: u32 },
+    Guarded { guard: [(u32, u64); 2], first: u32, end: u32 },
+}
+
+impl Step {
+    /// The step as plain node steps, if it is not a fixpoint: a guard only
+    /// saves work, as each guarded node tests the guard itself.
+    pub(crate) fn unguarded(self) -> impl Iterator<Item = Step> {
+        let (single, range) = match self {
+            Step::Guarded { first, end, .. } => (None, first..end),
+            other => (Some(other), 0..0),
+        };
+        single.into_iter().chain(range.map(Step::Node))
+    }
 }
 
 /// A program: nodes with their clauses, and the steps that run them.
@@ -192,7 +208,18 @@ impl Code {
         for step in &self.steps {
             match *step {
                 Step::Node(i) => {
-                    self.eval(i, bits);
+                    let node = &self.nodes[i as usize];
+                    let v = self.node_value(node, bits);
+                    let w = &mut bits[node.word as usize];
+                    *w = (*w & !node.mask) | if v { node.mask } else { 0 };
+                }
+                Step::Guarded { guard, first, end } => {
+                    let on = guard.iter().all(|&(word, mask)| bits[word as usize] & mask == mask);
+                    for node in &self.nodes[first as usize..end as usize] {
+                        let v = on && self.node_value(node, bits);
+                        let w = &mut bits[node.word as usize];
+                        *w = (*w & !node.mask) | if v { node.mask } else { 0 };
+                    }
                 }
                 Step::Fixpoint { first, end } => {
                     for i in first..end {
@@ -279,6 +306,36 @@ mod tests {
         let mut bits = vec![1, 0];
         code.run(&mut bits);
         assert_eq!(bits[0], 1);
+    }
+
+    /// A guarded block runs its nodes when the guard is set and clears their
+    /// bits when it is not; `unguarded` lists its nodes.
+    #[test]
+    fn guarded_blocks_run_or_clear() {
+        let mut code = Code::default();
+        // bit 64 = bit 0 and bit 1; bit 65 = bit 0 and bit 2; guard bit 0.
+        let mut t1 = TermBuilder::default();
+        t1.literal(0, true).literal(1, true);
+        let mut t2 = TermBuilder::default();
+        t2.literal(0, true).literal(2, true);
+        code.push_node(64, &[t1]);
+        code.push_node(65, &[t2]);
+        code.steps.push(Step::Guarded { guard: [(0, 1), (0, 0)], first: 0, end: 2 });
+        code.seal();
+        let run = |code: &Code, input: u64, stale: u64| {
+            let mut bits = vec![input, stale];
+            code.run(&mut bits);
+            bits[1]
+        };
+        assert_eq!(run(&code, 0b011, 0), 0b01);
+        assert_eq!(run(&code, 0b111, 0), 0b11);
+        assert_eq!(run(&code, 0b110, 0b11), 0);
+        let steps: Vec<Step> = code.steps[0].unguarded().collect();
+        assert_eq!(steps, vec![Step::Node(0), Step::Node(1)]);
+        // Two tests: bits 0 and 3 both required.
+        code.steps[0] = Step::Guarded { guard: [(0, 1), (0, 0b1000)], first: 0, end: 2 };
+        assert_eq!(run(&code, 0b0011, 0b11), 0);
+        assert_eq!(run(&code, 0b1011, 0), 0b01);
     }
 
     #[test]

@@ -288,8 +288,17 @@ fn split(
                 }
             }
         }
-        // A group that needs the whole body would only rename the rule.
-        if !safe || body.len() >= n {
+        // A group that needs the whole body would only rename the rule, and
+        // one over every head variable the body binds, when the rest of the
+        // body is state-independent, would only move the rule into the
+        // helper: the rule would be the helper's instances again, less type
+        // tests that grounding drops anyway (amazons' rays "ignoring" a
+        // square: 200,000 helper rules on amazonsTorus).
+        let narrows =
+            rule.body.iter().any(|l| vars_of(l).iter().any(|v| head_vars.contains(v) && !interface.contains(v)));
+        let rest_is_static =
+            (0..n).filter(|i| !members.contains(i)).all(|i| !is_dynamic_lit(&rule.body[i], store, helpers));
+        if !safe || body.len() >= n || (!narrows && rest_is_static) {
             continue;
         }
         let helper = helpers.make(body, &interface, store, symbols);
@@ -448,6 +457,18 @@ mod tests {
         let text = "(p 1 2) (q 2) (true (c 1 2))
             (<= (a ?x) (p ?x ?y) (q ?y)) (<= (b ?x) (true (c ?x ?y)) (q ?y))";
         assert_eq!(helpers_for(text, &["true"]), 0);
+    }
+
+    /// A group over every head variable the body binds, beside only
+    /// state-independent literals, would not narrow the rule (amazons' rays
+    /// "ignoring" a square, a type test left out).
+    #[test]
+    fn groups_over_every_head_variable_stay() {
+        let text = "(succ 1 2) (succ 2 3) (succ 3 4) (index 1) (index 2) (cell 9)
+            (true (empty 2 1)) (true (empty 3 1))
+            (<= (ray ?g ?x1 ?y ?x2) (succ ?x1 ?x2) (index ?y) (cell ?g))
+            (<= (ray ?g ?x1 ?y ?x3) (succ ?x1 ?x2) (true (empty ?x2 ?y)) (ray ?g ?x2 ?y ?x3) (index ?y))";
+        assert_eq!(helpers_for(text, &["true", "ray"]), 0);
     }
 
     #[test]

@@ -104,8 +104,8 @@ pub(crate) fn specialize(
     let mut moves = Vec::new();
     // Residual nodes, in order, as (output bit, terms); groups marked.
     let mut residual: Vec<(u32, Vec<TermBuilder>, Option<usize>)> = Vec::new();
-    for (g, step) in next.steps.iter().enumerate() {
-        match *step {
+    for (g, step) in next.steps.iter().flat_map(|s| s.unguarded()).enumerate() {
+        match step {
             Step::Node(i) => {
                 let node = next.nodes[i as usize];
                 let out_bit = node.word * 64 + node.mask.trailing_zeros();
@@ -158,6 +158,8 @@ pub(crate) fn specialize(
                     }
                 }
             }
+            // Expanded into its nodes by `unguarded`.
+            Step::Guarded { .. } => {}
             Step::Fixpoint { first, end } => {
                 for i in first..end {
                     let node = next.nodes[i as usize];

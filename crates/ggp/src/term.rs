@@ -119,7 +119,7 @@ impl Hash for Term {
 
 /// Orders names naturally: numbers by value first (so that `2` comes before
 /// `10`), then by their text ignoring case.
-fn compare_names(a: &str, b: &str) -> Ordering {
+pub(crate) fn compare_names(a: &str, b: &str) -> Ordering {
     let number = |s: &str| {
         if !s.is_empty() && s.len() <= 18 && s.bytes().all(|c| c.is_ascii_digit()) {
             s.parse::<u64>().ok()
