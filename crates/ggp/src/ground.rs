@@ -17,7 +17,8 @@
 //! first, and then evaluated exactly for every instance asked about. A
 //! relation asked in several ways is asked once, with the arguments that all
 //! the ways bind ([`magic::transform_merged`]); should that run out of half
-//! the budget, the rules are grounded again with demand as asked. Finally
+//! the budget, the rules are grounded again with demand as asked (in the
+//! order of [`ground_first`]). Finally
 //! each rule is instantiated against that approximation, once (its head
 //! read from the approximation keeps only the instances asked for); what
 //! remains of its body is literals over state-dependent atoms. Each ground
@@ -25,7 +26,10 @@
 //! hold may instead be grounded with some relations left to a per-state
 //! oracle ([`Networks`], [`crate::hybrid`]); where only terminality and
 //! goals read a state-independent relation too large to evaluate in full
-//! (laikLee_hex's lists of cells), that network is tried first.
+//! (laikLee_hex's lists of cells), that network is tried first, and where
+//! two plain attempts run out estimating what can ever hold (chess), the
+//! hybrid network is tried before the plain grounding's full budget is
+//! spent.
 
 use std::collections::HashSet;
 use std::hash::Hasher;
@@ -51,6 +55,22 @@ pub(crate) struct Limits {
     pub(crate) atoms: usize,
     /// Most ground rules.
     pub(crate) rules: usize,
+    /// Most rule instances found while over-approximating.
+    pub(crate) joins: usize,
+}
+
+impl Limits {
+    /// At most `limit` atoms, `limit` ground rules and [`JOINS_PER_RULE`]
+    /// times as many rule instances.
+    pub(crate) fn new(limit: usize) -> Limits {
+        Limits { atoms: limit, rules: limit, joins: limit.saturating_mul(JOINS_PER_RULE) }
+    }
+
+    /// These limits with a `share` of the atoms, and with one of the rule
+    /// instances too when `joins` (the ground rules keep their limit).
+    fn share(self, share: usize, joins: bool) -> Limits {
+        Limits { atoms: self.atoms / share, joins: if joins { self.joins / share } else { self.joins }, ..self }
+    }
 }
 
 /// A ground rule: an atom and the literals (atom, positive?) that imply it.
@@ -108,103 +128,200 @@ struct Prepared {
     static_rules: Vec<NRule>,
 }
 
-/// Which networks grounding may return.
+/// Which networks grounding may offer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Networks {
-    /// Only a fully grounded network.
+    /// Only a fully grounded network (the tests' way to ground).
+    #[cfg(test)]
     Plain,
-    /// A fully grounded network, or, when grounding runs out estimating what
-    /// can ever hold, one with what only terminality and goals read left to
-    /// the oracle ([`hybrid::outcome_externals`]): the legal moves and the
-    /// next state stay fully compiled.
-    OutcomeOracle,
-    /// Any hybrid network ([`hybrid::choose_externals`]).
+    /// Whatever can be built, in the order [`ground_first`] offers them: a
+    /// fully grounded network, one with what only terminality and goals read
+    /// left to the oracle ([`hybrid::outcome_externals`]; legal moves and
+    /// next state stay fully compiled), or, when the plain grounding runs out
+    /// estimating what can ever hold, one with the relations that grew the
+    /// most left to the oracle ([`hybrid::choose_externals`]).
+    Any,
+    /// A hybrid network first ([`hybrid::choose_externals`]), a fully
+    /// grounded one where there is none.
     Hybrid,
 }
 
-/// Grounds `game` within `limits`; a game that runs out while estimating
-/// what can ever hold is grounded as a hybrid network ([`crate::hybrid`]) if
-/// it can be and `networks` allows it.
+/// The kind of a network [`ground_first`] offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// Fully grounded.
+    Plain,
+    /// What only terminality and goals read is left to the oracle.
+    OutcomeOracle,
+    /// Relations too large to ground (chess's threat tests) are left to the
+    /// oracle.
+    Hybrid,
+}
+
+/// Grounds `game` within `limits` and returns the first network that
+/// `networks` allows and that grounding manages to build.
 pub(crate) fn ground(game: &Game, limits: Limits, networks: Networks) -> Result<Grounding, CompileError> {
+    ground_first(game, limits, networks, &mut |g, _| Ok(g))
+}
+
+/// Grounds `game` within `limits`, offering each network that `networks`
+/// allows and grounding manages to build to `accept`, in order, until it
+/// takes one (returns `Ok`). Each attempt that fails leaves what the next
+/// one needs (the relations that do not depend on the state, the relations
+/// that grew the most), so no attempt is made twice.
+///
+/// The order, for [`Networks::Any`]:
+///
+/// 1. Where only terminality and goals read a relation that does not depend
+///    on the state and is too large to evaluate in full (laikLee_hex's lists
+///    of cells, sudoku's `exactlyOne`), the network with those left to the
+///    oracle: the plain grounding would have to derive, for every state at
+///    once, what the oracle derives for one state from its demand.
+/// 2. The plain network with merged demand ([`magic::transform_merged`]),
+///    within half the atoms and half the rule instances: amazons' rays are
+///    derived once, not once per way they are asked.
+/// 3. If that ran out estimating what can ever hold: the network with what
+///    only terminality and goals read left to the oracle, within a
+///    sixteenth of the atoms (it fits only where those relations are what
+///    made the game too large: sudoku's solved-grid test).
+/// 4. If it ran out there: the plain network with demand as asked, within a
+///    quarter of the atoms, and should that run out estimating what can
+///    ever hold too, the hybrid network whose oracle answers the relations
+///    that grew the most in it (chess's threats). Two attempts that each
+///    grew the same kind of relations past their budget mark a game whose
+///    plain network is hopeless: the full budget is not spent on it first.
+/// 5. The plain network with demand as asked, within all the atoms
+///    (alexChess: merging asks for far more of `between` than the rules do).
+///
+/// # Errors
+///
+/// The failure of the last plain attempt when `accept` takes none, or
+/// `accept`'s error for a plain network.
+pub(crate) fn ground_first<T>(
+    game: &Game,
+    limits: Limits,
+    networks: Networks,
+    accept: &mut dyn FnMut(Grounding, Kind) -> Result<T, CompileError>,
+) -> Result<T, CompileError> {
     let clock = std::time::Instant::now();
     let mut prepared = prepare(game)?;
     debug_time("prepared", clock);
-    if networks != Networks::Hybrid {
-        // Demand with merged adornments first, within a share of the atoms
-        // (amazons' rays are then derived once, not once per way they are
-        // asked). A game that runs out there estimating what can ever hold
-        // is grounded with what only terminality and goals read left to the
-        // oracle (sudoku's solved-grid test), when allowed and possible;
-        // otherwise with demand as asked, which derives less where the ways
-        // differ (alexChess).
-        //
-        // The relations that do not depend on the state are evaluated once
-        // for both attempts. Where only terminality and goals read one too
-        // large to evaluate in full (laikLee_hex's lists of cells, sudoku's
-        // `exactlyOne`), the plain grounding would have to derive, for every
-        // state at once, what the oracle derives for one state from its
-        // demand: the oracle's network is tried first.
-        let share = Limits { atoms: limits.atoms / MERGED_SHARE, rules: limits.rules };
-        let statics = evaluate_statics(&prepared.static_rules, &mut prepared.program.store, share);
-        debug_time("static relations, once", clock);
-        let outcome = Limits { atoms: limits.atoms / OUTCOME_SHARE, rules: limits.rules };
-        let outcome_first = networks == Networks::OutcomeOracle && only_outcome_reads_lazy(&prepared, &statics.lazy);
-        if outcome_first && let Some(g) = ground_outcome_oracle(&prepared, outcome, &statics) {
-            return Ok(g);
-        }
-        let failure = match ground_with(prepared.clone(), share, None, true, Some(statics.clone())) {
-            Ok(g) => return Ok(g),
+    let probe = limits.share(PROBE_SHARE, false);
+    if networks == Networks::Hybrid {
+        // First within a quarter of the atoms: a game that runs out there
+        // has relations to leave to a per-state oracle, and should that
+        // fail, the full budget is tried.
+        let failure = match ground_with(prepared.clone(), probe, None, false, None) {
+            Ok(g) => return accept(g, Kind::Plain),
             Err(f) => f,
         };
-        if networks == Networks::OutcomeOracle
-            && !outcome_first
-            && !failure.heavy.is_empty()
-            && let Some(g) = ground_outcome_oracle(&prepared, outcome, &statics)
+        debug_time("probe failed", clock);
+        if let Some(g) = ground_hybrid(&prepared, limits, &failure, true)
+            && let Ok(t) = accept(g, Kind::Hybrid)
         {
-            return Ok(g);
+            return Ok(t);
         }
-        return ground_with(prepared, limits, None, false, None).map_err(|f| f.error);
+        return ground_plain(prepared, limits, accept, clock);
     }
-    // First within a quarter of the atoms: a game that runs out there has
-    // relations to leave to a per-state oracle (a hybrid network), and
-    // should that fail, the full budget is tried.
-    let probe = Limits { atoms: limits.atoms / PROBE_SHARE, rules: limits.rules };
-    let failure = match ground_with(prepared.clone(), probe, None, false, None) {
-        Ok(g) => return Ok(g),
+    // The relations that do not depend on the state, evaluated once for the
+    // attempts that share their budget.
+    let share = limits.share(MERGED_SHARE, true);
+    let statics =
+        evaluate_statics(&prepared.static_rules, &mut prepared.program.store, limits.share(MERGED_SHARE, false));
+    debug_time("static relations, once", clock);
+    let outcome = limits.share(OUTCOME_SHARE, false);
+    let any = networks == Networks::Any;
+    let outcome_first = any && only_outcome_reads_lazy(&prepared, &statics.lazy);
+    // Whether the outcome oracle's network was built and passed over (its
+    // oracle could not answer the initial state): the hybrid network is
+    // then chosen by the heavy relations only, not built again.
+    let mut outcome_offered = false;
+    if outcome_first && let Some(g) = ground_outcome_oracle(&prepared, outcome, &statics) {
+        match accept(g, Kind::OutcomeOracle) {
+            Ok(t) => return Ok(t),
+            Err(_) => outcome_offered = true,
+        }
+    }
+    let merged = match ground_with(prepared.clone(), share, None, true, Some(statics.clone())) {
+        Ok(g) => return accept(g, Kind::Plain),
         Err(f) => f,
     };
-    let debug = std::env::var_os("BOUTON_GGP_DEBUG").is_some();
-    if !failure.heavy.is_empty() {
-        let mut hybrid_prepared = prepared.clone();
-        let program = &mut hybrid_prepared.program;
-        if debug {
-            let heavy: Vec<&str> = failure.heavy.iter().map(|p| program.symbols.name(p.name)).collect();
-            eprintln!("probe: {}; heavy {heavy:?}", failure.error);
+    debug_time("merged attempt failed", clock);
+    if any && !merged.heavy.is_empty() {
+        if !outcome_first && let Some(g) = ground_outcome_oracle(&prepared, outcome, &statics) {
+            match accept(g, Kind::OutcomeOracle) {
+                Ok(t) => return Ok(t),
+                Err(_) => outcome_offered = true,
+            }
         }
-        let chosen = hybrid::choose_externals(
-            &hybrid_prepared.dynamic_rules,
-            &failure.heavy,
-            &mut program.store,
-            &mut program.symbols,
-        );
-        if let Some(h) = chosen {
-            if debug {
-                let mut names: Vec<String> = h
-                    .externals
-                    .iter()
-                    .map(|p| format!("{}={}", p.name.0, hybrid_prepared.program.symbols.name(p.name)))
-                    .collect();
-                names.sort();
-                eprintln!("externals {names:?}");
-            }
-            match ground_with(hybrid_prepared, limits, Some(&h), false, None) {
-                Ok(g) => return Ok(g),
-                Err(f) if debug => eprintln!("hybrid: {}", f.error),
-                Err(_) => {}
-            }
+        let asked = match ground_with(prepared.clone(), probe, None, false, None) {
+            Ok(g) => return accept(g, Kind::Plain),
+            Err(f) => f,
+        };
+        debug_time("as-asked probe failed", clock);
+        if let Some(g) = ground_hybrid(&prepared, limits, &asked, !outcome_offered)
+            && let Ok(t) = accept(g, Kind::Hybrid)
+        {
+            return Ok(t);
         }
     }
-    ground_with(prepared, limits, None, false, None).map_err(|f| f.error)
+    ground_plain(prepared, limits, accept, clock)
+}
+
+/// The hybrid network whose oracle answers the relations that grew the most
+/// in the attempt that failed with `failure` ([`hybrid::choose_by_heavy`]),
+/// or failing that, when `or_outcome`, what only terminality and goals read
+/// ([`hybrid::choose_externals`]), within `limits`; `None` when that attempt
+/// did not run out estimating what can ever hold, or the network cannot be
+/// built.
+fn ground_hybrid(prepared: &Prepared, limits: Limits, failure: &Failure, or_outcome: bool) -> Option<Grounding> {
+    if failure.heavy.is_empty() {
+        return None;
+    }
+    let debug = std::env::var_os("BOUTON_GGP_DEBUG").is_some();
+    let mut hybrid_prepared = prepared.clone();
+    let program = &mut hybrid_prepared.program;
+    if debug {
+        let heavy: Vec<&str> = failure.heavy.iter().map(|p| program.symbols.name(p.name)).collect();
+        eprintln!("probe: {}; heavy {heavy:?}", failure.error);
+    }
+    let (rules, heavy) = (&hybrid_prepared.dynamic_rules, &failure.heavy);
+    let h = if or_outcome {
+        hybrid::choose_externals(rules, heavy, &mut program.store, &mut program.symbols)?
+    } else {
+        hybrid::choose_by_heavy(rules, heavy, &mut program.store, &mut program.symbols)?
+    };
+    if debug {
+        let mut names: Vec<String> = h
+            .externals
+            .iter()
+            .map(|p| format!("{}={}", p.name.0, hybrid_prepared.program.symbols.name(p.name)))
+            .collect();
+        names.sort();
+        eprintln!("externals {names:?}");
+    }
+    match ground_with(hybrid_prepared, limits, Some(&h), false, None) {
+        Ok(g) => Some(g),
+        Err(f) => {
+            if debug {
+                eprintln!("hybrid: {}", f.error);
+            }
+            None
+        }
+    }
+}
+
+/// The plain network with demand as asked, within all of `limits`, offered
+/// to `accept`.
+fn ground_plain<T>(
+    prepared: Prepared,
+    limits: Limits,
+    accept: &mut dyn FnMut(Grounding, Kind) -> Result<T, CompileError>,
+    clock: std::time::Instant,
+) -> Result<T, CompileError> {
+    let grounding = ground_with(prepared, limits, None, false, None).map_err(|f| f.error);
+    debug_time("as-asked attempt", clock);
+    accept(grounding?, Kind::Plain)
 }
 
 /// Grounds `prepared` with what only terminality and goals read left to the
@@ -275,7 +392,7 @@ fn evaluate_statics(static_rules: &[NRule], store: &mut TermStore, limits: Limit
 
 /// The grounding budget of `limits`: atoms, and rule instances found.
 fn budget_of(limits: Limits) -> Budget {
-    Budget { atoms: limits.atoms, joins: limits.rules.saturating_mul(JOINS_PER_RULE) }
+    Budget { atoms: limits.atoms, joins: limits.joins }
 }
 
 /// The rules simplified ([`crate::fluents`], [`crate::guards`]) and the
@@ -411,6 +528,16 @@ fn ground_with(
         }
     }
     if budget.is_spent() {
+        if std::env::var_os("BOUTON_GGP_DEBUG").is_some() {
+            let mut sizes: Vec<(usize, String)> = domain
+                .preds()
+                .filter(|&p| is_dynamic(p))
+                .map(|p| (domain.atoms(p).len(), program.symbols.name(p.name).to_string()))
+                .collect();
+            sizes.sort_unstable_by(|a, b| b.cmp(a));
+            sizes.truncate(12);
+            eprintln!("  ran out after {:.3} s: {:?} left; largest {sizes:?}", clock.elapsed().as_secs_f64(), budget);
+        }
         return Err(Failure {
             error: CompileError::TooLarge("the propositions that can ever hold"),
             heavy: heaviest(&domain, &statics, &demand.demand, &is_dynamic, &program.store),
@@ -418,6 +545,16 @@ fn ground_with(
     }
 
     debug_time("what can ever hold", clock);
+    if std::env::var_os("BOUTON_GGP_DEBUG").is_some() {
+        let all = budget_of(limits);
+        eprintln!(
+            "  used {} of {} atoms, {} of {} joins",
+            all.atoms - budget.atoms,
+            all.atoms,
+            all.joins - budget.joins,
+            all.joins
+        );
+    }
     // Each rule instantiated against it: what remains of a body is its
     // literals over state-dependent atoms.
     let mut rules = Vec::new();
@@ -648,7 +785,7 @@ const MERGED_SHARE: usize = 2;
 
 /// The share of the atoms that grounding with what only terminality and
 /// goals read left to the oracle may derive, when the plain grounding ran
-/// out ([`Networks::OutcomeOracle`]).
+/// out ([`Networks::Any`]).
 const OUTCOME_SHARE: usize = 16;
 
 /// The share of the atoms the first attempt at grounding may derive.
@@ -696,7 +833,7 @@ fn hash_rule(rule: &GroundRule) -> u64 {
 mod tests {
     use super::*;
 
-    const LIMITS: Limits = Limits { atoms: 1_000_000, rules: 1_000_000 };
+    const LIMITS: Limits = Limits { atoms: 1_000_000, rules: 1_000_000, joins: 4_000_000 };
 
     #[test]
     fn static_relations_disappear_from_ground_rules() {
@@ -733,7 +870,7 @@ mod tests {
     #[test]
     fn large_static_relations_are_evaluated_where_asked() {
         let game = asking_a_few_of_many();
-        let limits = Limits { atoms: 100_000, rules: 100_000 };
+        let limits = Limits::new(100_000);
         let g = ground(&game, limits, Networks::Plain).unwrap();
         let name = |t: TermId| g.store.to_term(t, &g.symbols).to_string();
         let legal: Vec<String> = g
@@ -754,7 +891,7 @@ mod tests {
             "(role r) (init (c 0)) (<= (next (c (s ?x))) (true (c ?x))) (legal r go) (<= terminal (true (c 9))) (goal r 0)",
         )
         .unwrap();
-        let small = Limits { atoms: 10_000, rules: 10_000 };
+        let small = Limits::new(10_000);
         assert!(matches!(ground(&game, small, Networks::Plain), Err(CompileError::TooLarge(_))));
     }
 }

@@ -229,7 +229,7 @@ pub(crate) fn outcome_externals(rules: &[NRule], store: &mut TermStore, symbols:
 /// an external relation of its own, over the rule's head variables,
 /// over-approximated by a few of its literals ([`relax`]). `None` when
 /// nothing is external or some body cannot be relaxed.
-fn choose_by_heavy(
+pub(crate) fn choose_by_heavy(
     rules: &[NRule],
     heavy: &HashSet<Pred>,
     store: &mut TermStore,

@@ -11,7 +11,7 @@ use rand::Rng;
 use crate::circuit::{self, Circuit, MoveInfo};
 use crate::compile_error::CompileError;
 use crate::game::Game;
-use crate::ground::{self, Limits, Networks};
+use crate::ground::{self, Grounding, Kind, Limits, Networks};
 use crate::hash::FastMap;
 use crate::hybrid::Oracle;
 use crate::pace;
@@ -105,6 +105,9 @@ const RACE_BUDGET: std::time::Duration = std::time::Duration::from_secs(2);
 /// initial state.
 const ORACLE_TOO_LARGE: &str = "the oracle's evaluations in the initial state";
 
+/// Why a hybrid network is passed over when the prover clearly outpaces it.
+const SLOWER_THAN_PROVER: &str = "the hybrid network's evaluations (slower than the prover's)";
+
 impl Machine {
     /// Grounds and compiles `game`.
     ///
@@ -113,11 +116,16 @@ impl Machine {
     /// the relations that only terminality and goals read are left out, is
     /// compiled with those relations answered per state by an oracle
     /// ([`Machine::is_hybrid`]; sudoku's test of the solved grid); legal
-    /// moves and next states are then still fully compiled. A game refused
-    /// even so gets the hybrid network of [`Machine::compile_hybrid`] (chess:
-    /// its threat tests answered per state) if, timed against the
+    /// moves and next states are then still fully compiled. A game whose
+    /// plain grounding runs out estimating what can ever hold twice (with
+    /// merged demand in half the budget, then with demand as asked in a
+    /// quarter) gets the hybrid network of [`Machine::compile_hybrid`]
+    /// (chess: its threat tests answered per state) if, timed against the
     /// [`Prover`](crate::Prover) over the same random transitions from the
-    /// initial state, it is the faster of the two.
+    /// initial state, its median transition takes less than four thirds of
+    /// the prover's (it keeps pace; chess's is 10–20% faster); otherwise the plain
+    /// grounding has the whole budget. The attempts are described under
+    /// "Which network `Machine::compile` builds" in the crate's README.
     ///
     /// # Errors
     ///
@@ -147,23 +155,25 @@ impl Machine {
     ///
     /// As [`Machine::compile`].
     pub fn compile_within(game: &Game, limit: usize) -> Result<Machine, CompileError> {
-        match Machine::build(game, limit, Networks::OutcomeOracle) {
-            // An oracle that cannot answer the initial state: the plain
-            // grounding decides.
-            Err(CompileError::TooLarge(ORACLE_TOO_LARGE)) => Machine::build(game, limit, Networks::Plain),
-            // Refused: a hybrid network, if it outpaces the prover (which
-            // would otherwise reason about the game).
-            Err(CompileError::TooLarge(why)) => match Machine::build(game, limit, Networks::Hybrid) {
-                Ok(machine)
-                    if machine.is_hybrid()
-                        && pace::race(&machine, game, RACE_STEPS, RACE_BUDGET).machine_is_faster() =>
-                {
-                    Ok(machine)
+        let started = Instant::now();
+        let limits = Limits::new(limit);
+        ground::ground_first(game, limits, Networks::Any, &mut |g, kind| {
+            // A network with an oracle that cannot answer the initial state
+            // is passed over (assemble refuses it), and a hybrid network
+            // that the prover clearly outpaces too: the prover would reason
+            // about the game faster.
+            let machine = Machine::assemble(g, started)?;
+            if kind == Kind::Hybrid {
+                let pace = pace::race(&machine, game, RACE_STEPS, RACE_BUDGET);
+                if std::env::var_os("BOUTON_GGP_DEBUG").is_some() {
+                    eprintln!("race: {pace:?}");
                 }
-                _ => Err(CompileError::TooLarge(why)),
-            },
-            result => result,
-        }
+                if !pace.machine_keeps_pace() {
+                    return Err(CompileError::TooLarge(SLOWER_THAN_PROVER));
+                }
+            }
+            Ok(machine)
+        })
     }
 
     /// As [`Machine::compile`], but a game whose relations are too large to
@@ -175,7 +185,7 @@ impl Machine {
     /// evaluation of those relations, so a hybrid machine is far slower than
     /// a fully compiled one; [`Machine::compile`] (the player, the referee)
     /// builds it only for games it cannot ground otherwise, and only where
-    /// it outpaces the [`Prover`](crate::Prover). Where no such relation can be told apart,
+    /// it keeps pace with the [`Prover`](crate::Prover). Where no such relation can be told apart,
     /// what only terminality and goals read (sudoku's check of the solved
     /// grid) is left to the oracle instead, the goals' part evaluated only
     /// when goals are asked, as [`Machine::compile`] does.
@@ -185,7 +195,9 @@ impl Machine {
     /// As [`Machine::compile`]; also [`CompileError::TooLarge`] when the
     /// oracle cannot answer the initial state within its budget.
     pub fn compile_hybrid(game: &Game) -> Result<Machine, CompileError> {
-        Machine::build(game, DEFAULT_GROUNDING_LIMIT, Networks::Hybrid)
+        let started = Instant::now();
+        let limits = Limits::new(DEFAULT_GROUNDING_LIMIT);
+        Machine::assemble(ground::ground(game, limits, Networks::Hybrid)?, started)
     }
 
     /// Whether some atoms of this machine are answered per state by an
@@ -194,9 +206,13 @@ impl Machine {
         self.0.oracle.is_some()
     }
 
-    fn build(game: &Game, limit: usize, networks: Networks) -> Result<Machine, CompileError> {
-        let started = Instant::now();
-        let g = ground::ground(game, Limits { atoms: limit, rules: limit }, networks)?;
+    /// The machine of the grounding `g`, begun at `started`.
+    ///
+    /// # Errors
+    ///
+    /// [`CompileError::TooLarge`] when `g` has an oracle that cannot answer
+    /// the initial state within its budget.
+    fn assemble(g: Grounding, started: Instant) -> Result<Machine, CompileError> {
         let mut circuit = circuit::compile(&g);
         let roles: Vec<Term> = g.roles.iter().map(|&r| g.store.to_term(r, &g.symbols)).collect();
         let mut moves: Vec<Vec<Term>> = Vec::new();
