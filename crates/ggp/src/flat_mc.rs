@@ -10,6 +10,7 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
 use crate::machine::{Evaluator, Machine, State};
+use crate::watch::DeadlineWatch;
 
 /// Longest playout, in transitions.
 const MAX_PLAYOUT: usize = 10_000;
@@ -104,6 +105,7 @@ impl FlatMc {
         let roles = self.eval.machine().roles().len();
         let mut totals = vec![0u64; legal.len()];
         let mut counts = vec![0u64; legal.len()];
+        let mut watch = DeadlineWatch::new(deadline);
         'search: loop {
             for (i, &mv) in legal.iter().enumerate() {
                 if self.playouts >= budget || Instant::now() >= deadline {
@@ -120,7 +122,10 @@ impl FlatMc {
                 }
                 if self.joint.len() == roles {
                     self.eval.advance(&self.joint);
-                    self.eval.playout(&mut self.rng, MAX_PLAYOUT);
+                    // A playout the deadline cuts short counts for nothing.
+                    if self.eval.playout_while(&mut self.rng, MAX_PLAYOUT, || !watch.passed()).is_none() {
+                        break 'search;
+                    }
                 }
                 totals[i] += u64::from(self.eval.goal(role).unwrap_or(0));
                 counts[i] += 1;

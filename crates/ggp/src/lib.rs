@@ -80,6 +80,7 @@ mod term;
 mod thinker;
 mod tree;
 mod validate;
+mod watch;
 
 pub mod http;
 pub mod local;

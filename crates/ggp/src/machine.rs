@@ -614,10 +614,25 @@ impl Evaluator {
     /// state or `max_steps` transitions; returns the number of transitions.
     /// A role without legal moves ends the playout too.
     pub fn playout(&mut self, rng: &mut impl Rng, max_steps: usize) -> usize {
+        self.playout_while(rng, max_steps, || true).unwrap_or(max_steps)
+    }
+
+    /// As [`Evaluator::playout`], asking `go_on` before each transition;
+    /// `None` when it said no (the playout was cut short).
+    pub(crate) fn playout_while(
+        &mut self,
+        rng: &mut impl Rng,
+        max_steps: usize,
+        mut go_on: impl FnMut() -> bool,
+    ) -> Option<usize> {
         let roles = self.m.0.roles.len();
         let mut steps = 0;
         let mut joint = std::mem::take(&mut self.joint);
         'play: while steps < max_steps && !self.is_terminal() {
+            if !go_on() {
+                self.joint = joint;
+                return None;
+            }
             joint.clear();
             for r in 0..roles {
                 match self.random_legal_move(r, rng) {
@@ -629,6 +644,6 @@ impl Evaluator {
             steps += 1;
         }
         self.joint = joint;
-        steps
+        Some(steps)
     }
 }

@@ -15,6 +15,7 @@
 use rand::Rng;
 
 use crate::machine::{Evaluator, Machine};
+use crate::watch::DeadlineWatch;
 
 /// ε-greedy: the share of playout moves chosen at random rather than
 /// greedily.
@@ -137,17 +138,25 @@ impl Mast {
     /// Plays from the evaluator's current state until a terminal state, a
     /// role without legal moves, or `max_steps` transitions; appends each
     /// choice made (a role with a single legal move makes none) to `trace`.
+    /// `false` when `watch`'s deadline passed first: the playout is cut
+    /// short and says nothing.
     pub(crate) fn playout(
         &mut self,
         e: &mut Evaluator,
         rng: &mut impl Rng,
         max_steps: usize,
         trace: &mut Vec<(u16, u32)>,
-    ) {
+        watch: &mut DeadlineWatch,
+    ) -> bool {
         let roles = self.records.len();
         let mut joint = std::mem::take(&mut self.joint);
+        let mut finished = true;
         'play: for _ in 0..max_steps {
             if e.is_terminal() {
+                break;
+            }
+            if watch.passed() {
+                finished = false;
                 break;
             }
             joint.clear();
@@ -165,6 +174,7 @@ impl Mast {
             e.advance(&joint);
         }
         self.joint = joint;
+        finished
     }
 }
 
@@ -174,6 +184,10 @@ mod tests {
     use crate::game::Game;
     use rand::SeedableRng;
     use rand::rngs::SmallRng;
+
+    fn far() -> DeadlineWatch {
+        DeadlineWatch::new(std::time::Instant::now() + std::time::Duration::from_secs(3600))
+    }
 
     #[test]
     fn playouts_prefer_moves_with_good_averages() {
@@ -196,7 +210,7 @@ mod tests {
         let mut trace = Vec::new();
         for _ in 0..200 {
             e.load(&machine.initial_state());
-            mast.playout(&mut e, &mut rng, 100, &mut trace);
+            mast.playout(&mut e, &mut rng, 100, &mut trace, &mut far());
             assert!(e.is_terminal());
         }
         assert_eq!(trace.len(), 1000);
@@ -213,7 +227,7 @@ mod tests {
         let mut trace = Vec::new();
         for _ in 0..100 {
             e.load(&machine.initial_state());
-            gibbs.playout(&mut e, &mut rng, 100, &mut trace);
+            gibbs.playout(&mut e, &mut rng, 100, &mut trace, &mut far());
         }
         let lefts = trace.iter().filter(|&&(_, m)| m == left).count();
         assert!((200..300).contains(&lefts), "{lefts} of 500: right, unseen, weighs as much as left");
@@ -224,7 +238,7 @@ mod tests {
         let mut trace = Vec::new();
         for _ in 0..100 {
             e.load(&machine.initial_state());
-            gibbs.playout(&mut e, &mut rng, 100, &mut trace);
+            gibbs.playout(&mut e, &mut rng, 100, &mut trace, &mut far());
         }
         let lefts = trace.iter().filter(|&&(_, m)| m == left).count();
         assert!(lefts >= 495, "{lefts} of 500");

@@ -14,6 +14,7 @@ use std::time::Instant;
 
 use crate::hash::FastMap;
 use crate::machine::{Evaluator, Machine, State};
+use crate::watch::DeadlineWatch;
 
 /// Why a state was not solved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -71,8 +72,7 @@ pub struct Solver {
     values: Vec<Box<[u8]>>,
     value_ids: HashMap<Box<[u8]>, u32>,
     max_states: usize,
-    visited: u64,
-    deadline: Instant,
+    watch: DeadlineWatch,
 }
 
 impl Solver {
@@ -90,8 +90,7 @@ impl Solver {
             values: Vec::new(),
             value_ids: HashMap::new(),
             max_states,
-            visited: 0,
-            deadline: Instant::now(),
+            watch: DeadlineWatch::new(Instant::now()),
         }
     }
 
@@ -130,7 +129,7 @@ impl Solver {
     /// A [`SolveError`] when the state cannot be solved exactly before
     /// `deadline`; what was solved so far stays in the table.
     pub fn solve(&mut self, state: &State, deadline: Instant) -> Result<Vec<u8>, SolveError> {
-        self.deadline = deadline;
+        self.watch = DeadlineWatch::new(deadline);
         let v = self.search(state, 0)?;
         Ok(self.values[v as usize - 1].to_vec())
     }
@@ -142,7 +141,7 @@ impl Solver {
     ///
     /// As [`Solver::solve`].
     pub fn best_moves(&mut self, state: &State, role: usize, deadline: Instant) -> Result<Vec<u32>, SolveError> {
-        self.deadline = deadline;
+        self.watch = DeadlineWatch::new(deadline);
         let value = self.search(state, 0)?;
         self.eval.load(state);
         let roles = self.machine.roles().len();
@@ -188,8 +187,7 @@ impl Solver {
             Some(&v) => return Ok(v),
             None => {}
         }
-        self.visited += 1;
-        if self.visited.is_multiple_of(1024) && Instant::now() >= self.deadline {
+        if self.watch.passed() {
             return Err(SolveError::Deadline);
         }
         if depth > MAX_DEPTH {

@@ -40,6 +40,7 @@ use crate::machine::{Evaluator, Machine, State};
 use crate::mast::Mast;
 use crate::mcts::MctsConfig;
 use crate::solver::Solver;
+use crate::watch::DeadlineWatch;
 
 /// No node.
 const NONE: u32 = u32::MAX;
@@ -204,6 +205,8 @@ pub(crate) struct Tree {
     joint: Vec<u32>,
     rewards: Vec<f64>,
     legal: Vec<u32>,
+    /// The deadline of the current run, read within playouts too.
+    watch: DeadlineWatch,
 }
 
 impl Tree {
@@ -224,6 +227,7 @@ impl Tree {
             joint: Vec::new(),
             rewards: vec![0.0; machine.roles().len()],
             legal: Vec::new(),
+            watch: DeadlineWatch::new(Instant::now()),
         }
     }
 
@@ -342,6 +346,7 @@ impl Tree {
         oracle: Option<&Solver>,
         stop: Option<&AtomicBool>,
     ) -> u64 {
+        self.watch = DeadlineWatch::new(deadline);
         let mut done = 0;
         while done < budget && Instant::now() < deadline && !stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
             if self.root_proven().is_some() {
@@ -532,7 +537,9 @@ impl Tree {
             }
             if self.path.len() >= MAX_DESCENT {
                 self.eval.load(&self.nodes[node as usize].state);
-                self.play_out();
+                if !self.play_out() {
+                    return;
+                }
                 break;
             }
             if self.nodes[node as usize].amaf.is_some() {
@@ -570,7 +577,9 @@ impl Tree {
                 continue;
             }
             if self.nodes.len() >= self.config.max_nodes {
-                self.play_out();
+                if !self.play_out() {
+                    return;
+                }
                 break;
             }
             let child = self.make_node(state, hash, oracle);
@@ -582,7 +591,11 @@ impl Tree {
                         self.rewards[r] = f64::from(v) / 100.0;
                     }
                 }
-                None => self.play_out(),
+                None => {
+                    if !self.play_out() {
+                        return;
+                    }
+                }
             }
             break;
         }
@@ -597,11 +610,15 @@ impl Tree {
     }
 
     /// Plays out from the evaluator's state; the returns go to `rewards`.
-    fn play_out(&mut self) {
-        self.mast.playout(&mut self.eval, &mut self.rng, MAX_PLAYOUT, &mut self.trace);
+    /// `false` when the deadline cut the playout short (nothing to credit).
+    fn play_out(&mut self) -> bool {
+        if !self.mast.playout(&mut self.eval, &mut self.rng, MAX_PLAYOUT, &mut self.trace, &mut self.watch) {
+            return false;
+        }
         for r in 0..self.rewards.len() {
             self.rewards[r] = f64::from(self.eval.goal(r).unwrap_or(0)) / 100.0;
         }
+        true
     }
 
     /// Credits the returns along the path, proves what can be proven, and
