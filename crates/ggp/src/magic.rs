@@ -474,17 +474,20 @@ mod tests {
         Evaluator::run_once(demand.rules, &mut program.store, &mut model, &Negation::Exact, &mut Budget::unlimited());
         let mut full = statics.clone();
         Evaluator::run_once(rules, &mut program.store, &mut full, &Negation::Exact, &mut Budget::unlimited());
-        let names = |m: &Model, p: Pred| {
-            let mut v: Vec<String> =
-                m.atoms(p).iter().map(|&a| program.store.to_term(a, &program.symbols).to_string()).collect();
-            v.sort();
-            v
-        };
+        let names = |m: &Model, p: Pred| atom_names(&program, m, p);
         assert_eq!(names(&model, big), names(&full, big));
         assert_eq!(names(&model, big), ["(big 3)", "(big 4)", "(big 5)"]);
         // Only (lt x 3) was asked about, for x = 2…5.
         assert!(names(&model, lt).iter().all(|a| a.ends_with(" 3)")), "{:?}", names(&model, lt));
         assert_eq!(names(&full, lt).len(), 10);
+    }
+
+    /// The atoms of `p` in `model`, written out and sorted.
+    fn atom_names(program: &Program, model: &Model, p: Pred) -> Vec<String> {
+        let mut v: Vec<String> =
+            model.atoms(p).iter().map(|&a| program.store.to_term(a, &program.symbols).to_string()).collect();
+        v.sort();
+        v
     }
 
     /// Paths written as lists of the nodes they visit, each list checked
@@ -522,12 +525,7 @@ mod tests {
         assert!(!budget.is_spent());
         let mut full = statics.clone();
         Evaluator::run_once(rules, &mut program.store, &mut full, &Negation::Exact, &mut Budget::unlimited());
-        let names = |m: &Model, p: Pred| {
-            let mut v: Vec<String> =
-                m.atoms(p).iter().map(|&a| program.store.to_term(a, &program.symbols).to_string()).collect();
-            v.sort();
-            v
-        };
+        let names = |m: &Model, p: Pred| atom_names(&program, m, p);
         assert_eq!(names(&model, q), ["(q b)", "(q c)"]);
         assert_eq!(names(&model, q), names(&full, q));
         // In full, isList holds 40 lists; only the lists of the paths from
