@@ -405,7 +405,7 @@ impl Session {
         let deadline = received + self.play_clock.saturating_sub(safety_margin(self.play_clock));
         let engine = lock(&self.engine).clone();
         if let Some(engine) = engine
-            && let Some(state) = self.catch_up(&engine, deadline).await
+            && let Some(state) = self.catch_up(&engine, deadline)
             && let Some(&first) = engine.machine.legal_moves(&state, engine.role).first()
         {
             let thinker = Arc::clone(&engine.thinker);
@@ -423,11 +423,13 @@ impl Session {
     }
 
     /// The compiled machine's current state, once it has followed every joint
-    /// move of the history. The moves not yet followed are played on a
-    /// blocking thread for at most half the time left before `deadline`;
-    /// `None` while it is still behind (the prover answers meanwhile) or when
-    /// it cannot follow the match.
-    async fn catch_up(&mut self, engine: &Engine, deadline: Instant) -> Option<State> {
+    /// move of the history. The moves not yet followed are played here, at
+    /// least one and then for at most half the time left before `deadline`
+    /// (a machine compiled in the middle of a match catches up over several
+    /// PLAYs; in step, one transition is all there is to play); `None` while
+    /// it is still behind (the prover answers meanwhile) or when it cannot
+    /// follow the match.
+    fn catch_up(&mut self, engine: &Engine, deadline: Instant) -> Option<State> {
         let (replayed, state) = match &self.position {
             Position::At { replayed, state } => (*replayed, state.clone()),
             Position::Unknown => (0, engine.machine.initial_state()),
@@ -436,22 +438,18 @@ impl Session {
         if replayed == self.history.len() {
             return Some(state);
         }
-        let pending = self.history[replayed..].to_vec();
-        let machine = engine.machine.clone();
         let now = Instant::now();
         let cutoff = (now + deadline.saturating_duration_since(now) / 2).into_std();
-        let task = tokio::task::spawn_blocking(move || follow(&machine, &state, &pending, cutoff));
-        match timeout_at(deadline, task).await {
-            Ok(Ok(Ok((followed, state)))) => {
+        match follow(&engine.machine, &state, &self.history[replayed..], cutoff) {
+            Ok((followed, state)) => {
                 let replayed = replayed + followed;
                 self.position = Position::At { replayed, state: state.clone() };
                 (replayed == self.history.len()).then_some(state)
             }
-            Ok(Ok(Err(_))) => {
+            Err(_) => {
                 self.position = Position::Lost;
                 None
             }
-            _ => None,
         }
     }
 
