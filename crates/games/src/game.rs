@@ -119,6 +119,12 @@ pub trait Game:
     /// The name for people: "the subtraction game S = {2, 3, 7}".
     fn name(&self) -> String;
 
+    /// The name of the family these rules belong to, without its parameter:
+    /// "the subtraction game" (the name itself for rules without one).
+    fn family_name(&self) -> String {
+        self.name()
+    }
+
     /// The moves allowed, in one sentence.
     fn summary(&self) -> String;
 

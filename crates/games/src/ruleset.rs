@@ -40,6 +40,9 @@ pub struct CatalogEntry {
     pub id: String,
     /// The name for people.
     pub name: String,
+    /// The family's name, without the parameter: what a list of the rule
+    /// sets shows ("the subtraction game (a set S of amounts)").
+    pub family_name: String,
     /// The rules in one sentence.
     pub rules: String,
     /// How a position is written, as numbers.
@@ -109,6 +112,7 @@ impl RuleSet {
         CatalogEntry {
             id: self.to_string(),
             name: self.name(),
+            family_name: self.family_name(),
             rules: self.rules(),
             position: self.position_format(),
             start: self.default_start(),
@@ -124,6 +128,22 @@ impl RuleSet {
     /// The name for people.
     pub fn name(&self) -> String {
         dispatch!(&self.0, g => g.name())
+    }
+
+    /// The name of the family, without the parameter (the name itself for
+    /// rule sets that take none).
+    ///
+    /// ```
+    /// use bouton_games::RuleSet;
+    ///
+    /// let octal: RuleSet = "octal:0.137".parse()?;
+    /// assert_eq!(octal.family_name(), "an octal or hexadecimal game (any code)");
+    /// let kayles: RuleSet = "kayles".parse()?;
+    /// assert_eq!(kayles.family_name(), kayles.name());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn family_name(&self) -> String {
+        dispatch!(&self.0, g => g.family_name())
     }
 
     /// The rules in one sentence.
@@ -163,5 +183,35 @@ impl FromStr for RuleSet {
 
     fn from_str(text: &str) -> Result<RuleSet, RuleSetError> {
         Kind::from_name(&RuleName::read(text)).map(RuleSet)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn family_names_leave_out_the_parameter_and_differ_per_family() {
+        let entries = RuleSet::catalog();
+        for entry in &entries {
+            match entry.id.split_once(':') {
+                Some((_, parameter)) => {
+                    assert!(!entry.family_name.contains(parameter), "{}: {}", entry.id, entry.family_name);
+                    assert_ne!(entry.family_name, entry.name, "{}", entry.id);
+                }
+                None => assert_eq!(entry.family_name, entry.name, "{}", entry.id),
+            }
+        }
+        // Another parameter of the same family keeps the family's name.
+        for (one, other) in
+            [("subtraction:2,3,7", "subtraction:1,4"), ("octal:0.137", "octal:4.8"), ("moore:2", "moore:3")]
+        {
+            let (one, other): (RuleSet, RuleSet) = (one.parse().unwrap(), other.parse().unwrap());
+            assert_eq!(one.family_name(), other.family_name());
+        }
+        let mut names: Vec<&str> = entries.iter().map(|e| e.family_name.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), entries.len(), "one name per family");
     }
 }

@@ -271,7 +271,7 @@ export function createSetupView(on) {
       offer = data;
       const select = $('rules');
       const wanted = select.value && select.dataset.shown ? select.value : saved.rules;
-      select.replaceChildren(...offer.rules.map((e) => h('option', { value: e.family }, capital(e.name))));
+      select.replaceChildren(...offer.rules.map((e) => h('option', { value: e.family }, capital(e.family_name))));
       select.value = entryOf(offer, wanted || '') ? entryOf(offer, wanted).family : offer.rules[0].family;
       const level = $('level');
       const levelWanted = level.value || saved.level;

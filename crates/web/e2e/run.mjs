@@ -734,6 +734,11 @@ async function setupOtherRules(browser) {
   await waitForText(page, '#custom-help', /1 to 12 heaps of up to 50 tokens/, 'the limits of a start from the server');
   // Every rule set's title and rules on the form are the server's, word for word.
   const offer = await page.evaluate(async () => (await fetch('/api/rules')).json());
+  // The list names each family, not its example ("An octal or hexadecimal game (any code)", not "… 0.137").
+  const labels = await page.locator('#rules option').evaluateAll((list) => list.map((o) => o.textContent));
+  const families = offer.rules.map((e) => `${e.family_name[0].toUpperCase()}${e.family_name.slice(1)}`);
+  check(labels.join('|') === families.join('|'), `the rule-set list shows the families' names, got ${JSON.stringify(labels)}`);
+  check(offer.rules.every((e) => !e.parameter || !e.family_name.includes(e.parameter)), 'no family name carries its example parameter');
   for (const entry of offer.rules) {
     await page.getByLabel('Rule set').selectOption(entry.family);
     const title = `Play ${entry.name}`;

@@ -75,6 +75,9 @@ pub struct RuleChoice {
     pub parameter: Option<String>,
     /// The name for people.
     pub name: String,
+    /// The family's name, without the parameter: what the list of rule sets
+    /// shows ("the subtraction game (a set S of amounts)").
+    pub family_name: String,
     /// The moves allowed, in one sentence.
     pub summary: String,
     /// How a position is written as numbers.
@@ -115,12 +118,12 @@ impl RuleChoice {
 }
 
 impl From<CatalogEntry> for RuleChoice {
-    fn from(CatalogEntry { id, name, rules, position, start, board }: CatalogEntry) -> RuleChoice {
+    fn from(CatalogEntry { id, name, family_name, rules, position, start, board }: CatalogEntry) -> RuleChoice {
         let (family, parameter) = match id.split_once(':') {
             Some((family, parameter)) => (family.to_owned(), Some(parameter.to_owned())),
             None => (id.clone(), None),
         };
-        RuleChoice { kind: board, id, family, parameter, name, summary: rules, position, start }
+        RuleChoice { kind: board, id, family, parameter, name, family_name, summary: rules, position, start }
     }
 }
 

@@ -182,6 +182,16 @@ impl Game for HeapRules {
         }
     }
 
+    fn family_name(&self) -> String {
+        match self.family() {
+            HeapFamily::Subtraction(_) => "the subtraction game (a set S of amounts)".to_owned(),
+            HeapFamily::AllBut(_) => "the all-but subtraction game (all amounts but a set)".to_owned(),
+            HeapFamily::TakeLimit(_) => "Nim with a take limit".to_owned(),
+            HeapFamily::Octal(_) => "an octal or hexadecimal game (any code)".to_owned(),
+            _ => self.name(),
+        }
+    }
+
     fn summary(&self) -> String {
         match self.family() {
             HeapFamily::Subtraction(set) => format!("take exactly {} tokens from a single heap", list(set, " or ")),

@@ -34,6 +34,10 @@ impl Game for MooreNim {
         format!("Moore's Nim_{}", self.k())
     }
 
+    fn family_name(&self) -> String {
+        "Moore's Nim_k (at most k heaps at once)".to_owned()
+    }
+
     fn summary(&self) -> String {
         format!("take tokens from at least one and at most {} heaps at once (any number from each)", self.k())
     }
