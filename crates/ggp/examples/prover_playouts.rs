@@ -1,0 +1,121 @@
+//! Random playouts by bouton's prover asking exactly what ggp-base's
+//! `StateMachine` playouts ask (`bench/ggp-base-playouts/Playouts.java`), so
+//! that the two provers are compared on the same work: `cargo run --release
+//! -p bouton-ggp --example prover_playouts -- FILE [--seconds S]`.
+//!
+//! Per transition: the terminal test, each role's legal moves (one question
+//! per role), a uniformly random joint move and the next state; the goals
+//! only in the terminal states reached. At most 200 joint moves a playout.
+//! (`examples/compile.rs --prover` asks one inspection per state instead:
+//! every role's legal moves, terminality and the goals together.) Prints
+//! `FILE: prover, P playouts, T transitions, R transitions/s, C per CPU
+//! second` — per second of the wall clock and of this thread's CPU time —
+//! then the mean wall time of each kind of question.
+
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use bouton_ggp::{Game, Prover};
+use rand::{Rng, SeedableRng};
+
+fn main() -> ExitCode {
+    let mut file = None;
+    let mut seconds = 10.0f64;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        if a == "--seconds" {
+            match args.next().and_then(|s| s.parse().ok()) {
+                Some(s) => seconds = s,
+                None => return usage(),
+            }
+        } else if file.is_none() && !a.starts_with("--") {
+            file = Some(a);
+        } else {
+            return usage();
+        }
+    }
+    let Some(file) = file else { return usage() };
+    let game = match std::fs::read_to_string(&file)
+        .map_err(|e| e.to_string())
+        .and_then(|t| Game::parse(&t).map_err(|e| e.to_string()))
+    {
+        Ok(game) => game,
+        Err(e) => {
+            eprintln!("error: {file}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut prover = Prover::new(&game);
+    let roles = prover.roles().len();
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
+    let (mut steps, mut playouts) = (0usize, 0usize);
+    // Wall time and count of each kind of question: terminal, legal, next, goals.
+    let mut asked = [(Duration::ZERO, 0u32); 4];
+    let mut timed = |kind: usize, started: Instant| {
+        asked[kind].0 += started.elapsed();
+        asked[kind].1 += 1;
+    };
+    let until = Instant::now() + Duration::from_secs_f64(seconds);
+    let begun = Instant::now();
+    let cpu_begun = cpu_seconds();
+    'playouts: while Instant::now() < until {
+        let mut state = prover.initial_state();
+        playouts += 1;
+        for _ in 0..200 {
+            if Instant::now() >= until {
+                break;
+            }
+            let t = Instant::now();
+            let terminal = prover.is_terminal(&state);
+            timed(0, t);
+            if terminal {
+                let t = Instant::now();
+                prover.goals(&state);
+                timed(3, t);
+                break;
+            }
+            let mut joint = Vec::with_capacity(roles);
+            for role in 0..roles {
+                let t = Instant::now();
+                let legal = prover.legal_moves(&state, role);
+                timed(1, t);
+                if legal.is_empty() {
+                    continue 'playouts;
+                }
+                joint.push(legal[rng.random_range(0..legal.len())].clone());
+            }
+            let t = Instant::now();
+            state = prover.next_state(&state, &joint);
+            timed(2, t);
+            steps += 1;
+        }
+    }
+    let rate = steps as f64 / begun.elapsed().as_secs_f64();
+    let cpu = match (cpu_begun, cpu_seconds()) {
+        (Some(a), Some(b)) if b > a => format!(", {:.0} per CPU second", steps as f64 / (b - a)),
+        _ => String::new(),
+    };
+    println!("{file}: prover, {playouts} playouts, {steps} transitions, {rate:.0} transitions/s{cpu}");
+    let mean = |(total, n): (Duration, u32)| if n == 0 { 0.0 } else { total.as_secs_f64() * 1e3 / f64::from(n) };
+    println!(
+        "  mean wall time per question: terminal {:.3} ms, legal moves of a role {:.3} ms, next state {:.3} ms, goals {:.3} ms",
+        mean(asked[0]),
+        mean(asked[1]),
+        mean(asked[2]),
+        mean(asked[3])
+    );
+    ExitCode::SUCCESS
+}
+
+fn usage() -> ExitCode {
+    eprintln!("usage: prover_playouts FILE [--seconds S]");
+    ExitCode::from(2)
+}
+
+/// The CPU time this thread has used, where Linux tells it
+/// (`/proc/thread-self/schedstat`: nanoseconds on a CPU first).
+fn cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: f64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(ns / 1e9)
+}
