@@ -398,7 +398,7 @@ fn collect_atoms(g: &Grounding) -> Builder<'_> {
         let i = b.base_of(x);
         b.init[i] = true;
     }
-    for rule in &g.rules {
+    for rule in g.rules.iter() {
         let head = b.atom(rule.head);
         let body: Vec<Lit> = rule.body.iter().map(|&(t, p)| lit(b.atom(t), p)).collect();
         b.defs[head].push(body);

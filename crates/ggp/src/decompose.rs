@@ -29,19 +29,25 @@
 //! helper is defined by exactly the literals it replaces (with copies of the
 //! positive literals that bind its head variables, when the group alone does
 //! not), and groups made only of state-independent literals are left alone
-//! (they vanish in grounding anyway).
+//! (they vanish in grounding anyway). A variable that a relation given by
+//! facts determines from another variable of the rule (`(++ ?x1 ?x2)`: each
+//! number has one successor) is not eliminated into a helper that would
+//! hold every state-dependent literal of the rule: the helper would have an
+//! instance for each instance of the rule, and narrow nothing.
 
 use std::collections::HashMap;
 
 use crate::normalize::{Lit, NRule, Pat};
-use crate::store::{Pred, TermStore};
+use crate::store::{Pred, TermId, TermStore};
 use crate::symbol::Symbols;
 
-/// Rewrites `rules`; `dynamic` tells the state-dependent relations. Returns
-/// the rules and the helper relations created (all state-dependent).
+/// Rewrites `rules`; `dynamic` tells the state-dependent relations, `facts`
+/// which relations given by facts determine one argument from another.
+/// Returns the rules and the helper relations created (all state-dependent).
 pub(crate) fn decompose(
     rules: Vec<NRule>,
     dynamic: &dyn Fn(Pred) -> bool,
+    facts: &Determined,
     store: &mut TermStore,
     symbols: &mut Symbols,
 ) -> (Vec<NRule>, Vec<Pred>) {
@@ -51,12 +57,88 @@ pub(crate) fn decompose(
     while let Some(rule) = work.pop() {
         let rule = project(rule, dynamic, store, symbols, &mut helpers);
         let rule = split(rule, dynamic, store, symbols, &mut helpers);
-        let rule = eliminate(rule, dynamic, store, symbols, &mut helpers);
+        let rule = eliminate(rule, dynamic, facts, store, symbols, &mut helpers);
         out.push(rule);
         work.append(&mut helpers.rules);
     }
     out.reverse();
     (out, helpers.preds)
+}
+
+/// For the relations given only by facts, which argument positions determine
+/// which: `(++ 1 2) (++ 2 3) … (++ 10 1)` determines the second argument from
+/// the first and the first from the second.
+#[derive(Debug, Default)]
+pub(crate) struct Determined {
+    /// For each such relation, the pairs (from, to) of positions where the
+    /// argument at `from` determines the one at `to`.
+    pairs: HashMap<Pred, Vec<(usize, usize)>>,
+}
+
+impl Determined {
+    /// The dependencies of the relations that `rules` define by facts alone
+    /// (ground heads, empty bodies), up to [`Determined::MAX_ARITY`]
+    /// arguments.
+    pub(crate) fn of_facts(rules: &[NRule], store: &TermStore) -> Determined {
+        let mut facts: HashMap<Pred, Vec<Vec<TermId>>> = HashMap::new();
+        let mut ruled: Vec<Pred> = Vec::new();
+        for rule in rules {
+            let pred = rule.head.pred(store);
+            let args: Option<Vec<TermId>> = match &rule.head {
+                Pat::Ground(id) if rule.body.is_empty() => Some(store.args(*id).to_vec()),
+                Pat::App(_, args) if rule.body.is_empty() => {
+                    args.iter().map(|a| if let Pat::Ground(t) = a { Some(*t) } else { None }).collect()
+                }
+                _ => None,
+            };
+            match args {
+                Some(args) if (2..=Determined::MAX_ARITY).contains(&args.len()) => {
+                    facts.entry(pred).or_default().push(args)
+                }
+                _ => ruled.push(pred),
+            }
+        }
+        let mut pairs = HashMap::new();
+        for (pred, rows) in facts {
+            if ruled.contains(&pred) {
+                continue;
+            }
+            let arity = pred.arity as usize;
+            let mut found = Vec::new();
+            for from in 0..arity {
+                for to in (0..arity).filter(|&t| t != from) {
+                    let mut image: HashMap<TermId, TermId> = HashMap::new();
+                    if rows.iter().all(|row| *image.entry(row[from]).or_insert(row[to]) == row[to]) {
+                        found.push((from, to));
+                    }
+                }
+            }
+            if !found.is_empty() {
+                pairs.insert(pred, found);
+            }
+        }
+        Determined { pairs }
+    }
+
+    /// Relations with more arguments are not examined.
+    const MAX_ARITY: usize = 4;
+
+    /// Whether `lit` is a fact relation's literal in which variable `v` is
+    /// determined by a variable that `kept` holds.
+    fn fixes(&self, lit: &Lit, v: u16, kept: &[u16], store: &TermStore) -> bool {
+        let Lit::Pos(Pat::App(_, args)) = lit else { return false };
+        let Some(pairs) = self.pairs.get(&lit_pred(lit, store)) else { return false };
+        pairs.iter().any(|&(from, to)| {
+            matches!((&args[from], &args[to]), (Pat::Var(w), Pat::Var(x)) if *x == v && *w != v && kept.contains(w))
+        })
+    }
+}
+
+fn lit_pred(lit: &Lit, store: &TermStore) -> Pred {
+    match lit {
+        Lit::Pos(p) | Lit::Neg(p) => p.pred(store),
+        Lit::Distinct(..) | Lit::Same(..) => unreachable!("only called on relation literals"),
+    }
 }
 
 /// The helper relations made so far, by canonical body.
@@ -315,10 +397,16 @@ fn split(
 /// helper over its other variables — the variable with the smallest such
 /// helper first (the "bucket elimination" order of constraint networks).
 /// A chain of sums `(sum ?a ?b ?s1) (sum ?s1 ?c ?s2) …` over four bids is
-/// grounded link by link instead of for every combination of bids.
+/// grounded link by link instead of for every combination of bids. A
+/// variable that `facts` determine from one the helper keeps is not
+/// eliminated when the helper would hold every state-dependent literal
+/// (amazons' diagonal rays: the next square's column is the successor of
+/// this one's); with state-dependent literals outside it, the helper still
+/// splits the join (sudoku's 3×3 squares, row by row).
 fn eliminate(
     mut rule: NRule,
     dynamic: &dyn Fn(Pred) -> bool,
+    facts: &Determined,
     store: &mut TermStore,
     symbols: &mut Symbols,
     helpers: &mut Helpers,
@@ -363,6 +451,15 @@ fn eliminate(
             if vars.len() + 1 >= all.len() {
                 continue;
             }
+            // A helper that keeps every state-dependent literal and fixes
+            // its variable from one it keeps would only be the rule again.
+            let rest_is_static = (0..n).filter(|i| !bucket.contains(i)).all(|i| {
+                !matches!(&rule.body[i], Lit::Pos(p) | Lit::Neg(p)
+                    if dynamic(p.pred(store)) || helpers.preds.contains(&p.pred(store)))
+            });
+            if rest_is_static && bucket.iter().any(|&i| facts.fixes(&rule.body[i], v, &vars, store)) {
+                continue;
+            }
             if best.as_ref().is_none_or(|b| (vars.len(), bucket.len()) < (b.0, b.2.len())) {
                 best = Some((vars.len(), v, bucket, vars));
             }
@@ -393,7 +490,9 @@ mod tests {
         let names: Vec<_> = dynamic.iter().map(|n| program.symbols.lookup(n).unwrap()).collect();
         let is_dynamic = |p: Pred| names.contains(&p.name);
         let original = program.rules.clone();
-        let (rules, helpers) = decompose(original.clone(), &is_dynamic, &mut program.store, &mut program.symbols);
+        let facts = Determined::of_facts(&program.rules, &program.store);
+        let (rules, helpers) =
+            decompose(original.clone(), &is_dynamic, &facts, &mut program.store, &mut program.symbols);
         let mut before = Model::default();
         Evaluator::run_once(
             original.clone(),
@@ -469,6 +568,38 @@ mod tests {
             (<= (ray ?g ?x1 ?y ?x2) (succ ?x1 ?x2) (index ?y) (cell ?g))
             (<= (ray ?g ?x1 ?y ?x3) (succ ?x1 ?x2) (true (empty ?x2 ?y)) (ray ?g ?x2 ?y ?x3) (index ?y))";
         assert_eq!(helpers_for(text, &["true", "ray"]), 0);
+    }
+
+    /// A variable that a successor relation fixes from a variable the helper
+    /// would keep is not eliminated (the diagonal rays of amazonsTorus); a
+    /// relation that is not a function of that argument still is.
+    #[test]
+    fn variables_fixed_by_facts_stay() {
+        let ray = "(succ 1 2) (succ 2 3) (succ 3 4) (true (empty 2 3)) (true (empty 3 2))
+            (<= (diag ?x1 ?y1 ?x3 ?y3) (succ ?x1 ?x2) (succ ?y2 ?y1) (true (empty ?x2 ?y2)) (diag ?x2 ?y2 ?x3 ?y3))
+            (<= (diag ?x1 ?y1 ?x2 ?y2) (succ ?x1 ?x2) (succ ?y2 ?y1))";
+        assert_eq!(helpers_for(ray, &["true", "diag"]), 0);
+        let fan = ray.replace("(succ 3 4)", "(succ 3 4) (succ 1 3)");
+        assert_eq!(helpers_for(&fan, &["true", "diag"]), 1);
+        // With a state-dependent literal outside the helper, it still splits
+        // the join.
+        let row = "(succ 1 2) (succ 2 3) (true (m 1 5)) (true (m 2 6)) (true (m 3 7)) (ok 5 6 7)
+            (<= (good ?i) (succ ?i ?i2) (succ ?i2 ?i3) (true (m ?i ?a)) (true (m ?i2 ?b)) (true (m ?i3 ?c)) (ok ?a ?b ?c))";
+        assert!(helpers_for(row, &["true"]) >= 1);
+    }
+
+    #[test]
+    fn determined_positions_come_from_facts_only() {
+        let program =
+            Program::new(&Game::parse("(f 1 2) (f 2 2) (g 1 2) (<= (g ?x ?x) (f ?x ?x)) (h 1 2 3) (h 2 2 4)").unwrap());
+        let facts = Determined::of_facts(&program.rules, &program.store);
+        let pairs = |name: &str, arity: usize| {
+            let pred = Pred::new(program.symbols.lookup(name).unwrap(), arity);
+            facts.pairs.get(&pred).cloned().unwrap_or_default()
+        };
+        assert_eq!(pairs("f", 2), vec![(0, 1)], "2 has one image, not one preimage");
+        assert!(pairs("g", 2).is_empty(), "g has a rule");
+        assert_eq!(pairs("h", 3), vec![(0, 1), (0, 2), (2, 0), (2, 1)]);
     }
 
     #[test]

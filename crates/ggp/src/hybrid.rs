@@ -171,7 +171,8 @@ pub(crate) fn outcome_externals(rules: &[NRule], store: &mut TermStore, symbols:
     }
     let mut externals = HashSet::new();
     let mut ground = Vec::new();
-    let mut oracle = rules.to_vec();
+    // As in `choose_by_heavy`: single-rule helpers unfolded for the oracle.
+    let mut oracle: Vec<NRule> = rules.iter().map(|r| unfold(r, rules, &of, store)).collect();
     for rule in rules {
         let head = rule.head.pred(store);
         if only.contains(&head) {
@@ -269,7 +270,10 @@ pub(crate) fn choose_by_heavy(
     let mut users: Vec<usize> = grounded.iter().flat_map(|p| of.get(p).into_iter().flatten().copied()).collect();
     users.sort_unstable();
     let mut ground: Vec<NRule> = Vec::new();
-    let mut oracle: Vec<NRule> = rules.to_vec();
+    // The oracle joins each rule's body with the decomposer's single-rule
+    // helpers unfolded into it: bindings pass straight to the relations the
+    // helpers read, without a demand relation (and its atoms) per helper.
+    let mut oracle: Vec<NRule> = rules.iter().map(|r| unfold(r, rules, &of, store)).collect();
     let mut whole: Vec<usize> = Vec::new();
     let mut asked: Vec<NRule> = Vec::new();
     for &r in &users {
@@ -547,8 +551,9 @@ impl Planner<'_> {
                     }
                     let (moves, sizes, derived) = (self.moves, self.sizes, self.derived);
                     let size = |p: Pred| estimate(sizes, moves, derived, p);
-                    let evaluator = Evaluator::new(self.rules.to_vec(), store, &size).cone(&[p]);
+                    let mut evaluator = Evaluator::new(self.rules.to_vec(), store, &size).cone(&[p]);
                     evaluator.prepare(statics, store);
+                    evaluator.assume_prepared();
                     out.push(Query { evaluator, preds: vec![p], work: None });
                 }
             }
@@ -595,11 +600,13 @@ impl Planner<'_> {
         // A demand relation holds the few instances asked in one state:
         // joins start from it.
         let demand_size = |p: Pred| if demand.demand.contains(&p) { DEMANDED } else { size(p) };
-        let evaluator = Evaluator::new(demand.rules.clone(), store, &demand_size);
+        let mut evaluator = Evaluator::new(demand.rules.clone(), store, &demand_size);
         if !evaluator.is_stratified(store) {
             return None;
         }
         evaluator.prepare(statics, store);
+        // Each state's work model is the static one (or reset to it).
+        evaluator.assume_prepared();
         Some(Query { evaluator, preds: preds.to_vec(), work: None })
     }
 }
@@ -972,5 +979,64 @@ mod tests {
         let relaxed = relax(rule, &avoid, &program.store).unwrap();
         assert_eq!(relaxed.body.len(), 2, "{relaxed:?}");
         assert!(relaxed.body.iter().all(|l| matches!(l, Lit::Pos(_))));
+    }
+
+    /// The oracle's copy of the rules, with single-rule helpers unfolded
+    /// (`part`, and `far` inside it, a helper of a helper; not `line`, which
+    /// has two rules, nor the recursive `reach`), derives exactly what the
+    /// rules derive, in many random states; and the helpers no longer appear
+    /// in the bodies that read them.
+    #[test]
+    fn unfolded_helpers_derive_the_same() {
+        use rand::{Rng, SeedableRng};
+        let mut program = Program::new(
+            &Game::parse(
+                "(n 0) (n 1) (n 2) (n 3) (succ 0 1) (succ 1 2) (succ 2 3)
+                 (<= (reach ?x ?y) (true (edge ?x ?y)))
+                 (<= (reach ?x ?z) (true (edge ?x ?y)) (reach ?y ?z))
+                 (<= (far ?x ?z) (succ ?x ?y) (succ ?y ?z))
+                 (<= (part ?x ?w) (far ?x ?w) (true (mark ?w)))
+                 (<= (line ?x) (true (mark ?x)) (succ ?x ?y) (true (mark ?y)))
+                 (<= (line ?x) (true (mark ?x)) (succ ?y ?x) (true (mark ?y)))
+                 (<= (threat ?x) (n ?x) (part ?x ?w) (not (reach ?x ?w)) (not (line ?w)))
+                 (<= (safe ?x) (n ?x) (not (threat ?x)) (part ?y ?x))",
+            )
+            .unwrap(),
+        );
+        let rules = program.rules.clone();
+        let of = defined(&rules, &program.store);
+        let unfolded: Vec<NRule> = rules.iter().map(|r| unfold(r, &rules, &of, &mut program.store)).collect();
+        let name = |n: &str, a: usize| Pred::new(program.symbols.lookup(n).unwrap(), a);
+        let (part, far) = (name("part", 2), name("far", 2));
+        let targets = [name("threat", 1), name("safe", 1), name("reach", 2), name("line", 1)];
+        for rule in &unfolded {
+            let reads = body_preds(rule, &program.store);
+            assert!(!reads.contains(&part) && !reads.contains(&far), "{rule:?}");
+        }
+        let (edge, mark) = (program.symbols.lookup("edge").unwrap(), program.symbols.lookup("mark").unwrap());
+        let numbers: Vec<TermId> =
+            (0..4).map(|i| program.store.sym(program.symbols.lookup(&i.to_string()).unwrap())).collect();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
+        for _ in 0..100 {
+            let mut state = Model::default();
+            for _ in 0..rng.random_range(0..8) {
+                let (x, y) = (numbers[rng.random_range(0..4)], numbers[rng.random_range(0..4)]);
+                let fact =
+                    if rng.random_bool(0.5) { program.store.app(edge, &[x, y]) } else { program.store.app(mark, &[x]) };
+                let atom = program.store.app(kw::TRUE, &[fact]);
+                state.insert(atom, &program.store);
+            }
+            let (mut plain, mut flat) = (state.clone(), state);
+            let mut budget = Budget { atoms: 1 << 20, joins: 1 << 24 };
+            Evaluator::run_once(rules.clone(), &mut program.store, &mut plain, &Negation::Exact, &mut budget.clone());
+            Evaluator::run_once(unfolded.clone(), &mut program.store, &mut flat, &Negation::Exact, &mut budget);
+            for p in targets {
+                let mut a = plain.atoms(p).to_vec();
+                let mut b = flat.atoms(p).to_vec();
+                a.sort();
+                b.sort();
+                assert_eq!(a, b, "{p:?}");
+            }
+        }
     }
 }

@@ -2,7 +2,6 @@
 //! operations (see [`crate::circuit`]), with the usual GGP interface —
 //! initial state, legal moves, next state, terminality, goals.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -50,13 +49,42 @@ struct Inner {
     roles: Vec<Term>,
     moves: Vec<Vec<Term>>,
     infos: Vec<Vec<MoveInfo>>,
-    lookup: Vec<HashMap<Term, u32>>,
+    lookup: Vec<MoveIndex>,
     base: Vec<Term>,
     circuit: Circuit,
     max_goal: Vec<u8>,
     stats: Stats,
     /// For a hybrid network, what answers its input atoms.
     oracle: Option<Oracle>,
+}
+
+/// Finds a role's move by its term without a copy of every term: the move
+/// numbers sorted by the terms' hashes (amazonsTorus has 129,600 moves per
+/// role, each term a dozen allocations to copy and to free).
+struct MoveIndex(Vec<(u64, u32)>);
+
+impl MoveIndex {
+    fn new(moves: &[Term]) -> MoveIndex {
+        let mut by_hash: Vec<(u64, u32)> = moves.iter().enumerate().map(|(i, t)| (term_hash(t), i as u32)).collect();
+        by_hash.sort_unstable();
+        MoveIndex(by_hash)
+    }
+
+    /// The number of `mv` among `moves` (those this index was built from).
+    fn find(&self, moves: &[Term], mv: &Term) -> Option<u32> {
+        let hash = term_hash(mv);
+        let from = self.0.partition_point(|&(h, _)| h < hash);
+        self.0[from..].iter().take_while(|&&(h, _)| h == hash).map(|&(_, i)| i).find(|&i| moves[i as usize] == *mv)
+    }
+}
+
+/// `term`'s hash as [`Term`]'s `Hash` gives it (letter case ignored), with a
+/// fixed hasher.
+fn term_hash(term: &Term) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    term.hash(&mut h);
+    h.finish()
 }
 
 /// A game compiled for fast reasoning. Cheap to clone (shared).
@@ -221,8 +249,7 @@ impl Machine {
             moves.push(list.iter().map(|m| g.store.to_term(m.term, &g.symbols)).collect());
             infos.push(list);
         }
-        let lookup =
-            moves.iter().map(|list| list.iter().enumerate().map(|(i, t)| (t.clone(), i as u32)).collect()).collect();
+        let lookup = moves.iter().map(|list| MoveIndex::new(list)).collect();
         let base = circuit.base.iter().map(|&b| g.store.to_term(b, &g.symbols)).collect();
         let max_goal = circuit.goals.iter().map(|list| list.iter().map(|&(_, v)| v).max().unwrap_or(0)).collect();
         let stats = Stats {
@@ -284,8 +311,22 @@ impl Machine {
     }
 
     /// The number of `mv` for `role` (case-insensitive), if it can ever be legal.
+    ///
+    /// ```
+    /// use bouton_ggp::{Game, Machine, Term};
+    ///
+    /// let game = Game::parse("(role r) (init (at 0)) (legal r (go 1)) (legal r (go 2)) (legal r stay)
+    ///     (<= (next (at ?x)) (does r (go ?x))) (<= terminal (true (at 2))) (goal r 100)")?;
+    /// let machine = Machine::compile(&game)?;
+    /// let go2 = machine.move_index(0, &"(GO 2)".parse::<Term>()?).expect("a move");
+    /// assert_eq!(machine.moves(0)[go2 as usize].to_string(), "(go 2)");
+    /// assert_eq!(machine.move_index(0, &"(go 3)".parse::<Term>()?), None);
+    /// assert_eq!(machine.move_index(1, &"stay".parse::<Term>()?), None, "no second role");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn move_index(&self, role: usize, mv: &Term) -> Option<u32> {
-        self.0.lookup.get(role)?.get(mv).copied()
+        let moves = self.0.moves.get(role)?;
+        self.0.lookup.get(role)?.find(moves, mv)
     }
 
     /// The highest goal value `role` can get.

@@ -199,8 +199,10 @@ impl Prover {
             }
             Evaluator::run_once(rules.clone(), &mut program.store, &mut model, &Negation::Exact, &mut limit.clone());
             let size = |p: Pred| if p.name == kw::DOES { roles } else { model.atoms(p).len() };
-            let evaluator = Evaluator::new(rules, &program.store, &size);
+            let mut evaluator = Evaluator::new(rules, &program.store, &size);
             evaluator.prepare(statics, &program.store);
+            // Every model it runs on is cloned from `statics`.
+            evaluator.assume_prepared();
             (Query { evaluator, seed }, model)
         };
         let free = |p: Pred, n: usize| (p, vec![false; n]);
