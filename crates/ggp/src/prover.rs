@@ -18,7 +18,7 @@ use std::collections::HashSet;
 use crate::datalog::{Budget, Evaluator, Model, Negation};
 use crate::game::Game;
 use crate::magic::{self, Adornment};
-use crate::normalize::{Lit, Program};
+use crate::normalize::{Lit, NRule, Program};
 use crate::store::{Node, Pred, TermId, TermStore};
 use crate::symbol::{Symbols, kw};
 use crate::term::Term;
@@ -67,7 +67,35 @@ pub struct Prover {
     statics: Model,
     /// Each query evaluates only the rules it depends on.
     queries: Queries,
+    /// What the queries are planned from, to plan them again for larger
+    /// states.
+    planner: Planner,
 }
+
+/// The state-dependent rules the queries are made from, and the size of the
+/// state they were last planned for. A join order is chosen by the sizes the
+/// relations have in a sample state; planned on pentago's empty initial
+/// board, its lines joined the player's pieces five deep before the board
+/// geometry that binds them — 18⁵ rows on a full board, 0.1 s per terminal
+/// test. So a state with more than [`REPLAN_GROWTH`] times the facts of the
+/// last sample (and at least [`REPLAN_MIN_GAIN`] more) has the queries
+/// planned again on it: a handful of times in a prover's life at most, since
+/// the size it is planned for only grows.
+#[derive(Debug, Clone)]
+struct Planner {
+    rules: Vec<NRule>,
+    use_demand: bool,
+    /// The number of facts of the state last planned on.
+    facts: usize,
+}
+
+/// How many times the facts of the state the queries were planned on a state
+/// must have for them to be planned again on it.
+const REPLAN_GROWTH: usize = 2;
+
+/// How many more facts than the state the queries were planned on a state
+/// must have for them to be planned again on it.
+const REPLAN_MIN_GAIN: usize = 8;
 
 /// The rules each query needs, rewritten for its demand and planned once.
 #[derive(Debug, Clone)]
@@ -86,6 +114,91 @@ struct Queries {
 struct Query {
     evaluator: Evaluator,
     seed: Option<Pred>,
+}
+
+impl Planner {
+    /// The rules of a query for `targets` (their adornments saying which
+    /// arguments the question binds), planned with the sizes the relations
+    /// have in `sample`, a state; and the model of `sample` evaluated by
+    /// them.
+    #[allow(clippy::too_many_arguments)]
+    fn plan(
+        &self,
+        targets: &[(Pred, Adornment)],
+        sample: &Model,
+        statics: &mut Model,
+        store: &mut TermStore,
+        symbols: &mut Symbols,
+        roles: &[TermId],
+        budget: usize,
+    ) -> (Query, Model) {
+        let role_count = roles.len();
+        let guess = |p: Pred| match p.name {
+            kw::DOES => role_count,
+            _ => sample.relation(p).map_or(GUESS, |r| r.atoms.len()),
+        };
+        let demand = magic::transform(&self.rules, targets, store, symbols, &guess);
+        let probe = Evaluator::new(demand.rules.clone(), store, &guess);
+        let (rules, seed) = if self.use_demand && probe.is_stratified(store) {
+            (demand.rules, demand.seeds[0])
+        } else {
+            let preds: Vec<Pred> = targets.iter().map(|t| t.0).collect();
+            (Evaluator::new(self.rules.clone(), store, &guess).cone(&preds).rules(), None)
+        };
+        let mut model = sample.clone();
+        if let (Some(seed), Some(&role)) = (seed, roles.first()) {
+            let atom = store.app(seed.name, &[role]);
+            model.insert(atom, store);
+        }
+        Evaluator::run_once(rules.clone(), store, &mut model, &Negation::Exact, &mut Prover::limit(budget));
+        let size = |p: Pred| if p.name == kw::DOES { role_count } else { model.atoms(p).len() };
+        let mut evaluator = Evaluator::new(rules, store, &size);
+        evaluator.prepare(statics, store);
+        // Every model it runs on is cloned from `statics`.
+        evaluator.assume_prepared();
+        (Query { evaluator, seed }, model)
+    }
+
+    /// Every query, `init` as given and the others planned on the state of
+    /// `facts`.
+    #[allow(clippy::too_many_arguments)]
+    fn plan_all(
+        &mut self,
+        init: Query,
+        facts: &[TermId],
+        statics: &mut Model,
+        store: &mut TermStore,
+        symbols: &mut Symbols,
+        roles: &[TermId],
+        budget: usize,
+    ) -> Queries {
+        let mut sample = statics.clone();
+        for &fact in facts {
+            let atom = store.app(kw::TRUE, &[fact]);
+            sample.insert(atom, store);
+        }
+        self.facts = facts.len();
+        let free = |p: Pred, n: usize| (p, vec![false; n]);
+        let legal = Pred::new(kw::LEGAL, 2);
+        let goal = Pred::new(kw::GOAL, 2);
+        let terminal = Pred::proposition(kw::TERMINAL);
+        let mut plan =
+            |targets: &[(Pred, Adornment)]| self.plan(targets, &sample, statics, store, symbols, roles, budget).0;
+        Queries {
+            init,
+            inspect: plan(&[free(legal, 2), free(goal, 2), free(terminal, 0)]),
+            legal: plan(&[(legal, vec![true, false])]),
+            terminal: plan(&[free(terminal, 0)]),
+            goal: plan(&[free(goal, 2)]),
+            next: plan(&[free(Pred::new(kw::NEXT, 1), 1)]),
+        }
+    }
+
+    /// Whether a state of `facts` facts is large enough, against the one
+    /// the queries were planned on, to plan them again.
+    fn outgrown_by(&self, facts: usize) -> bool {
+        facts >= self.facts.saturating_mul(REPLAN_GROWTH) && facts >= self.facts + REPLAN_MIN_GAIN
+    }
 }
 
 /// What a question asks for.
@@ -161,7 +274,6 @@ impl Prover {
         let (mut dynamic_rules, static_rules): (Vec<_>, Vec<_>) =
             program.rules.iter().cloned().partition(|r| dynamic_preds.contains(&r.head.pred(&program.store)));
         let mut statics = Model::default();
-        let limit = Prover::limit(budget);
         // The static relations in full where they fit in a tenth of the
         // budget; the others (sudoku's `exactlyOne` over ten numbers: 9¹⁰
         // candidates; laikLee_hex's `isList`, every list of up to 25 cells)
@@ -175,58 +287,38 @@ impl Prover {
             &mut Prover::limit(budget / STATIC_SHARE),
         );
         dynamic_rules.extend(lazy);
-        let first_role = program.roles.first().copied();
-        let roles = program.roles.len();
-        // Each query's rules, planned with the sizes the relations have in
-        // `sample`, a state.
-        let query = |targets: &[(Pred, Adornment)], sample: &Model, statics: &mut Model, program: &mut Program| {
-            let guess = |p: Pred| match p.name {
-                kw::DOES => roles,
-                _ => sample.relation(p).map_or(GUESS, |r| r.atoms.len()),
-            };
-            let demand = magic::transform(&dynamic_rules, targets, &mut program.store, &mut program.symbols, &guess);
-            let probe = Evaluator::new(demand.rules.clone(), &program.store, &guess);
-            let (rules, seed) = if use_demand && probe.is_stratified(&program.store) {
-                (demand.rules, demand.seeds[0])
-            } else {
-                let preds: Vec<Pred> = targets.iter().map(|t| t.0).collect();
-                (Evaluator::new(dynamic_rules.clone(), &program.store, &guess).cone(&preds).rules(), None)
-            };
-            let mut model = sample.clone();
-            if let (Some(seed), Some(role)) = (seed, first_role) {
-                let atom = program.store.app(seed.name, &[role]);
-                model.insert(atom, &program.store);
-            }
-            Evaluator::run_once(rules.clone(), &mut program.store, &mut model, &Negation::Exact, &mut limit.clone());
-            let size = |p: Pred| if p.name == kw::DOES { roles } else { model.atoms(p).len() };
-            let mut evaluator = Evaluator::new(rules, &program.store, &size);
-            evaluator.prepare(statics, &program.store);
-            // Every model it runs on is cloned from `statics`.
-            evaluator.assume_prepared();
-            (Query { evaluator, seed }, model)
-        };
+        let mut planner = Planner { rules: dynamic_rules, use_demand, facts: 0 };
         let free = |p: Pred, n: usize| (p, vec![false; n]);
         let init_pred = Pred::new(kw::INIT, 1);
-        let (init, start) = query(&[free(init_pred, 1)], &statics.clone(), &mut statics, &mut program);
+        let (init, start) = planner.plan(
+            &[free(init_pred, 1)],
+            &statics.clone(),
+            &mut statics,
+            &mut program.store,
+            &mut program.symbols,
+            &program.roles,
+            budget,
+        );
         // The sample state: the initial one.
-        let mut sample = statics.clone();
-        for &atom in start.atoms(init_pred) {
-            let fact = program.store.args(atom)[0];
-            let atom = program.store.app(kw::TRUE, &[fact]);
-            sample.insert(atom, &program.store);
-        }
-        let legal = Pred::new(kw::LEGAL, 2);
-        let goal = Pred::new(kw::GOAL, 2);
-        let terminal = Pred::proposition(kw::TERMINAL);
-        let queries = Queries {
+        let facts: Vec<TermId> = start.atoms(init_pred).iter().map(|&atom| program.store.args(atom)[0]).collect();
+        let queries = planner.plan_all(
             init,
-            inspect: query(&[free(legal, 2), free(goal, 2), free(terminal, 0)], &sample, &mut statics, &mut program).0,
-            legal: query(&[(legal, vec![true, false])], &sample, &mut statics, &mut program).0,
-            terminal: query(&[free(terminal, 0)], &sample, &mut statics, &mut program).0,
-            goal: query(&[free(goal, 2)], &sample, &mut statics, &mut program).0,
-            next: query(&[free(Pred::new(kw::NEXT, 1), 1)], &sample, &mut statics, &mut program).0,
-        };
-        Prover { budget, symbols: program.symbols, store: program.store, roles: program.roles, statics, queries }
+            &facts,
+            &mut statics,
+            &mut program.store,
+            &mut program.symbols,
+            &program.roles,
+            budget,
+        );
+        Prover {
+            budget,
+            symbols: program.symbols,
+            store: program.store,
+            roles: program.roles,
+            statics,
+            queries,
+            planner,
+        }
     }
 
     /// What one evaluation may do: derive `budget` atoms, and find ten times
@@ -241,6 +333,18 @@ impl Prover {
     }
 
     fn model(&mut self, ask: Ask, facts: &[TermId], joint: &[TermId]) -> Model {
+        if !matches!(ask, Ask::Init) && self.planner.outgrown_by(facts.len()) {
+            let init = self.queries.init.clone();
+            self.queries = self.planner.plan_all(
+                init,
+                facts,
+                &mut self.statics,
+                &mut self.store,
+                &mut self.symbols,
+                &self.roles,
+                self.budget,
+            );
+        }
         let mut model = self.statics.clone();
         for &f in facts {
             let atom = self.store.app(kw::TRUE, &[f]);
@@ -437,6 +541,50 @@ mod tests {
             .collect();
         games.sort_by(|a, b| a.0.cmp(&b.0));
         games
+    }
+
+    /// Planned on an empty row, the queries are planned again once a state
+    /// has eight marks, and answer that state, later ones and the empty row
+    /// alike.
+    #[test]
+    fn queries_are_planned_again_for_larger_states() {
+        let mut rules = String::from(
+            "(role r)
+             (<= (legal r (mark ?c)) (cell ?c) (not (true (m ?c))))
+             (<= (next (m ?c)) (does r (mark ?c)))
+             (<= (next (m ?c)) (true (m ?c)))
+             (<= line (true (m ?a)) (succ ?a ?b) (true (m ?b)) (succ ?b ?c) (true (m ?c)))
+             (<= terminal line) (<= (goal r 100) line) (<= (goal r 0) (not line))",
+        );
+        for c in 1..=12 {
+            rules.push_str(&format!(" (cell {c})"));
+            if c < 12 {
+                rules.push_str(&format!(" (succ {c} {})", c + 1));
+            }
+        }
+        let game = Game::parse(&rules).unwrap();
+        let mut prover = Prover::new(&game);
+        let empty = prover.initial_state();
+        assert_eq!(prover.planner.facts, 0);
+        let mut state = empty.clone();
+        for (i, c) in [1, 2, 4, 5, 7, 8, 10, 11].into_iter().enumerate() {
+            let inspection = prover.inspect(&state);
+            assert!(!inspection.terminal, "{i} marks");
+            assert_eq!(inspection.legal[0].len(), 12 - i);
+            state = prover.next_state(&state, &[format!("(mark {c})").parse().unwrap()]);
+        }
+        assert!(!prover.is_terminal(&state));
+        assert_eq!(prover.planner.facts, 8, "planned again on the state of eight marks");
+        assert_eq!(prover.legal_moves(&state, 0).len(), 4);
+        let full = prover.next_state(&state, &["(mark 3)".parse().unwrap()]);
+        let inspection = prover.inspect(&full);
+        assert!(inspection.terminal);
+        assert_eq!(inspection.goals, vec![Some(100)]);
+        assert_eq!(prover.planner.facts, 8, "nine marks are not twice eight");
+        let inspection = prover.inspect(&empty);
+        assert!(!inspection.terminal);
+        assert_eq!(inspection.legal[0].len(), 12);
+        assert_eq!(inspection.goals, vec![Some(0)]);
     }
 
     #[test]
