@@ -27,6 +27,10 @@
 #
 # Environment:
 #   MATCHES       matches per game and seat order (default 1)
+#   SEATS         the seat orders played: first (best in the first role),
+#                 second (best in the second role) or both (default); two
+#                 runs with SEATS=first and SEATS=second on different PORTs
+#                 play a long game's two seat orders in parallel
 #   START_CLOCK   seconds before the first move (default 10)
 #   PLAY_CLOCK    seconds per move (default 5)
 #   COMPILE_LIMIT seconds `bouton ggp check` may take for a game to be
@@ -71,6 +75,15 @@ fi
 games_dir=${GAMES_DIR:-/tmp/ggpgames}
 repo=${GGP_REPOSITORY:-/work/.mirror/ggp-org+ggp-repository/repo}
 port=${PORT:-9240}
+case "${SEATS:-both}" in
+    first) seats=(0) ;;
+    second) seats=(1) ;;
+    both) seats=(0 1) ;;
+    *)
+        echo "SEATS must be first, second or both, not '${SEATS}'" >&2
+        exit 2
+        ;;
+esac
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ggp-strength.XXXXXX")
 logs=${LOGS:-$work/logs}
@@ -123,7 +136,7 @@ flat_port=$((port + 1))
 start_player best "$best_port" best
 start_player flat-mc "$flat_port" flat-mc
 
-echo "best against flat-mc: $matches match(es) per seat order, clocks ${start_clock} s / ${play_clock} s"
+echo "best against flat-mc: $matches match(es) per seat order (seats: ${SEATS:-both}), clocks ${start_clock} s / ${play_clock} s"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); logs in $logs"
 summary=()
 for game in "${games[@]}"; do
@@ -156,7 +169,7 @@ for game in "${games[@]}"; do
         echo "${summary[-1]}"
         continue
     fi
-    for seat in 0 1; do
+    for seat in "${seats[@]}"; do
         won=0 drawn=0 lost=0 undecided=0 late_best=0 late_flat=0
         for i in $(seq "$matches"); do
             id="$game-$seat-$i-$$"

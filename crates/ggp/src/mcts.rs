@@ -7,11 +7,18 @@
 //! searched below the move actually played is not searched again.
 
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use crate::leaf_evaluation::LeafEvaluation;
 use crate::machine::{Machine, State};
+use crate::playout_profile::PlayoutProfile;
 use crate::solver::Solver;
 use crate::tree::{MoveReport, Tree};
+
+/// The share of a search's time kept, under the mobility evaluation, for
+/// checking the preferred moves against a losing reply
+/// ([`Mcts::choose_checked`]).
+const CHECK_SHARE: f64 = 0.25;
 
 /// Settings of a [`Mcts`] search. [`MctsConfig::default`] is the strongest
 /// configuration; [`MctsConfig::plain`] is textbook decoupled UCT with
@@ -52,6 +59,12 @@ pub struct MctsConfig {
     pub reuse: bool,
     /// Most nodes per tree; beyond, new states are only played out.
     pub max_nodes: usize,
+    /// How new leaves are valued: playouts to the end, mobility, or chosen
+    /// by measuring the playouts (see [`LeafEvaluation`]).
+    pub evaluation: LeafEvaluation,
+    /// Mobility evaluation: the plies played (MAST policy) from a new leaf
+    /// before it is evaluated.
+    pub evaluation_depth: usize,
 }
 
 impl Default for MctsConfig {
@@ -67,6 +80,8 @@ impl Default for MctsConfig {
             solver: true,
             reuse: true,
             max_nodes: 1_000_000,
+            evaluation: LeafEvaluation::Auto,
+            evaluation_depth: 0,
         }
     }
 }
@@ -82,6 +97,7 @@ impl MctsConfig {
             grave: false,
             solver: false,
             reuse: false,
+            evaluation: LeafEvaluation::Playouts,
             ..MctsConfig::default()
         }
     }
@@ -151,6 +167,11 @@ pub struct Mcts {
     /// (pondering roots only the first).
     current: usize,
     iterations: u64,
+    /// The leaf evaluation chosen for good ([`LeafEvaluation::Auto`] chooses
+    /// once it has measured enough; until then, playouts).
+    evaluation: Option<LeafEvaluation>,
+    /// Wall time spent searching with playouts to the end.
+    playout_time: Duration,
 }
 
 impl Mcts {
@@ -165,7 +186,7 @@ impl Mcts {
         let trees = (0..config.threads.max(1) as u64)
             .map(|i| Tree::new(machine, &config, seed ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15)))
             .collect();
-        Mcts { config, trees, current: 0, iterations: 0 }
+        Mcts { config, trees, current: 0, iterations: 0, evaluation: None, playout_time: Duration::ZERO }
     }
 
     /// The settings.
@@ -181,6 +202,49 @@ impl Mcts {
     /// Nodes in the trees, over all threads.
     pub fn nodes(&self) -> usize {
         self.trees.iter().map(Tree::len).sum()
+    }
+
+    /// The outcomes and cost of the playouts run to the end so far, over all
+    /// threads and searches.
+    pub fn profile(&self) -> PlayoutProfile {
+        let mut profile = PlayoutProfile::default();
+        for tree in &self.trees {
+            profile.merge_playouts(tree.profile());
+        }
+        profile.add_time(self.playout_time);
+        profile
+    }
+
+    /// The leaf evaluation the searches use now: the configured one, or
+    /// for [`LeafEvaluation::Auto`] what it chose ([`LeafEvaluation::Playouts`]
+    /// until it has chosen).
+    pub fn evaluation(&self) -> LeafEvaluation {
+        match self.config.evaluation {
+            LeafEvaluation::Auto => self.evaluation.unwrap_or(LeafEvaluation::Playouts),
+            fixed => fixed,
+        }
+    }
+
+    /// Chooses the leaf evaluation before a search of `time` (none for a
+    /// search by a number of iterations: those depend on no clock) and sets
+    /// it in the trees.
+    fn prepare_evaluation(&mut self, time: Option<Duration>) {
+        if self.evaluation.is_none()
+            && let Some(time) = time
+        {
+            let roles = self.trees[0].roles();
+            self.evaluation = self.config.evaluation.choose(&self.profile(), roles, time);
+        }
+        let evaluation = self.evaluation();
+        self.trees.iter_mut().for_each(|t| t.set_evaluation(evaluation));
+    }
+
+    /// Counts `time` searched towards the playouts' cost while they value
+    /// the leaves.
+    fn count_time(&mut self, time: Duration) {
+        if self.evaluation() == LeafEvaluation::Playouts {
+            self.playout_time += time;
+        }
     }
 
     /// Forgets every tree.
@@ -288,10 +352,13 @@ impl Mcts {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn ponder(&mut self, state: &State, deadline: Instant) {
+        let started = Instant::now();
+        self.prepare_evaluation(Some(deadline.saturating_duration_since(started)));
         let tree = &mut self.trees[0];
         tree.set_root(state, None);
         self.current = 1;
         self.iterations = tree.run(deadline, u64::MAX, None, None);
+        self.count_time(started.elapsed());
     }
 
     /// The search proper; `oracle` is an exact solver whose solved states
@@ -304,6 +371,17 @@ impl Mcts {
         budget: u64,
         oracle: Option<&Solver>,
     ) -> Option<u32> {
+        let started = Instant::now();
+        let clocked = budget == u64::MAX;
+        self.prepare_evaluation(clocked.then(|| deadline.saturating_duration_since(started)));
+        // Valued by mobility, the search leaves a share of its time to check
+        // the moves it prefers against an immediate loss.
+        let checks = clocked && self.config.solver && self.evaluation() == LeafEvaluation::Mobility;
+        let (deadline, checks_until) = if checks {
+            (started + deadline.saturating_duration_since(started).mul_f64(1.0 - CHECK_SHARE), Some(deadline))
+        } else {
+            (deadline, None)
+        };
         let threads = self.trees.len() as u64;
         self.current = self.trees.len();
         let share =
@@ -327,13 +405,41 @@ impl Mcts {
                 })
                 .collect();
             first.set_root(state, oracle);
+            if checks {
+                // Every move of the role is tried once first: one that wins
+                // at once is then proven and played.
+                first.expand_root(role, oracle, deadline);
+            }
             let mut total = first.run(deadline, share(0), oracle, stop);
             for h in handles {
                 total += h.join().expect("a search thread panicked");
             }
             total
         });
-        self.choose(role)
+        if clocked {
+            self.count_time(started.elapsed());
+        }
+        match checks_until {
+            Some(until) => self.choose_checked(role, oracle, until),
+            None => self.choose(role),
+        }
+    }
+
+    /// The move to play, as [`Mcts::choose`] picks it, once the state after
+    /// it has been checked for a reply that ends the game: every reply is
+    /// added to the first tree, so that a move after which the next mover
+    /// can reach its best goal at once (a mate in one against the role), or
+    /// after which every reply ends the game, is proven, and the choice made
+    /// again. Stops at `until` with the choice of the moment.
+    fn choose_checked(&mut self, role: usize, oracle: Option<&Solver>, until: Instant) -> Option<u32> {
+        let mut checked = Vec::new();
+        loop {
+            let mv = self.choose(role)?;
+            if checked.contains(&mv) || !self.trees[0].expand_replies(role, mv, oracle, until) {
+                return Some(mv);
+            }
+            checked.push(mv);
+        }
     }
 
     /// The move to play: one proven to achieve the role's proven value, else

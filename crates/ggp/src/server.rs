@@ -29,6 +29,7 @@ use tokio::time::{Instant, timeout_at};
 use crate::follower::Follower;
 use crate::game::Game;
 use crate::http;
+use crate::leaf_evaluation::LeafEvaluation;
 use crate::machine::{Evaluator, Machine, State};
 use crate::protocol::Message;
 use crate::term::Term;
@@ -410,9 +411,13 @@ impl Session {
         {
             let thinker = Arc::clone(&engine.thinker);
             let think_until = deadline.into_std();
-            let task = tokio::task::spawn_blocking(move || lock(&thinker).choose(&state, think_until));
+            let task = tokio::task::spawn_blocking(move || {
+                let mut thinker = lock(&thinker);
+                (thinker.choose(&state, think_until), thinker.evaluation())
+            });
             let (mv, how) = match timeout_at(deadline, task).await {
-                Ok(Ok(mv)) => (mv, "chosen"),
+                Ok(Ok((mv, LeafEvaluation::Mobility))) => (mv, "chosen; leaves valued by mobility"),
+                Ok(Ok((mv, _))) => (mv, "chosen"),
                 _ => (first, "out of time: first legal move"),
             };
             return Ok((engine.machine.moves(engine.role)[mv as usize].clone(), how));

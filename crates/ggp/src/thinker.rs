@@ -7,6 +7,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use crate::flat_mc::FlatMc;
+use crate::leaf_evaluation::LeafEvaluation;
 use crate::machine::{Evaluator, Machine, State};
 use crate::mcts::Mcts;
 use crate::solver::{SolveError, Solver};
@@ -157,6 +158,24 @@ impl Thinker {
     /// The strategy.
     pub fn strategy(&self) -> Strategy {
         self.strategy
+    }
+
+    /// How the search values new states now (see [`LeafEvaluation`]):
+    /// playouts to the end until [`LeafEvaluation::Auto`] has measured the
+    /// game; [`LeafEvaluation::Playouts`] for strategies without a search.
+    ///
+    /// ```
+    /// use bouton_ggp::{Game, LeafEvaluation, Machine, Strategy, Thinker};
+    ///
+    /// let game = Game::parse("(role r) (init s) (legal r a) (<= (next t) (true s))
+    ///     (<= terminal (true t)) (goal r 100)")?;
+    /// let machine = Machine::compile(&game)?;
+    /// let thinker = Thinker::new(&machine, 0, Strategy::Best, 1);
+    /// assert_eq!(thinker.evaluation(), LeafEvaluation::Playouts);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn evaluation(&self) -> LeafEvaluation {
+        self.mcts.as_ref().map_or(LeafEvaluation::Playouts, Mcts::evaluation)
     }
 
     /// Whether to search on when the role has a single legal move (on by

@@ -27,6 +27,11 @@
 //!   the best proven move competes with the unproven ones by its exact
 //!   value (proving a draw this way can take long: the moves that look
 //!   worse than it get little exploration).
+//! - Leaf evaluation ([`LeafEvaluation`]): a new leaf is played out to the
+//!   end, or — where the search has found playouts uninformative within a
+//!   move's time — valued by mobility ([`MobilityWindow`]) over the last
+//!   states of the descent. The playouts run to the end are recorded
+//!   ([`PlayoutProfile`]) for that choice.
 
 use std::hash::BuildHasher;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -36,9 +41,12 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use crate::hash::{BuildWordHasher, FastMap};
+use crate::leaf_evaluation::LeafEvaluation;
 use crate::machine::{Evaluator, Machine, State};
 use crate::mast::Mast;
 use crate::mcts::MctsConfig;
+use crate::mobility::MobilityWindow;
+use crate::playout_profile::PlayoutProfile;
 use crate::solver::Solver;
 use crate::watch::DeadlineWatch;
 
@@ -207,6 +215,18 @@ pub(crate) struct Tree {
     legal: Vec<u32>,
     /// The deadline of the current run, read within playouts too.
     watch: DeadlineWatch,
+    /// How new leaves are valued: [`LeafEvaluation::Playouts`] or
+    /// [`LeafEvaluation::Mobility`].
+    evaluation: LeafEvaluation,
+    /// The outcomes of the playouts run to the end.
+    profile: PlayoutProfile,
+    /// Mobility evaluation: the legal-move counts of the last states of the
+    /// current descent.
+    window: MobilityWindow,
+    /// Scratch: each role's legal-move count in one state.
+    counts: Vec<u32>,
+    /// Scratch: each role's goal at the end of a playout.
+    outcome: Vec<u8>,
 }
 
 impl Tree {
@@ -228,7 +248,29 @@ impl Tree {
             rewards: vec![0.0; machine.roles().len()],
             legal: Vec::new(),
             watch: DeadlineWatch::new(Instant::now()),
+            evaluation: LeafEvaluation::Playouts,
+            profile: PlayoutProfile::default(),
+            window: MobilityWindow::new(machine.roles().len()),
+            counts: vec![0; machine.roles().len()],
+            outcome: vec![0; machine.roles().len()],
         }
+    }
+
+    /// Values new leaves by `evaluation` from now on
+    /// ([`LeafEvaluation::Playouts`] or [`LeafEvaluation::Mobility`]; `Auto`
+    /// counts as playouts).
+    pub(crate) fn set_evaluation(&mut self, evaluation: LeafEvaluation) {
+        self.evaluation = evaluation;
+    }
+
+    /// The outcomes of the playouts this tree ran to the end.
+    pub(crate) fn profile(&self) -> &PlayoutProfile {
+        &self.profile
+    }
+
+    /// The number of roles.
+    pub(crate) fn roles(&self) -> usize {
+        self.rewards.len()
     }
 
     /// Nodes in the tree.
@@ -359,6 +401,86 @@ impl Tree {
             done += 1;
         }
         done
+    }
+
+    /// Where `role` alone chooses at the root, adds the state after its move
+    /// `mv` and every state the next mover can reach from there, so that a
+    /// reply that gives the next mover its best goal at once (a mate in one
+    /// against the role) is proven, and the move with it. `false` when `deadline` passed first, the tree
+    /// is full, or the move is not one of the root's.
+    pub(crate) fn expand_replies(&mut self, role: usize, mv: u32, oracle: Option<&Solver>, deadline: Instant) -> bool {
+        let Some(root) = self.nodes.get(self.root as usize) else { return false };
+        if root.kind != Kind::Turn(role as u16) {
+            return false;
+        }
+        let Some(i) = root.legal[root.moves(role)].iter().position(|&m| m == mv) else { return false };
+        let Some(child) = self.expand_child(self.root, i as u64, oracle) else { return false };
+        let n = &self.nodes[child as usize];
+        let replies = match n.kind {
+            Kind::Turn(mover) => n.moves(mover as usize).len(),
+            Kind::Forced => 1,
+            Kind::End | Kind::Simultaneous => return true,
+        };
+        for key in 0..replies as u64 {
+            if self.nodes[child as usize].proven.is_some() {
+                break;
+            }
+            if Instant::now() >= deadline || self.expand_child(child, key, oracle).is_none() {
+                return false;
+            }
+        }
+        if self.config.solver && self.nodes[child as usize].proven.is_some() {
+            self.try_prove(self.root);
+        }
+        true
+    }
+
+    /// Where `role` alone chooses at the root, adds the state after each of
+    /// its moves, so that a move that ends the game (a mate in one) is
+    /// proven before the search weighs the others. `false` when `deadline`
+    /// passed first or the tree is full.
+    pub(crate) fn expand_root(&mut self, role: usize, oracle: Option<&Solver>, deadline: Instant) -> bool {
+        let Some(root) = self.nodes.get(self.root as usize) else { return false };
+        if root.kind != Kind::Turn(role as u16) {
+            return true;
+        }
+        for key in 0..root.moves(role).len() as u64 {
+            if self.nodes[self.root as usize].proven.is_some() {
+                break;
+            }
+            if Instant::now() >= deadline || self.expand_child(self.root, key, oracle).is_none() {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The child of `node` by the joint move numbered `key` where at most one
+    /// role chooses (its move's index), added if new; `None` when the tree
+    /// is full.
+    fn expand_child(&mut self, node: u32, key: u64, oracle: Option<&Solver>) -> Option<u32> {
+        let n = &self.nodes[node as usize];
+        let known = n.children.get(key);
+        if known != NONE {
+            return Some(known);
+        }
+        self.joint.clear();
+        for r in 0..self.roles() {
+            let range = n.moves(r);
+            let choice = if range.len() > 1 { key as usize } else { 0 };
+            self.joint.push(n.legal[range.start + choice]);
+        }
+        self.eval.load(&n.state);
+        self.eval.advance(&self.joint);
+        let state = self.eval.state();
+        let hash = self.hasher.hash_one(&state);
+        let child = match self.find(&state, hash) {
+            Some(found) => found,
+            None if self.nodes.len() >= self.config.max_nodes => return None,
+            None => self.make_node(state, hash, oracle),
+        };
+        self.link(node, key, child);
+        Some(child)
     }
 
     /// A node for `state` (whose hash is `hash`), which the evaluator holds.
@@ -528,7 +650,14 @@ impl Tree {
         let mut node = self.root;
         let mut reference = NONE;
         let mut leaf = NONE;
+        let mobility = self.evaluation == LeafEvaluation::Mobility;
+        if mobility {
+            self.window.clear();
+        }
         loop {
+            if mobility {
+                self.push_node_mobility(node);
+            }
             if let Some(value) = &self.nodes[node as usize].proven {
                 for (r, &v) in value.iter().enumerate() {
                     self.rewards[r] = f64::from(v) / 100.0;
@@ -585,6 +714,9 @@ impl Tree {
             let child = self.make_node(state, hash, oracle);
             self.link(node, key, child);
             leaf = child;
+            if mobility {
+                self.push_node_mobility(child);
+            }
             match &self.nodes[child as usize].proven {
                 Some(value) => {
                     for (r, &v) in value.iter().enumerate() {
@@ -609,16 +741,69 @@ impl Tree {
         }
     }
 
-    /// Plays out from the evaluator's state; the returns go to `rewards`.
-    /// `false` when the deadline cut the playout short (nothing to credit).
+    /// Values the evaluator's state (a new leaf, or a state beyond the tree's
+    /// room) by the current evaluation; the returns go to `rewards`. `false`
+    /// when the deadline cut the work short (nothing to credit).
     fn play_out(&mut self) -> bool {
+        if self.evaluation == LeafEvaluation::Mobility {
+            return self.evaluate_mobility();
+        }
         if !self.mast.playout(&mut self.eval, &mut self.rng, MAX_PLAYOUT, &mut self.trace, &mut self.watch) {
             return false;
         }
         for r in 0..self.rewards.len() {
-            self.rewards[r] = f64::from(self.eval.goal(r).unwrap_or(0)) / 100.0;
+            let goal = self.eval.goal(r).unwrap_or(0);
+            self.outcome[r] = goal;
+            self.rewards[r] = f64::from(goal) / 100.0;
+        }
+        self.profile.record(&self.outcome);
+        true
+    }
+
+    /// A short playout (`evaluation_depth` plies of the MAST policy) from
+    /// the evaluator's state, then the mobility evaluation of the states
+    /// reached (exact goals where the playout ends the game).
+    fn evaluate_mobility(&mut self) -> bool {
+        let roles = self.rewards.len();
+        for _ in 0..self.config.evaluation_depth {
+            if self.eval.is_terminal() {
+                break;
+            }
+            if !self.mast.playout(&mut self.eval, &mut self.rng, 1, &mut self.trace, &mut self.watch) {
+                return false;
+            }
+            for r in 0..roles {
+                self.eval.legal_moves(r, &mut self.legal);
+                self.counts[r] = self.legal.len() as u32;
+            }
+            self.window.push(&self.counts);
+            if self.counts.contains(&0) {
+                break;
+            }
+        }
+        if self.eval.is_terminal() || (0..roles).any(|r| !self.has_legal_move(r)) {
+            for r in 0..roles {
+                self.rewards[r] = f64::from(self.eval.goal(r).unwrap_or(0)) / 100.0;
+            }
+        } else {
+            self.window.values_into(&mut self.rewards);
         }
         true
+    }
+
+    /// Whether `role` has a legal move in the evaluator's state.
+    fn has_legal_move(&mut self, role: usize) -> bool {
+        self.eval.legal_moves(role, &mut self.legal);
+        !self.legal.is_empty()
+    }
+
+    /// Adds `node`'s legal-move counts to the mobility window.
+    fn push_node_mobility(&mut self, node: u32) {
+        let n = &self.nodes[node as usize];
+        for (r, c) in self.counts.iter_mut().enumerate() {
+            *c = n.offsets[r + 1] - n.offsets[r];
+        }
+        self.window.push(&self.counts);
     }
 
     /// Credits the returns along the path, proves what can be proven, and
@@ -671,5 +856,74 @@ impl Tree {
 fn discard(nodes: Vec<Node>) {
     if nodes.len() >= 10_000 {
         let _ = std::thread::Builder::new().name("ggp-free".into()).spawn(move || drop(nodes));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::leaf_evaluation::LeafEvaluation;
+
+    #[test]
+    fn expanding_the_replies_proves_a_move_that_loses_at_once() {
+        // After `trap` the opponent can win at once; after `safe` it cannot.
+        let game = Game::parse(
+            "(role a) (role b) (init (turn a)) (option safe) (option trap)
+             (<= (legal a (choose ?m)) (true (turn a)) (option ?m)) (<= (legal b noop) (true (turn a)))
+             (<= (next (after ?m)) (does a (choose ?m)))
+             (<= (legal b strike) (true (after trap))) (<= (legal b wait) (true (after ?m)))
+             (<= (legal a noop) (true (after ?m)))
+             (<= (next struck) (does b strike)) (<= (next waited) (does b wait))
+             (<= terminal (true struck)) (<= terminal (true waited))
+             (<= (goal a 0) (true struck)) (<= (goal b 100) (true struck))
+             (<= (goal a 50) (true waited)) (<= (goal b 50) (true waited))",
+        )
+        .unwrap();
+        let machine = Machine::compile(&game).unwrap();
+        let config = MctsConfig { evaluation: LeafEvaluation::Mobility, ..MctsConfig::default() };
+        let mut tree = Tree::new(&machine, &config, 1);
+        tree.set_root(&machine.initial_state(), None);
+        let mv = |name: &str| machine.move_index(0, &name.parse().unwrap()).unwrap();
+        let far = Instant::now() + std::time::Duration::from_secs(60);
+        // No iteration has run: nothing is known.
+        assert!(tree.report(0).iter().all(|m| m.proven.is_none()));
+        assert!(tree.expand_replies(0, mv("(choose trap)"), None, far));
+        assert!(tree.expand_replies(0, mv("(choose safe)"), None, far));
+        for m in tree.report(0) {
+            let expected = if m.mv == mv("(choose trap)") { 0 } else { 50 };
+            assert_eq!(m.proven, Some(expected), "{}", machine.moves(0)[m.mv as usize]);
+        }
+        // Not a move of the root's mover: nothing to expand.
+        assert!(!tree.expand_replies(1, 0, None, far));
+        // A deadline already passed stops the expansion.
+        let mut fresh = Tree::new(&machine, &config, 1);
+        fresh.set_root(&machine.initial_state(), None);
+        assert!(!fresh.expand_replies(0, mv("(choose trap)"), None, Instant::now()));
+    }
+
+    #[test]
+    fn expanding_the_root_proves_a_win_in_one() {
+        // Ten moves; only `m7` ends the game, won.
+        let options: String = (0..10).map(|i| format!("(option m{i}) ")).collect();
+        let game = Game::parse(&format!(
+            "(role a) (role b) (init (turn a)) {options}
+             (<= (legal a ?m) (true (turn a)) (option ?m)) (<= (legal b noop) (true (turn a)))
+             (<= (legal a noop) (true (played ?m))) (<= (legal b noop) (true (played ?m)))
+             (<= (next (played ?m)) (does a ?m)) (<= (next (played ?m)) (true (played ?m)))
+             (<= terminal (true (played m7)))
+             (<= (goal a 100) (true (played m7))) (<= (goal a 0) (not (true (played m7))))
+             (<= (goal b 0) (true (played m7))) (<= (goal b 100) (not (true (played m7))))"
+        ))
+        .unwrap();
+        let machine = Machine::compile(&game).unwrap();
+        let config = MctsConfig { evaluation: LeafEvaluation::Mobility, ..MctsConfig::default() };
+        let mut tree = Tree::new(&machine, &config, 1);
+        tree.set_root(&machine.initial_state(), None);
+        assert!(tree.expand_root(0, None, Instant::now() + std::time::Duration::from_secs(60)));
+        assert_eq!(tree.root_proven(), Some(&[100, 0][..]));
+        let m7 = machine.move_index(0, &"m7".parse().unwrap()).unwrap();
+        let report = tree.report(0);
+        assert_eq!(report.iter().find(|m| m.mv == m7).unwrap().proven, Some(100));
     }
 }
