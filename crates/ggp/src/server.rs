@@ -109,10 +109,15 @@ struct Session {
     engine: Arc<Mutex<Option<Engine>>>,
     /// How far the compiled machine has followed the history.
     position: Position,
-    /// The reference prover following the match, once one was needed.
+    /// The reference prover following the match, started with it.
     follower: Option<Follower>,
     /// The legal moves the follower last gave, for a guess when it is late.
     last_legal: Vec<Term>,
+    /// The follower's answer for the initial state, asked at START: the
+    /// guess of a first PLAY that finds the prover still late (building a
+    /// prover for chess on a loaded machine can take longer than a play
+    /// clock; the guess was `noop`, illegal there).
+    first_legal: Option<tokio::sync::oneshot::Receiver<Vec<Term>>>,
     seed: u64,
 }
 
@@ -306,6 +311,7 @@ impl Player {
                 position: Position::Unknown,
                 follower: None,
                 last_legal: Vec::new(),
+                first_legal: None,
                 seed,
             }));
             *current = Some(Current {
@@ -321,8 +327,10 @@ impl Player {
         }
         let deadline = received + start_clock.saturating_sub(safety_margin(start_clock));
         let mut session = session.lock().await;
+        // The prover starts at once, whatever the compilation does: it has
+        // the whole start clock to find the first legal moves.
+        session.follow_with_prover();
         if self.config.prover_only {
-            session.follower = Some(Follower::start(&game, session.role.clone()));
             return Ok("ready".into());
         }
         let slot = Arc::clone(&session.engine);
@@ -381,13 +389,11 @@ impl Player {
                 if self.config.verbose {
                     eprintln!("{id}: {e}; the reference prover will answer");
                 }
-                session.follower = Some(Follower::start(&game, session.role.clone()));
                 Ok("ready".into())
             }
             // Still compiling: the prover answers meanwhile (the compilation
             // installs itself when done).
             _ => {
-                session.follower = Some(Follower::start(&game, session.role.clone()));
                 Ok("ready".into())
             }
         }
@@ -462,17 +468,36 @@ impl Session {
     /// it has not caught up by the deadline, a guess.
     async fn play_with_prover(&mut self, deadline: Instant) -> (Term, &'static str) {
         let seed = self.seed.wrapping_add(self.history.len() as u64);
-        let (game, role) = (&self.game, &self.role);
-        let follower = self.follower.get_or_insert_with(|| Follower::start(game, role.clone()));
         let pick = |legal: &[Term]| legal[(seed % legal.len() as u64) as usize].clone();
-        match timeout_at(deadline, follower.legal_after(&self.history)).await {
-            Ok(Ok(legal)) if !legal.is_empty() => {
-                let mv = pick(&legal);
-                self.last_legal = legal;
-                (mv, "reference reasoner: random legal move")
-            }
-            _ if !self.last_legal.is_empty() => (pick(&self.last_legal), "reasoner late: a move legal before"),
-            _ => ("noop".parse().expect("a term"), "reasoner late: noop"),
+        self.follow_with_prover();
+        let follower = self.follower.as_ref().expect("started");
+        let question = follower.legal_after(&self.history);
+        if let Ok(Ok(legal)) = timeout_at(deadline, question).await
+            && !legal.is_empty()
+        {
+            let mv = pick(&legal);
+            self.last_legal = legal;
+            return (mv, "reference reasoner: random legal move");
+        }
+        if self.last_legal.is_empty()
+            && let Some(first) = self.first_legal.as_mut().and_then(|answer| answer.try_recv().ok())
+        {
+            self.last_legal = first;
+        }
+        if self.last_legal.is_empty() {
+            ("noop".parse().expect("a term"), "reasoner late: noop")
+        } else {
+            (pick(&self.last_legal), "reasoner late: a move legal before")
+        }
+    }
+
+    /// Starts the prover following the match (and asks it for the initial
+    /// state's legal moves) if it was not yet.
+    fn follow_with_prover(&mut self) {
+        if self.follower.is_none() {
+            let follower = Follower::start(&self.game, self.role.clone());
+            self.first_legal = Some(follower.legal_after(&[]));
+            self.follower = Some(follower);
         }
     }
 }
@@ -561,6 +586,26 @@ mod tests {
         let session = player.session("second").expect("the second match runs");
         let engine = lock(&session.lock().await.engine).clone().expect("a machine at once");
         assert_eq!(engine.machine.roles().len(), 3, "the kept machine plays");
+    }
+
+    /// A first PLAY that finds the prover late (here, a play clock already
+    /// spent) still gets a legal move: the initial state's, asked at START.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_late_prover_at_the_first_play_still_gives_a_legal_move() {
+        let config = PlayerConfig { prover_only: true, ..PlayerConfig::default() };
+        let player = Player { config, current: Mutex::new(None), last_compiled: Arc::default() };
+        let rules = crate::sexp::Sexp::parse_all(COUNTER).unwrap();
+        let clock = Duration::from_secs(5);
+        let started = player.start("m".into(), "mover".parse().unwrap(), &rules, clock, clock, Instant::now());
+        assert_eq!(started.await.unwrap(), "ready");
+        let session = player.session("m").expect("the match runs");
+        let mut session = session.lock().await;
+        // Once the prover answers a later question, it has answered START's.
+        let probe = session.follower.as_ref().expect("started with the match").legal_after(&[]);
+        assert_eq!(probe.await.unwrap(), vec!["step".parse::<Term>().unwrap()]);
+        session.play_clock = Duration::ZERO;
+        let (mv, _) = session.play(None, Instant::now() - Duration::from_secs(1)).await.unwrap();
+        assert_eq!(mv.to_string(), "step", "not a noop guess");
     }
 
     #[test]
