@@ -393,9 +393,7 @@ impl Player {
             }
             // Still compiling: the prover answers meanwhile (the compilation
             // installs itself when done).
-            _ => {
-                Ok("ready".into())
-            }
+            _ => Ok("ready".into()),
         }
     }
 }
