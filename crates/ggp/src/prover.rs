@@ -132,9 +132,8 @@ impl Planner {
         roles: &[TermId],
         budget: usize,
     ) -> (Query, Model) {
-        let role_count = roles.len();
         let guess = |p: Pred| match p.name {
-            kw::DOES => role_count,
+            kw::DOES => roles.len(),
             _ => sample.relation(p).map_or(GUESS, |r| r.atoms.len()),
         };
         let demand = magic::transform(&self.rules, targets, store, symbols, &guess);
@@ -145,18 +144,65 @@ impl Planner {
             let preds: Vec<Pred> = targets.iter().map(|t| t.0).collect();
             (Evaluator::new(self.rules.clone(), store, &guess).cone(&preds).rules(), None)
         };
+        Planner::order(rules, seed, sample, statics, store, roles, budget)
+    }
+
+    /// The query of `rules` (rewritten for demand, seeded by `seed`), its
+    /// joins ordered by the sizes the relations have in `sample`; and the
+    /// model of `sample` evaluated by them.
+    fn order(
+        rules: Vec<NRule>,
+        seed: Option<Pred>,
+        sample: &Model,
+        statics: &mut Model,
+        store: &mut TermStore,
+        roles: &[TermId],
+        budget: usize,
+    ) -> (Query, Model) {
         let mut model = sample.clone();
         if let (Some(seed), Some(&role)) = (seed, roles.first()) {
             let atom = store.app(seed.name, &[role]);
             model.insert(atom, store);
         }
         Evaluator::run_once(rules.clone(), store, &mut model, &Negation::Exact, &mut Prover::limit(budget));
-        let size = |p: Pred| if p.name == kw::DOES { role_count } else { model.atoms(p).len() };
+        let size = |p: Pred| if p.name == kw::DOES { roles.len() } else { model.atoms(p).len() };
         let mut evaluator = Evaluator::new(rules, store, &size);
         evaluator.prepare(statics, store);
         // Every model it runs on is cloned from `statics`.
         evaluator.assume_prepared();
         (Query { evaluator, seed }, model)
+    }
+
+    /// `queries` with their joins ordered again by the sizes the relations
+    /// have in the state of `facts`; the rules (and so how demand is passed
+    /// down, which decides what is derived) stay as they were first
+    /// rewritten: rewritten on a full grid, sudoku's demand reached its
+    /// static `exactlyOne` unbound, 5 s a question.
+    fn reorder(
+        &mut self,
+        queries: &Queries,
+        facts: &[TermId],
+        statics: &mut Model,
+        store: &mut TermStore,
+        roles: &[TermId],
+        budget: usize,
+    ) -> Queries {
+        let mut sample = statics.clone();
+        for &fact in facts {
+            let atom = store.app(kw::TRUE, &[fact]);
+            sample.insert(atom, store);
+        }
+        self.facts = facts.len();
+        let mut order =
+            |q: &Query| Planner::order(q.evaluator.rules(), q.seed, &sample, statics, store, roles, budget).0;
+        Queries {
+            init: queries.init.clone(),
+            inspect: order(&queries.inspect),
+            legal: order(&queries.legal),
+            terminal: order(&queries.terminal),
+            goal: order(&queries.goal),
+            next: order(&queries.next),
+        }
     }
 
     /// Every query, `init` as given and the others planned on the state of
@@ -334,13 +380,11 @@ impl Prover {
 
     fn model(&mut self, ask: Ask, facts: &[TermId], joint: &[TermId]) -> Model {
         if !matches!(ask, Ask::Init) && self.planner.outgrown_by(facts.len()) {
-            let init = self.queries.init.clone();
-            self.queries = self.planner.plan_all(
-                init,
+            self.queries = self.planner.reorder(
+                &self.queries,
                 facts,
                 &mut self.statics,
                 &mut self.store,
-                &mut self.symbols,
                 &self.roles,
                 self.budget,
             );
