@@ -187,11 +187,7 @@ impl Planner {
         roles: &[TermId],
         budget: usize,
     ) -> Queries {
-        let mut sample = statics.clone();
-        for &fact in facts {
-            let atom = store.app(kw::TRUE, &[fact]);
-            sample.insert(atom, store);
-        }
+        let sample = state_model(statics, facts, store);
         self.facts = facts.len();
         let mut order =
             |q: &Query| Planner::order(q.evaluator.rules(), q.seed, &sample, statics, store, roles, budget).0;
@@ -218,11 +214,7 @@ impl Planner {
         roles: &[TermId],
         budget: usize,
     ) -> Queries {
-        let mut sample = statics.clone();
-        for &fact in facts {
-            let atom = store.app(kw::TRUE, &[fact]);
-            sample.insert(atom, store);
-        }
+        let sample = state_model(statics, facts, store);
         self.facts = facts.len();
         let free = |p: Pred, n: usize| (p, vec![false; n]);
         let legal = Pred::new(kw::LEGAL, 2);
@@ -245,6 +237,16 @@ impl Planner {
     fn outgrown_by(&self, facts: usize) -> bool {
         facts >= self.facts.saturating_mul(REPLAN_GROWTH) && facts >= self.facts + REPLAN_MIN_GAIN
     }
+}
+
+/// `statics` with the state of `facts` (`(true fact)` for each).
+fn state_model(statics: &Model, facts: &[TermId], store: &mut TermStore) -> Model {
+    let mut model = statics.clone();
+    for &fact in facts {
+        let atom = store.app(kw::TRUE, &[fact]);
+        model.insert(atom, store);
+    }
+    model
 }
 
 /// What a question asks for.
@@ -389,11 +391,7 @@ impl Prover {
                 self.budget,
             );
         }
-        let mut model = self.statics.clone();
-        for &f in facts {
-            let atom = self.store.app(kw::TRUE, &[f]);
-            model.insert(atom, &self.store);
-        }
+        let mut model = state_model(&self.statics, facts, &mut self.store);
         for (&role, &mv) in self.roles.iter().zip(joint) {
             let atom = self.store.app(kw::DOES, &[role, mv]);
             model.insert(atom, &self.store);
