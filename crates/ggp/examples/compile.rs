@@ -6,11 +6,14 @@
 //! goals — and the next state). Rates are per second of the wall clock and
 //! per second of this thread's CPU time.
 
+mod support;
+
 use std::time::{Duration, Instant};
 
 use bouton_ggp::{Evaluator, Game, Machine, Prover};
 use rand::Rng;
 use rand::SeedableRng;
+use support::PlayoutClock;
 
 fn main() {
     let mut files = Vec::new();
@@ -57,8 +60,7 @@ fn main() {
                     let start = machine.initial_state();
                     let (mut steps, mut playouts) = (0usize, 0usize);
                     let until = Instant::now() + Duration::from_secs_f64(seconds);
-                    let begun = Instant::now();
-                    let cpu_begun = cpu_seconds();
+                    let clock = PlayoutClock::start();
                     // Playouts of at most 200 joint moves, the clock read
                     // after each (a hybrid network's transition can be slow).
                     while Instant::now() < until {
@@ -72,12 +74,8 @@ fn main() {
                             }
                         }
                     }
-                    let rate = steps as f64 / begun.elapsed().as_secs_f64();
-                    let cpu = match (cpu_begun, cpu_seconds()) {
-                        (Some(a), Some(b)) if b > a => format!(", {:.0} per CPU second", steps as f64 / (b - a)),
-                        _ => String::new(),
-                    };
-                    println!("  {playouts} playouts, {steps} transitions, {rate:.0} transitions/s{cpu}");
+                    let rates = clock.rates(steps);
+                    println!("  {playouts} playouts, {steps} transitions, {rates}");
                 }
             }
         }
@@ -91,8 +89,7 @@ fn prover_playouts(file: &str, game: &Game, seconds: f64) {
     let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
     let (mut steps, mut playouts) = (0usize, 0usize);
     let until = Instant::now() + Duration::from_secs_f64(seconds);
-    let begun = Instant::now();
-    let cpu_begun = cpu_seconds();
+    let clock = PlayoutClock::start();
     while Instant::now() < until {
         let mut state = prover.initial_state();
         playouts += 1;
@@ -106,18 +103,6 @@ fn prover_playouts(file: &str, game: &Game, seconds: f64) {
             steps += 1;
         }
     }
-    let rate = steps as f64 / begun.elapsed().as_secs_f64();
-    let cpu = match (cpu_begun, cpu_seconds()) {
-        (Some(a), Some(b)) if b > a => format!(", {:.0} per CPU second", steps as f64 / (b - a)),
-        _ => String::new(),
-    };
-    println!("{file}: prover, {playouts} playouts, {steps} transitions, {rate:.0} transitions/s{cpu}");
-}
-
-/// The CPU time this thread has used, where Linux tells it
-/// (`/proc/thread-self/schedstat`: nanoseconds on a CPU first).
-fn cpu_seconds() -> Option<f64> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: f64 = text.split_whitespace().next()?.parse().ok()?;
-    Some(ns / 1e9)
+    let rates = clock.rates(steps);
+    println!("{file}: prover, {playouts} playouts, {steps} transitions, {rates}");
 }

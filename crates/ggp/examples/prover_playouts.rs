@@ -12,11 +12,14 @@
 //! second` — per second of the wall clock and of this thread's CPU time —
 //! then the mean wall time of each kind of question.
 
+mod support;
+
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use bouton_ggp::{Game, Prover};
 use rand::{Rng, SeedableRng};
+use support::PlayoutClock;
 
 fn main() -> ExitCode {
     let mut file = None;
@@ -56,8 +59,7 @@ fn main() -> ExitCode {
         asked[kind].1 += 1;
     };
     let until = Instant::now() + Duration::from_secs_f64(seconds);
-    let begun = Instant::now();
-    let cpu_begun = cpu_seconds();
+    let clock = PlayoutClock::start();
     'playouts: while Instant::now() < until {
         let mut state = prover.initial_state();
         playouts += 1;
@@ -90,12 +92,8 @@ fn main() -> ExitCode {
             steps += 1;
         }
     }
-    let rate = steps as f64 / begun.elapsed().as_secs_f64();
-    let cpu = match (cpu_begun, cpu_seconds()) {
-        (Some(a), Some(b)) if b > a => format!(", {:.0} per CPU second", steps as f64 / (b - a)),
-        _ => String::new(),
-    };
-    println!("{file}: prover, {playouts} playouts, {steps} transitions, {rate:.0} transitions/s{cpu}");
+    let rates = clock.rates(steps);
+    println!("{file}: prover, {playouts} playouts, {steps} transitions, {rates}");
     let mean = |(total, n): (Duration, u32)| if n == 0 { 0.0 } else { total.as_secs_f64() * 1e3 / f64::from(n) };
     println!(
         "  mean wall time per question: terminal {:.3} ms, legal moves of a role {:.3} ms, next state {:.3} ms, goals {:.3} ms",
@@ -110,12 +108,4 @@ fn main() -> ExitCode {
 fn usage() -> ExitCode {
     eprintln!("usage: prover_playouts FILE [--seconds S]");
     ExitCode::from(2)
-}
-
-/// The CPU time this thread has used, where Linux tells it
-/// (`/proc/thread-self/schedstat`: nanoseconds on a CPU first).
-fn cpu_seconds() -> Option<f64> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: f64 = text.split_whitespace().next()?.parse().ok()?;
-    Some(ns / 1e9)
 }
