@@ -758,6 +758,10 @@ impl Oracle {
             eprintln!("oracle: {} terms interned", store.len());
         }
         let trace = std::env::var_os("BOUTON_GGP_TRACE").is_some().then(|| Box::new(symbols));
+        // What a state derives is scratch, forgotten before the next
+        // evaluation: lookups of atoms only derived stay in a small table,
+        // and the store does not grow from state to state.
+        store.freeze();
         Oracle { store, statics, state, goal, moves, bits, words, does: does_atoms, truths, exhausted: false, trace }
     }
 
@@ -828,6 +832,9 @@ impl Oracle {
         facts: &[TermId],
         trace: Option<&Symbols>,
     ) -> bool {
+        // The atoms of the previous evaluation (of any query) are read no
+        // more: each query's work model is reset before it is evaluated.
+        store.clear_scratch();
         let model = match &mut q.work {
             Some(work) => {
                 work.reset_to(statics);
@@ -1038,5 +1045,82 @@ mod tests {
                 assert_eq!(a, b, "{p:?}");
             }
         }
+    }
+
+    /// Evaluated as the oracle evaluates (one work model reset to the
+    /// static one, the store frozen and its scratch terms forgotten before
+    /// each state), the rules derive exactly what a fresh evaluation in a
+    /// store that keeps every term derives, in many random states: atoms of
+    /// relations no frozen term names (only in the scratch table) and of
+    /// one with frozen atoms (`reach`, found in the frozen table) alike.
+    #[test]
+    fn a_frozen_store_derives_what_a_growing_one_does() {
+        use crate::symbol::Sym;
+        use rand::{Rng, SeedableRng};
+        let mut program = Program::new(
+            &Game::parse(
+                "(n 0) (n 1) (n 2) (n 3) (succ 0 1) (succ 1 2) (succ 2 3)
+                 (<= (reach ?x ?y) (true (edge ?x ?y)))
+                 (<= (reach ?x ?z) (true (edge ?x ?y)) (reach ?y ?z))
+                 (<= (path ?x (via ?y ?z)) (reach ?x ?y) (succ ?y ?z))
+                 (<= (threat ?x) (n ?x) (path ?x ?v) (not (reach ?x ?x)))
+                 (<= (safe ?x) (n ?x) (not (threat ?x)) (true (mark ?x)))",
+            )
+            .unwrap(),
+        );
+        let name = |n: &str, a: usize| Pred::new(program.symbols.lookup(n).unwrap(), a);
+        let targets = [name("reach", 2), name("path", 2), name("threat", 1), name("safe", 1)];
+        let (edge, mark, reach) = (
+            program.symbols.lookup("edge").unwrap(),
+            program.symbols.lookup("mark").unwrap(),
+            program.symbols.lookup("reach").unwrap(),
+        );
+        let numbers: Vec<TermId> =
+            (0..4).map(|i| program.store.sym(program.symbols.lookup(&i.to_string()).unwrap())).collect();
+        // A few atoms of `reach` are frozen, so that its name is looked up in
+        // both tables.
+        program.store.app(reach, &[numbers[0], numbers[1]]);
+        program.store.app(reach, &[numbers[2], numbers[2]]);
+        let mut frozen = program.store.clone();
+        let mut evaluator = Evaluator::new(program.rules.clone(), &frozen, &|_| 4);
+        let mut statics = Model::default();
+        evaluator.prepare(&mut statics, &frozen);
+        evaluator.assume_prepared();
+        frozen.freeze();
+        let mut work = statics.clone();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(12);
+        for _ in 0..200 {
+            let facts: Vec<(Sym, Vec<usize>)> = (0..rng.random_range(0..8))
+                .map(|_| {
+                    let (x, y) = (rng.random_range(0..4), rng.random_range(0..4));
+                    if rng.random_bool(0.6) { (edge, vec![x, y]) } else { (mark, vec![x]) }
+                })
+                .collect();
+            frozen.clear_scratch();
+            work.reset_to(&statics);
+            let mut plain = Model::default();
+            for (f, args) in &facts {
+                let args: Vec<TermId> = args.iter().map(|&i| numbers[i]).collect();
+                let atom = frozen.app(*f, &args);
+                let atom = frozen.app(kw::TRUE, &[atom]);
+                work.insert(atom, &frozen);
+                let atom = program.store.app(*f, &args);
+                let atom = program.store.app(kw::TRUE, &[atom]);
+                plain.insert(atom, &program.store);
+            }
+            let mut budget = Budget { atoms: 1 << 20, joins: 1 << 24 };
+            evaluator.run_limited(&mut frozen, &mut work, &Negation::Exact, &mut budget.clone());
+            Evaluator::run_once(program.rules.clone(), &mut program.store, &mut plain, &Negation::Exact, &mut budget);
+            for p in targets {
+                let text = |model: &Model, store: &TermStore| {
+                    let mut atoms: Vec<String> =
+                        model.atoms(p).iter().map(|&a| store.to_term(a, &program.symbols).to_string()).collect();
+                    atoms.sort();
+                    atoms
+                };
+                assert_eq!(text(&work, &frozen), text(&plain, &program.store), "{p:?}");
+            }
+        }
+        assert!(frozen.len() < program.store.len(), "the frozen store forgot what the states derived");
     }
 }

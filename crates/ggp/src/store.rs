@@ -54,6 +54,17 @@ impl Entry {
 /// The store: terms in one array, their arguments in another, and an
 /// open-addressing hash table of term ids (no allocation per term, and a
 /// lookup that needs no key built).
+///
+/// A store can be [frozen](TermStore::freeze): the terms interned after
+/// that are *scratch* terms, in a small table of their own, forgotten
+/// together by [`TermStore::clear_scratch`]. A hybrid network's oracle
+/// ([`crate::hybrid`]) evaluates its rules state after state in a store of
+/// 131,419 terms (chess); the few thousand atoms one state derives were
+/// each looked up in the large table (a cache miss, a fifth of the
+/// oracle's time), and every atom new to the store stayed in it for good.
+/// Frozen, a term whose name no frozen term has (a relation only derived,
+/// such as a demand relation) is looked up in the scratch table only, and
+/// the store stays as large as it was.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct TermStore {
     entries: Vec<Entry>,
@@ -62,7 +73,26 @@ pub(crate) struct TermStore {
     /// that most mismatches are seen without reading the term), [`EMPTY`]
     /// where free; a power of two long, at most half full.
     table: Vec<u64>,
+    /// Once frozen, the scratch terms.
+    scratch: Option<Box<Scratch>>,
 }
+
+/// The terms interned since a store was frozen: their entries and
+/// arguments follow the frozen ones in the store's arrays.
+#[derive(Debug, Clone)]
+struct Scratch {
+    /// The number of entries and of arguments frozen.
+    entries: usize,
+    args: usize,
+    /// The scratch term ids by hash, as [`TermStore::table`].
+    table: Vec<u64>,
+    /// By symbol id, whether some frozen term has that name (a term of
+    /// another name is not looked for among the frozen ones).
+    named: Vec<bool>,
+}
+
+/// The size a scratch table starts at.
+const SCRATCH_TABLE: usize = 1 << 10;
 
 const EMPTY: u64 = u64::MAX;
 
@@ -86,17 +116,16 @@ impl TermStore {
         (e.len != Entry::CONSTANT).then(|| &self.args[e.start as usize..(e.start + e.len) as usize])
     }
 
-    /// The id of the term, or the free slot of the table where it belongs.
-    fn slot(&self, name: Sym, args: Option<&[TermId]>) -> Result<TermId, usize> {
-        if self.table.is_empty() {
+    /// The id of the term in `table`, or the free slot where it belongs.
+    fn probe(&self, table: &[u64], hash: u64, name: Sym, args: Option<&[TermId]>) -> Result<TermId, usize> {
+        if table.is_empty() {
             return Err(usize::MAX);
         }
-        let mask = self.table.len() - 1;
-        let hash = hash_of(name, args);
+        let mask = table.len() - 1;
         let tag = hash >> 32;
         let mut i = hash as usize & mask;
         loop {
-            let slot = self.table[i];
+            let slot = table[i];
             if slot == EMPTY {
                 return Err(i);
             }
@@ -111,14 +140,35 @@ impl TermStore {
         }
     }
 
+    /// The id of the term, or the free slot where it belongs in the table
+    /// new terms go to (the scratch table once frozen).
+    fn slot(&self, hash: u64, name: Sym, args: Option<&[TermId]>) -> Result<TermId, usize> {
+        match &self.scratch {
+            None => self.probe(&self.table, hash, name, args),
+            Some(scratch) => {
+                if scratch.named.get(name.0 as usize).copied().unwrap_or(false)
+                    && let Ok(id) = self.probe(&self.table, hash, name, args)
+                {
+                    return Ok(id);
+                }
+                self.probe(&scratch.table, hash, name, args)
+            }
+        }
+    }
+
     fn intern(&mut self, name: Sym, args: Option<&[TermId]>) -> TermId {
-        let mut slot = match self.slot(name, args) {
+        let hash = hash_of(name, args);
+        let mut slot = match self.slot(hash, name, args) {
             Ok(id) => return id,
             Err(slot) => slot,
         };
-        if (self.entries.len() + 1) * 2 > self.table.len() {
+        let (held, room) = match &self.scratch {
+            None => (self.entries.len(), self.table.len()),
+            Some(scratch) => (self.entries.len() - scratch.entries, scratch.table.len()),
+        };
+        if (held + 1) * 2 > room {
             self.grow();
-            slot = self.slot(name, args).expect_err("the term is new");
+            slot = self.slot(hash, name, args).expect_err("the term is new");
         }
         let id = u32::try_from(self.entries.len()).ok().filter(|&id| id != u32::MAX).expect("fewer than 2^32 terms");
         let entry = match args {
@@ -130,21 +180,74 @@ impl TermStore {
             }
         };
         self.entries.push(entry);
-        self.table[slot] = (hash_of(name, args) >> 32) << 32 | u64::from(id);
+        let table = match &mut self.scratch {
+            None => &mut self.table,
+            Some(scratch) => &mut scratch.table,
+        };
+        table[slot] = (hash >> 32) << 32 | u64::from(id);
         TermId(id)
     }
 
+    /// Doubles the table new terms go to.
     fn grow(&mut self) {
-        let size = (self.table.len() * 2).max(64);
-        self.table = vec![EMPTY; size];
+        let (first, old) = match &self.scratch {
+            None => (0, self.table.len()),
+            Some(scratch) => (scratch.entries, scratch.table.len()),
+        };
+        let size = (old * 2).max(64);
+        let mut table = vec![EMPTY; size];
         let mask = size - 1;
-        for (id, &e) in self.entries.iter().enumerate() {
+        for (id, &e) in self.entries.iter().enumerate().skip(first) {
             let hash = hash_of(e.name, self.entry_args(e));
             let mut i = hash as usize & mask;
-            while self.table[i] != EMPTY {
+            while table[i] != EMPTY {
                 i = (i + 1) & mask;
             }
-            self.table[i] = (hash >> 32) << 32 | id as u64;
+            table[i] = (hash >> 32) << 32 | id as u64;
+        }
+        match &mut self.scratch {
+            None => self.table = table,
+            Some(scratch) => scratch.table = table,
+        }
+    }
+
+    /// Freezes the terms interned so far: those interned from now on are
+    /// scratch terms, until [`TermStore::clear_scratch`] forgets them.
+    /// Frozen terms keep their ids.
+    ///
+    /// ```text
+    /// store.freeze();
+    /// let atom = store.app(f, &[a]);      // a scratch term
+    /// store.clear_scratch();              // `atom` names nothing now
+    /// ```
+    pub(crate) fn freeze(&mut self) {
+        let names = self.entries.iter().map(|e| e.name.0 as usize + 1).max().unwrap_or(0);
+        let mut named = vec![false; names];
+        for e in &self.entries {
+            named[e.name.0 as usize] = true;
+        }
+        self.scratch = Some(Box::new(Scratch {
+            entries: self.entries.len(),
+            args: self.args.len(),
+            table: vec![EMPTY; SCRATCH_TABLE],
+            named,
+        }));
+    }
+
+    /// Forgets the scratch terms (see [`TermStore::freeze`]): their ids
+    /// are given to the next scratch terms. Nothing holding one may be
+    /// read afterwards.
+    pub(crate) fn clear_scratch(&mut self) {
+        let Some(scratch) = &mut self.scratch else { return };
+        let held = self.entries.len() - scratch.entries;
+        self.entries.truncate(scratch.entries);
+        self.args.truncate(scratch.args);
+        // A table grown far beyond the terms it held is made small again,
+        // so that clearing it stays cheap.
+        if scratch.table.len() > SCRATCH_TABLE && scratch.table.len() > held * 16 {
+            scratch.table = vec![EMPTY; (held * 4).next_power_of_two().max(SCRATCH_TABLE)];
+        } else {
+            scratch.table.fill(EMPTY);
         }
     }
 
@@ -165,10 +268,11 @@ impl TermStore {
 
     /// The id of an existing term, without creating it.
     pub(crate) fn find(&self, node: &Node<'_>) -> Option<TermId> {
-        match *node {
-            Node::Sym(s) => self.slot(s, None).ok(),
-            Node::App(name, args) => self.slot(name, Some(args)).ok(),
-        }
+        let (name, args) = match *node {
+            Node::Sym(s) => (s, None),
+            Node::App(name, args) => (name, Some(args)),
+        };
+        self.slot(hash_of(name, args), name, args).ok()
     }
 
     /// The shape of `id`.
@@ -222,5 +326,45 @@ mod tests {
         assert_ne!(store.app(f, &[]), store.sym(f));
         assert_eq!(store.to_term(x, &symbols).to_string(), "(f a a)");
         assert_eq!(store.pred(x), Pred::new(f, 2));
+    }
+
+    #[test]
+    fn scratch_terms_are_found_as_frozen_ones_and_forgotten_together() {
+        let mut symbols = Symbols::default();
+        let mut store = TermStore::default();
+        let (f, g) = (symbols.intern("f"), symbols.intern("g"));
+        let constants: Vec<TermId> = (0..300).map(|i| store.sym(symbols.intern(&format!("c{i}")))).collect();
+        let frozen: Vec<TermId> = constants.windows(2).map(|w| store.app(f, w)).collect();
+        store.freeze();
+        let frozen_len = store.len();
+        // The exhaustive oracle: a plain store fed the same terms in the
+        // same order gives the same ids.
+        for round in 0..3 {
+            let mut plain = TermStore::default();
+            for &c in &constants {
+                let Node::Sym(name) = store.node(c) else { unreachable!("a constant") };
+                plain.sym(name);
+            }
+            constants.windows(2).for_each(|w| {
+                plain.app(f, w);
+            });
+            for (i, w) in constants.windows(3).enumerate().skip(round * 7) {
+                // Frozen terms keep their ids; new ones (of a frozen name
+                // or not) are interned once.
+                assert_eq!(store.app(f, &w[..2]), frozen[i]);
+                let new_f = store.app(f, &[w[0], w[2]]);
+                let new_g = store.app(g, w);
+                assert_eq!(store.app(f, &[w[0], w[2]]), new_f);
+                assert_eq!(store.app(g, w), new_g);
+                assert_eq!(store.find(&Node::App(g, w)), Some(new_g));
+                assert_eq!(plain.app(f, &[w[0], w[2]]), new_f, "same order, same ids");
+                assert_eq!(plain.app(g, w), new_g);
+            }
+            assert!(store.len() > frozen_len + 500, "the scratch table grew past its first size");
+            store.clear_scratch();
+            assert_eq!(store.len(), frozen_len);
+            assert_eq!(store.find(&Node::App(g, &constants[..3])), None, "scratch terms are forgotten");
+            assert_eq!(store.find(&Node::App(f, &constants[..2])), Some(frozen[0]));
+        }
     }
 }
