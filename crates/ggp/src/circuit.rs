@@ -33,6 +33,7 @@
 use crate::hash::FastMap;
 
 use crate::code::{Code, Step, TermBuilder};
+use crate::defs::{Defs, Lit};
 use crate::ground::Grounding;
 use crate::store::{Node, Pred, TermId};
 use crate::symbol::kw;
@@ -53,9 +54,6 @@ const MIN_INLINE_BUDGET: usize = 2_000_000;
 const LARGE_NETWORK: usize = 500_000;
 /// Above this many bodies, redundant bodies are not searched for.
 const MAX_SUBSUMPTION: usize = 256;
-
-/// A literal: atom index times two, plus one when negated.
-type Lit = u32;
 
 fn lit(atom: usize, positive: bool) -> Lit {
     (atom as u32) << 1 | u32::from(!positive)
@@ -131,7 +129,7 @@ struct Builder<'g> {
     /// Each term's atom, by term id (`u32::MAX`: not an atom).
     index: Vec<u32>,
     kinds: Vec<Kind>,
-    defs: Vec<Vec<Vec<Lit>>>,
+    defs: Defs,
     vals: Vec<Val>,
     base: Vec<TermId>,
     base_index: FastMap<TermId, usize>,
@@ -151,7 +149,7 @@ impl<'g> Builder<'g> {
         } else if pred == Pred::new(kw::DOES, 2) {
             let args = store.args(t);
             Kind::Does(args[0], args[1])
-        } else if self.g.externals.contains(&pred) {
+        } else if !self.g.externals.is_empty() && self.g.externals.contains(&pred) {
             Kind::Input
         } else {
             Kind::Derived
@@ -163,7 +161,7 @@ impl<'g> Builder<'g> {
         }
         self.index[t.0 as usize] = i as u32;
         self.kinds.push(kind);
-        self.defs.push(Vec::new());
+        self.defs.push_atom();
         self.vals.push(Val::Unknown);
         i
     }
@@ -187,34 +185,6 @@ impl<'g> Builder<'g> {
     fn atom_of_term(&self, t: TermId) -> Option<usize> {
         self.index.get(t.0 as usize).filter(|&&i| i != u32::MAX).map(|&i| i as usize)
     }
-}
-
-/// Normalises a body: sorted, without repeats; `None` if it holds a literal
-/// and its negation.
-fn normal_body(mut body: Vec<Lit>) -> Option<Vec<Lit>> {
-    body.sort_unstable();
-    body.dedup();
-    if body.windows(2).any(|w| atom_of(w[0]) == atom_of(w[1])) {
-        return None;
-    }
-    Some(body)
-}
-
-/// Sorted, without repeats, without bodies that contain another body.
-fn normal_bodies(bodies: Vec<Vec<Lit>>) -> Vec<Vec<Lit>> {
-    let mut bodies: Vec<Vec<Lit>> = bodies.into_iter().filter_map(normal_body).collect();
-    bodies.sort_unstable_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)));
-    bodies.dedup();
-    if bodies.len() <= MAX_SUBSUMPTION {
-        let mut kept: Vec<Vec<Lit>> = Vec::with_capacity(bodies.len());
-        for b in bodies {
-            if !kept.iter().any(|k| k.iter().all(|l| b.binary_search(l).is_ok())) {
-                kept.push(b);
-            }
-        }
-        return kept;
-    }
-    bodies
 }
 
 /// The disjunctive normal form of the negation of `bodies`, if it has at most
@@ -276,7 +246,7 @@ struct Layout {
     /// For each role, the first of its legal bits.
     legal_first: Vec<u32>,
     /// The materialised derived atoms, in groups, dependencies first.
-    node_order: Vec<Vec<usize>>,
+    node_order: Components,
     /// The bit of `terminal` (the false bit if it is never true).
     terminal_bit: u32,
     /// A bit that is never written, so always false.
@@ -297,7 +267,7 @@ pub(crate) fn compile(g: &Grounding) -> Circuit {
     let all: Vec<usize> = (0..b.atoms.len()).collect();
     let ordered = components(&b.defs, &all);
     clock.lap("ordered");
-    fold_constants(&mut b, &ordered.atoms, &next_of);
+    fold_constants(&mut b, &ordered, &next_of);
     clock.lap("constants folded");
     let shared = share_in_network(&mut b, &ordered);
     clock.lap(&format!("{shared} atoms shared"));
@@ -337,13 +307,6 @@ pub(crate) fn compile(g: &Grounding) -> Circuit {
         goal,
         next,
     };
-    // Millions of small definitions take a while to free: on another thread,
-    // off the start clock.
-    let defs = std::mem::take(&mut b.defs);
-    if defs.len() > 100_000 {
-        // Should no thread be available, they are freed here instead.
-        let _ = std::thread::Builder::new().name("free network".into()).spawn(move || drop(defs));
-    }
     drop(b);
     clock.lap("working memory freed");
     circuit
@@ -388,7 +351,7 @@ fn collect_atoms(g: &Grounding) -> Builder<'_> {
         atoms: Vec::new(),
         index: vec![u32::MAX; g.store.len()],
         kinds: Vec::new(),
-        defs: Vec::new(),
+        defs: Defs::default(),
         vals: Vec::new(),
         base: Vec::new(),
         base_index: FastMap::default(),
@@ -398,14 +361,25 @@ fn collect_atoms(g: &Grounding) -> Builder<'_> {
         let i = b.base_of(x);
         b.init[i] = true;
     }
+    // The rules with atoms for terms, flat: each rule's head, and its body
+    // ending at `ends[k]` in `lits`.
+    let mut heads: Vec<usize> = Vec::with_capacity(g.rules.len());
+    let mut ends: Vec<usize> = Vec::with_capacity(g.rules.len());
+    let mut lits: Vec<Lit> = Vec::new();
     for rule in g.rules.iter() {
-        let head = b.atom(rule.head);
-        let body: Vec<Lit> = rule.body.iter().map(|&(t, p)| lit(b.atom(t), p)).collect();
-        b.defs[head].push(body);
+        heads.push(b.atom(rule.head));
+        for &(t, p) in rule.body {
+            let l = lit(b.atom(t), p);
+            lits.push(l);
+        }
+        ends.push(lits.len());
     }
+    let starts = std::iter::once(0).chain(ends.iter().copied());
+    let rules = heads.iter().zip(starts.zip(&ends)).map(|(&head, (start, &end))| (head, &lits[start..end]));
+    b.defs = Defs::from_rules(b.atoms.len(), rules);
+    drop((heads, ends, lits));
     for i in 0..b.defs.len() {
-        let defs = std::mem::take(&mut b.defs[i]);
-        b.defs[i] = normal_bodies(defs);
+        b.defs.normalize(i, MAX_SUBSUMPTION);
     }
     // Base propositions mentioned only under `next` also need an index.
     for i in 0..b.atoms.len() {
@@ -432,6 +406,24 @@ impl Components {
         let starts = std::iter::once(0).chain(self.ends.iter().copied());
         starts.zip(&self.ends).map(|(start, &end)| &self.atoms[start..end])
     }
+
+    /// Adds a component: the atoms of `atoms` (unless there are none).
+    fn push(&mut self, atoms: impl IntoIterator<Item = usize>) {
+        self.atoms.extend(atoms);
+        if self.ends.last().copied().unwrap_or(0) < self.atoms.len() {
+            self.ends.push(self.atoms.len());
+        }
+    }
+
+    /// The components with only the atoms that pass `keep` (those left
+    /// empty dropped).
+    fn filtered(&self, keep: impl Fn(usize) -> bool) -> Components {
+        let mut out = Components::default();
+        for component in self.iter() {
+            out.push(component.iter().copied().filter(|&i| keep(i)));
+        }
+        out
+    }
 }
 
 /// The strongly connected components of the dependency graph among `nodes`
@@ -439,7 +431,7 @@ impl Components {
 /// `nodes` is ignored. Tarjan's algorithm, iterative, reading the edges
 /// from the definitions in place (a network may have millions of atoms:
 /// nothing is allocated per atom).
-fn components(defs: &[Vec<Vec<Lit>>], nodes: &[usize]) -> Components {
+fn components(defs: &Defs, nodes: &[usize]) -> Components {
     const UNSEEN: u32 = u32::MAX;
     let mut inside = vec![false; defs.len()];
     nodes.iter().for_each(|&i| inside[i] = true);
@@ -463,14 +455,14 @@ fn components(defs: &[Vec<Vec<Lit>>], nodes: &[usize]) -> Components {
         path.push((root, 0, 0));
         while let Some((v, body, literal)) = path.last_mut() {
             let v = *v;
-            let def = &defs[v];
-            if *body < def.len() {
-                if *literal >= def[*body].len() {
+            if *body < defs.body_count(v) {
+                let def_body = defs.body(v, *body);
+                if *literal >= def_body.len() {
                     *body += 1;
                     *literal = 0;
                     continue;
                 }
-                let w = atom_of(def[*body][*literal]);
+                let w = atom_of(def_body[*literal]);
                 *literal += 1;
                 if !inside[w] {
                     continue;
@@ -517,12 +509,10 @@ fn reachable(b: &Builder<'_>, roots: impl IntoIterator<Item = usize>, within: im
             continue;
         }
         seen[i] = true;
-        for body in &b.defs[i] {
-            for &l in body {
-                let a = atom_of(l);
-                if b.kinds[a] == Kind::Derived && !seen[a] {
-                    stack.push(a);
-                }
+        for l in b.defs.literals(i) {
+            let a = atom_of(l);
+            if b.kinds[a] == Kind::Derived && !seen[a] {
+                stack.push(a);
             }
         }
     }
@@ -531,7 +521,7 @@ fn reachable(b: &Builder<'_>, roots: impl IntoIterator<Item = usize>, within: im
 
 /// Stage 1: propagates constants to a fixpoint, `order` being the derived
 /// atoms' dependency order.
-fn fold_constants(b: &mut Builder<'_>, order: &[usize], next_of: &[Option<usize>]) {
+fn fold_constants(b: &mut Builder<'_>, ordered: &Components, next_of: &[Option<usize>]) {
     // For each `does` atom of a role, its `legal` atom (if any rule derives it).
     let legal_of: Vec<Option<usize>> = (0..b.atoms.len())
         .map(|i| match b.kinds[i] {
@@ -539,10 +529,17 @@ fn fold_constants(b: &mut Builder<'_>, order: &[usize], next_of: &[Option<usize>
             _ => None,
         })
         .collect();
+    // A pass over the derived atoms, dependencies first, settles every atom
+    // whose dependencies are settled; another is needed only where inputs
+    // were settled since, or where an atom of a cycle of several atoms was
+    // (an atom may then read one settled after it; an atom that reads
+    // itself is settled by its other literals, in its own turn).
+    let cycles = ordered.iter().any(|c| c.len() > 1);
+    fold_inputs(b, next_of, &legal_of);
     loop {
+        let decided = fold_derived(b, &ordered.atoms);
         let inputs_changed = fold_inputs(b, next_of, &legal_of);
-        let derived_changed = fold_derived(b, order);
-        if !inputs_changed && !derived_changed {
+        if !(inputs_changed || cycles && decided) {
             break;
         }
     }
@@ -571,48 +568,30 @@ fn fold_inputs(b: &mut Builder<'_>, next_of: &[Option<usize>], legal_of: &[Optio
 }
 
 /// Simplifies the definitions of derived atoms by the known values, and
-/// decides those that become constant; whether anything changed.
+/// decides those that become constant; whether any was decided.
 fn fold_derived(b: &mut Builder<'_>, order: &[usize]) -> bool {
-    let mut changed = false;
+    let mut decided = false;
     for &i in order {
         if b.kinds[i] != Kind::Derived || b.vals[i] != Val::Unknown {
             continue;
         }
-        let def = std::mem::take(&mut b.defs[i]);
-        let before: usize = def.iter().map(Vec::len).sum::<usize>() + def.len();
-        let def = simplify(def, &b.vals);
-        let after: usize = def.iter().map(Vec::len).sum::<usize>() + def.len();
-        changed |= after != before;
-        if def.iter().any(Vec::is_empty) {
+        let vals = &b.vals;
+        // Each literal's value where it is known.
+        b.defs.simplify(i, |l| match vals[atom_of(l)] {
+            Val::Unknown => None,
+            Val::True => Some(positive(l)),
+            Val::False => Some(!positive(l)),
+        });
+        if b.defs.has_empty_body(i) {
             b.vals[i] = Val::True;
-            b.defs[i] = vec![Vec::new()];
-            changed = true;
-        } else if def.is_empty() {
+            b.defs.make_true(i);
+            decided = true;
+        } else if b.defs.body_count(i) == 0 {
             b.vals[i] = Val::False;
-            changed = true;
-        } else {
-            b.defs[i] = def;
+            decided = true;
         }
     }
-    changed
-}
-
-/// `def` without the bodies that a false literal falsifies, and without the
-/// true literals in the others.
-fn simplify(mut def: Vec<Vec<Lit>>, vals: &[Val]) -> Vec<Vec<Lit>> {
-    def.retain_mut(|body| {
-        let mut falsified = false;
-        body.retain(|&l| match (vals[atom_of(l)], positive(l)) {
-            (Val::Unknown, _) => true,
-            (Val::True, true) | (Val::False, false) => false,
-            (Val::True, false) | (Val::False, true) => {
-                falsified = true;
-                true
-            }
-        });
-        !falsified
-    });
-    def
+    decided
 }
 
 /// Stage 1b: identical sub-networks shared (hash-consing, [`share_identical`])
@@ -635,43 +614,35 @@ fn share_in_network(b: &mut Builder<'_>, components: &Components) -> usize {
 /// "ignoring" a square off the ray become the plain rays. Atoms of a
 /// recursive group are not replaced. Returns the number of atoms replaced
 /// (their definitions stay, unused).
-fn share_identical(
-    defs: &mut [Vec<Vec<Lit>>],
-    components: &Components,
-    rewritable: &[bool],
-    replaceable: &[bool],
-) -> usize {
+fn share_identical(defs: &mut Defs, components: &Components, rewritable: &[bool], replaceable: &[bool]) -> usize {
     use std::collections::hash_map::Entry;
-    use std::hash::BuildHasher;
-    let hasher = crate::hash::BuildWordHasher::default();
     let mut replacement: Vec<Lit> = (0..defs.len()).map(|i| lit(i, true)).collect();
     let mut first_with: FastMap<u64, usize> = FastMap::default();
     let mut replaced = 0;
     for component in components.iter() {
         for &i in component {
-            if rewritable[i] {
-                rewrite_literals(&mut defs[i], &replacement);
+            if rewritable[i] && defs.map_literals(i, |l| replacement[atom_of(l)] ^ (l & 1)) {
+                defs.normalize(i, MAX_SUBSUMPTION);
             }
         }
         let &[i] = component else { continue };
-        let def = &defs[i];
-        if !replaceable[i] || def.iter().flatten().any(|&l| atom_of(l) == i) {
+        if !replaceable[i] || defs.literals(i).any(|l| atom_of(l) == i) {
             continue;
         }
-        if let [body] = def.as_slice()
-            && let &[l] = body.as_slice()
+        if defs.body_count(i) == 1
+            && let &[l] = defs.body(i, 0)
         {
             replacement[i] = l;
             replaced += 1;
             continue;
         }
-        match first_with.entry(hasher.hash_one(def)) {
+        match first_with.entry(defs.hash_of(i)) {
             Entry::Vacant(slot) => {
                 slot.insert(i);
             }
             // Equal hashes of different definitions (rare) are not shared.
             Entry::Occupied(slot) => {
-                if defs[*slot.get()] == *def {
+                if defs.same(*slot.get(), i) {
                     replacement[i] = lit(*slot.get(), true);
                     replaced += 1;
                 }
@@ -679,22 +650,6 @@ fn share_identical(
         }
     }
     replaced
-}
-
-/// Rewrites each literal of `def` by `replacement` (indexed by atom, for the
-/// positive literal) and normalises `def` again if anything changed.
-fn rewrite_literals(def: &mut Vec<Vec<Lit>>, replacement: &[Lit]) {
-    let mut changed = false;
-    for body in def.iter_mut() {
-        for l in body.iter_mut() {
-            let r = replacement[atom_of(*l)] ^ (*l & 1);
-            changed |= r != *l;
-            *l = r;
-        }
-    }
-    if changed {
-        *def = normal_bodies(std::mem::take(def));
-    }
 }
 
 /// Stage 2, the roots: the state bits of the base propositions that can
@@ -727,7 +682,7 @@ fn find_roots(b: &Builder<'_>, next_of: &[Option<usize>]) -> Roots {
     // Moves in a stable order: that of their terms ([`crate::Term`]'s).
     let order = TermOrder::new(g, roots.legal.iter().flatten().map(|&(mv, _)| mv));
     for list in &mut roots.legal {
-        list.sort_by_cached_key(|&(mv, _)| order.key(mv));
+        order.sort(list);
     }
     let terminal = g.store.find(&Node::Sym(kw::TERMINAL)).and_then(|t| b.atom_of_term(t));
     roots.terminal = terminal.filter(|&t| b.vals[t] != Val::False);
@@ -740,7 +695,8 @@ fn find_roots(b: &Builder<'_>, next_of: &[Option<usize>]) -> Roots {
 /// used is computed once, and a term's key is its tokens in prefix order.
 struct TermOrder<'g> {
     store: &'g crate::store::TermStore,
-    rank: FastMap<crate::symbol::Sym, u32>,
+    /// Each name's rank, by symbol number (only the names used are read).
+    rank: Vec<u32>,
 }
 
 impl<'g> TermOrder<'g> {
@@ -767,31 +723,41 @@ impl<'g> TermOrder<'g> {
             crate::term::compare_names(g.symbols.name(*a), g.symbols.name(*b))
         };
         names.sort_by(by_name);
-        let mut rank = FastMap::default();
+        let mut rank = vec![0u32; names.iter().map(|s| s.0 as usize + 1).max().unwrap_or(0)];
         let mut r = 0u32;
         for (k, &name) in names.iter().enumerate() {
             if k > 0 && by_name(&names[k - 1], &name) != std::cmp::Ordering::Equal {
                 r += 1;
             }
-            rank.insert(name, r);
+            rank[name.0 as usize] = r;
         }
         TermOrder { store: &g.store, rank }
     }
 
-    /// The key of `t`: one token per name (constants below compound terms),
-    /// and a 0 closing each argument list, so that a shorter list sorts
-    /// first.
-    fn key(&self, t: TermId) -> Vec<u32> {
-        let mut out = Vec::new();
-        self.push_tokens(t, &mut out);
-        out
+    /// Sorts `list` by its terms (a stable sort), with the keys of all its
+    /// terms in one array.
+    fn sort<T: Copy>(&self, list: &mut [(TermId, T)]) {
+        let mut tokens = Vec::new();
+        let mut ends = Vec::with_capacity(list.len());
+        for &(t, _) in list.iter() {
+            self.push_tokens(t, &mut tokens);
+            ends.push(tokens.len());
+        }
+        let key = |k: usize| &tokens[if k == 0 { 0 } else { ends[k - 1] }..ends[k]];
+        let mut order: Vec<usize> = (0..list.len()).collect();
+        order.sort_by(|&a, &b| key(a).cmp(key(b)));
+        let sorted: Vec<(TermId, T)> = order.iter().map(|&k| list[k]).collect();
+        list.copy_from_slice(&sorted);
     }
 
+    /// Appends the key of `t`: one token per name (constants below compound
+    /// terms), and a 0 closing each argument list, so that a shorter list
+    /// sorts first.
     fn push_tokens(&self, t: TermId, out: &mut Vec<u32>) {
         match self.store.node(t) {
-            Node::Sym(s) => out.push(self.rank[&s] + 1),
+            Node::Sym(s) => out.push(self.rank[s.0 as usize] + 1),
             Node::App(s, args) => {
-                out.push(1 << 31 | (self.rank[&s] + 1));
+                out.push(1 << 31 | (self.rank[s.0 as usize] + 1));
                 for &a in args {
                     self.push_tokens(a, out);
                 }
@@ -838,20 +804,21 @@ fn add_root(b: &Builder<'_>, roots: &mut Roots, i: usize) -> bool {
 /// definitions before they were simplified: simplifying only removes or
 /// redirects dependencies to earlier components, so only components of
 /// several atoms need to be split again.
-fn recursive_groups(b: &Builder<'_>, live: &[bool], ordered: &Components) -> (Vec<Vec<usize>>, Vec<bool>) {
-    let mut groups = Vec::new();
+fn recursive_groups(b: &Builder<'_>, live: &[bool], ordered: &Components) -> (Components, Vec<bool>) {
+    let mut groups = Components::default();
+    let mut members: Vec<usize> = Vec::new();
     for component in ordered.iter() {
-        let members: Vec<usize> = component.iter().copied().filter(|&i| live[i]).collect();
+        members.clear();
+        members.extend(component.iter().copied().filter(|&i| live[i]));
         match members.len() {
             0 => {}
-            1 => groups.push(members),
-            _ => groups.extend(components(&b.defs, &members).iter().map(<[usize]>::to_vec)),
+            1 => groups.push([members[0]]),
+            _ => components(&b.defs, &members).iter().for_each(|c| groups.push(c.iter().copied())),
         }
     }
     let mut cyclic = vec![false; b.atoms.len()];
-    for group in &groups {
-        let self_loop =
-            group.len() == 1 && b.defs[group[0]].iter().any(|body| body.iter().any(|&l| atom_of(l) == group[0]));
+    for group in groups.iter() {
+        let self_loop = group.len() == 1 && b.defs.literals(group[0]).any(|l| atom_of(l) == group[0]);
         if group.len() > 1 || self_loop {
             group.iter().for_each(|&i| cyclic[i] = true);
         }
@@ -863,11 +830,10 @@ fn recursive_groups(b: &Builder<'_>, live: &[bool], ordered: &Components) -> (Ve
 /// dependencies first. Inlining copies definitions, so in a large network it
 /// stops once it has added [`INLINE_GROWTH`] times as many literals as the
 /// network had (at least [`MIN_INLINE_BUDGET`]): the rest stays as nodes.
-fn inline_definitions(b: &mut Builder<'_>, groups: &[Vec<usize>], is_root: &[bool], cyclic: &[bool]) {
-    let size = |def: &[Vec<Lit>]| def.iter().map(|body| body.len() + 1).sum::<usize>();
-    let total: usize = b.defs.iter().map(|d| size(d)).sum();
+fn inline_definitions(b: &mut Builder<'_>, groups: &Components, is_root: &[bool], cyclic: &[bool]) {
+    let total = b.defs.total_size();
     let mut budget = if total > LARGE_NETWORK { 0 } else { total.saturating_mul(INLINE_GROWTH).max(MIN_INLINE_BUDGET) };
-    for group in groups {
+    for group in groups.iter() {
         for &h in group {
             if b.vals[h] != Val::Unknown {
                 continue;
@@ -875,16 +841,16 @@ fn inline_definitions(b: &mut Builder<'_>, groups: &[Vec<usize>], is_root: &[boo
             if budget == 0 {
                 return;
             }
-            let def = std::mem::take(&mut b.defs[h]);
-            let before = size(&def);
+            let before = b.defs.size(h);
             let mut out: Vec<Vec<Lit>> = Vec::new();
-            for body in &def {
+            for body in b.defs.bodies(h) {
                 let inlinable = |c: usize| b.kinds[c] == Kind::Derived && !is_root[c] && !cyclic[c] && c != h;
                 let expanded = inline_body(&b.defs, body, out.len(), inlinable);
                 out.extend(expanded);
             }
-            b.defs[h] = normal_bodies(out);
-            budget = budget.saturating_sub(size(&b.defs[h]).saturating_sub(before));
+            b.defs.set(h, &out);
+            b.defs.normalize(h, MAX_SUBSUMPTION);
+            budget = budget.saturating_sub(b.defs.size(h).saturating_sub(before));
         }
     }
 }
@@ -892,19 +858,17 @@ fn inline_definitions(b: &mut Builder<'_>, groups: &[Vec<usize>], is_root: &[boo
 /// The bodies that `body` becomes when each of its `inlinable` atoms is
 /// replaced by its definition (or the negation of it), within the size
 /// limits, `produced` bodies of the same definition being already made.
-fn inline_body(
-    defs: &[Vec<Vec<Lit>>],
-    body: &[Lit],
-    produced: usize,
-    inlinable: impl Fn(usize) -> bool,
-) -> Vec<Vec<Lit>> {
+fn inline_body(defs: &Defs, body: &[Lit], produced: usize, inlinable: impl Fn(usize) -> bool) -> Vec<Vec<Lit>> {
     let mut acc: Vec<Vec<Lit>> = vec![Vec::new()];
     for &l in body {
         let c = atom_of(l);
         if inlinable(c) {
             let room = MAX_BODIES.saturating_sub(produced) / acc.len().max(1);
-            let alts =
-                if positive(l) { (defs[c].len() <= room).then(|| defs[c].clone()) } else { negate(&defs[c], room) };
+            let alts = if positive(l) {
+                (defs.body_count(c) <= room).then(|| defs.to_vecs(c))
+            } else {
+                negate(&defs.to_vecs(c), room)
+            };
             if let Some(alts) = alts {
                 let longest = alts.iter().map(Vec::len).max().unwrap_or(0);
                 let current = acc.iter().map(Vec::len).max().unwrap_or(0);
@@ -938,7 +902,7 @@ impl Layout {
 /// Stage 5, the layout: the state, the joint move, the next state, then the
 /// legal moves (each role's on consecutive bits) and the other materialised
 /// atoms, group by group.
-fn lay_out(b: &Builder<'_>, roots: &Roots, groups: &[Vec<usize>], materialised: &[bool]) -> Layout {
+fn lay_out(b: &Builder<'_>, roots: &Roots, groups: &Components, materialised: &[bool]) -> Layout {
     let n = b.atoms.len();
     let does_atoms: Vec<usize> =
         (0..n).filter(|&i| matches!(b.kinds[i], Kind::Does(..)) && b.vals[i] == Val::Unknown).collect();
@@ -979,19 +943,12 @@ fn lay_out(b: &Builder<'_>, roots: &Roots, groups: &[Vec<usize>], materialised: 
             next_free += 1;
         }
     }
-    let mut node_order: Vec<Vec<usize>> = Vec::new();
-    for group in groups {
-        let members: Vec<usize> = group.iter().copied().filter(|&i| materialised[i]).collect();
-        if members.is_empty() {
-            continue;
+    let node_order = groups.filtered(|i| materialised[i]);
+    for &i in &node_order.atoms {
+        if bit_of[i].is_none() {
+            bit_of[i] = Some(next_free);
+            next_free += 1;
         }
-        for &i in &members {
-            if bit_of[i].is_none() {
-                bit_of[i] = Some(next_free);
-                next_free += 1;
-            }
-        }
-        node_order.push(members);
     }
     // A constant-false bit for a missing terminal (or legal/goal atoms that
     // were folded away): the never-written last bit.
@@ -1053,22 +1010,19 @@ fn build_program(
     let bit = |l: Lit| bit_of[atom_of(l)].expect("every literal of a live atom has a bit");
     let out_bit = |i: usize| bit_of[i].expect("materialised atoms have bits");
     let mut code = Code::default();
-    let groups: Vec<Vec<usize>> = layout
-        .node_order
-        .iter()
-        .map(|group| group.iter().copied().filter(|&i| member(i)).collect::<Vec<usize>>())
-        .filter(|members| !members.is_empty())
-        .collect();
-    let guards = if guarded { choose_guards(b, &groups, cyclic) } else { FastMap::default() };
-    // The open blocks, by guard, and the block each open atom is in.
+    let groups = layout.node_order.filtered(member);
+    let guards = if guarded { choose_guards(b, &groups, cyclic) } else { vec![NO_GUARD; b.atoms.len()] };
+    // The open blocks, by guard, and the block each open atom is in
+    // ([`NO_GUARD`]: none), with the number of atoms in open blocks.
     let mut open: FastMap<Lit, Vec<usize>> = FastMap::default();
-    let mut open_block_of: FastMap<usize, Lit> = FastMap::default();
+    let mut open_block_of: Vec<Lit> = vec![NO_GUARD; b.atoms.len()];
+    let mut open_atoms = 0usize;
     // A block's atoms do not read each other (a block is closed before an
     // atom that reads it), so they may run in any order: by second guard.
     let close = |guard: Lit, members: Vec<usize>, code: &mut Code| {
         if members.len() < MIN_BLOCK {
             for i in members {
-                let node = code.push_node(out_bit(i), &lower_bodies(&b.defs[i], &bit));
+                let node = code.push_node(out_bit(i), &lower_bodies(&b.defs, i, &bit));
                 code.steps.push(Step::Node(node));
             }
             return;
@@ -1076,7 +1030,7 @@ fn build_program(
         for (second, part) in split_by_second_guard(b, guard, members) {
             let first = code.nodes.len() as u32;
             for &i in &part {
-                code.push_node(out_bit(i), &lower_bodies(&b.defs[i], &bit));
+                code.push_node(out_bit(i), &lower_bodies(&b.defs, i, &bit));
             }
             let test = |l: Lit| (bit(l) / 64, 1u64 << (bit(l) % 64));
             let (w1, m1) = test(guard);
@@ -1088,32 +1042,33 @@ fn build_program(
             code.steps.push(Step::Guarded { guard, first, end: code.nodes.len() as u32 });
         }
     };
-    for members in groups {
+    for members in groups.iter() {
         // Close the blocks these atoms read from.
-        if !open_block_of.is_empty() {
-            for &i in &members {
-                for &l in b.defs[i].iter().flatten() {
-                    if let Some(guard) = open_block_of.get(&atom_of(l)).copied() {
+        if open_atoms > 0 {
+            for &i in members {
+                for l in b.defs.literals(i) {
+                    let guard = open_block_of[atom_of(l)];
+                    if guard != NO_GUARD {
                         let block = open.remove(&guard).unwrap_or_default();
-                        block.iter().for_each(|m| {
-                            open_block_of.remove(m);
-                        });
+                        block.iter().for_each(|&m| open_block_of[m] = NO_GUARD);
+                        open_atoms -= block.len();
                         close(guard, block, &mut code);
                     }
                 }
             }
         }
-        if let [i] = members[..]
-            && let Some(&guard) = guards.get(&i)
+        if let &[i] = members
+            && guards[i] != NO_GUARD
         {
-            open.entry(guard).or_default().push(i);
-            open_block_of.insert(i, guard);
+            open.entry(guards[i]).or_default().push(i);
+            open_block_of[i] = guards[i];
+            open_atoms += 1;
             continue;
         }
         let recursive = members.iter().any(|&i| cyclic[i]);
         let first = code.nodes.len() as u32;
-        for &i in &members {
-            let node = code.push_node(out_bit(i), &lower_bodies(&b.defs[i], &bit));
+        for &i in members {
+            let node = code.push_node(out_bit(i), &lower_bodies(&b.defs, i, &bit));
             if !recursive {
                 code.steps.push(Step::Node(node));
             }
@@ -1132,11 +1087,12 @@ fn build_program(
     code
 }
 
-/// The positive literals every body of `def` requires. Bodies are sorted: a
-/// literal of the first body that every other body contains.
-fn common_literals(def: &[Vec<Lit>]) -> Vec<Lit> {
-    let Some((first, rest)) = def.split_first() else { return Vec::new() };
-    first.iter().copied().filter(|&l| positive(l) && rest.iter().all(|body| body.binary_search(&l).is_ok())).collect()
+/// The positive literals every body of atom `i` requires. Bodies are
+/// sorted: a literal of the first body that every other body contains.
+fn common_literals(defs: &Defs, i: usize) -> impl Iterator<Item = Lit> + '_ {
+    let mut bodies = defs.bodies(i);
+    let first = bodies.next().unwrap_or(&[]);
+    first.iter().copied().filter(move |&l| positive(l) && bodies.clone().all(|body| body.binary_search(&l).is_ok()))
 }
 
 /// The `members` of a block guarded by `guard` in parts by a second guard:
@@ -1146,7 +1102,7 @@ fn common_literals(def: &[Vec<Lit>]) -> Vec<Lit> {
 /// part without one. Parts in order of their first member.
 fn split_by_second_guard(b: &Builder<'_>, guard: Lit, members: Vec<usize>) -> Vec<(Option<Lit>, Vec<usize>)> {
     let common: Vec<Vec<Lit>> =
-        members.iter().map(|&i| common_literals(&b.defs[i]).into_iter().filter(|&l| l != guard).collect()).collect();
+        members.iter().map(|&i| common_literals(&b.defs, i).filter(|&l| l != guard).collect()).collect();
     let mut frequency: FastMap<Lit, usize> = FastMap::default();
     for l in common.iter().flatten() {
         *frequency.entry(*l).or_default() += 1;
@@ -1178,7 +1134,7 @@ const MIN_BLOCK: usize = 4;
 /// [`MIN_GUARDED`] atoms share it. In a turn-taking game most legal moves
 /// require `(true (control r))`: the moves of the role not in control are
 /// then not evaluated.
-fn choose_guards(b: &Builder<'_>, groups: &[Vec<usize>], cyclic: &[bool]) -> FastMap<usize, Lit> {
+fn choose_guards(b: &Builder<'_>, groups: &Components, cyclic: &[bool]) -> Vec<Lit> {
     let candidates: Vec<usize> = groups
         .iter()
         .filter_map(|g| match g[..] {
@@ -1186,26 +1142,31 @@ fn choose_guards(b: &Builder<'_>, groups: &[Vec<usize>], cyclic: &[bool]) -> Fas
             _ => None,
         })
         .collect();
-    let common = |i: usize| common_literals(&b.defs[i]);
+    let common = |i: usize| common_literals(&b.defs, i);
     let mut frequency: FastMap<Lit, usize> = FastMap::default();
     for &i in &candidates {
         for l in common(i) {
             *frequency.entry(l).or_default() += 1;
         }
     }
-    let mut chosen: FastMap<usize, Lit> = FastMap::default();
+    let mut chosen = vec![NO_GUARD; b.atoms.len()];
+    let mut size: FastMap<Lit, usize> = FastMap::default();
     for &i in &candidates {
-        if let Some(l) = common(i).into_iter().max_by_key(|l| (frequency[l], std::cmp::Reverse(*l))) {
-            chosen.insert(i, l);
+        if let Some(l) = common(i).max_by_key(|l| (frequency[l], std::cmp::Reverse(*l))) {
+            chosen[i] = l;
+            *size.entry(l).or_default() += 1;
         }
     }
-    let mut size: FastMap<Lit, usize> = FastMap::default();
-    for &l in chosen.values() {
-        *size.entry(l).or_default() += 1;
+    for &i in &candidates {
+        if chosen[i] != NO_GUARD && size[&chosen[i]] < MIN_GUARDED {
+            chosen[i] = NO_GUARD;
+        }
     }
-    chosen.retain(|_, l| size[l] >= MIN_GUARDED);
     chosen
 }
+
+/// No guard, in the tables of guards by atom (no literal is this large).
+const NO_GUARD: Lit = Lit::MAX;
 
 /// The initial state as words.
 fn initial_words(b: &Builder<'_>, roots: &Roots, state_words: u32) -> Vec<u64> {
@@ -1236,64 +1197,88 @@ fn move_infos(b: &Builder<'_>, roots: &Roots, layout: &Layout) -> Vec<Vec<MoveIn
         .collect()
 }
 
-/// Terms for a disjunction of bodies. Bodies that are equal but for one
-/// positive literal are grouped into one term per word: the shared literals
-/// and "any of these bits".
-fn lower_bodies(bodies: &[Vec<Lit>], bit: &dyn Fn(Lit) -> u32) -> Vec<TermBuilder> {
-    if bodies.iter().any(Vec::is_empty) {
+/// Terms for the disjunction of atom `i`'s bodies. Bodies that are equal
+/// but for one positive literal are grouped into one term per word: the
+/// shared literals and "any of these bits".
+fn lower_bodies(defs: &Defs, i: usize, bit: &dyn Fn(Lit) -> u32) -> Vec<TermBuilder> {
+    if defs.has_empty_body(i) {
         return vec![TermBuilder::default()];
     }
-    if let [body] = bodies {
+    if defs.body_count(i) == 1 {
         // Nothing to factor (most atoms of a large network).
         let mut t = TermBuilder::default();
-        for &l in body {
+        for &l in defs.body(i, 0) {
             t.literal(bit(l), positive(l));
         }
         return vec![t];
     }
-    let mut counts: FastMap<Vec<Lit>, usize> = FastMap::default();
-    for body in bodies {
+    let bodies: Vec<&[Lit]> = defs.bodies(i).collect();
+    lower_disjunction(&bodies, bit)
+}
+
+/// [`lower_bodies`] for a disjunction of several bodies, none empty.
+fn lower_disjunction(bodies: &[&[Lit]], bit: &dyn Fn(Lit) -> u32) -> Vec<TermBuilder> {
+    // Each (body, positive literal) pair, keyed by the body without that
+    // literal: the pairs sorted by key, so that equal keys are adjacent and
+    // numbered, and each key counted (no key is built).
+    let without = |&(body, k): &(u32, u32)| {
+        let body = bodies[body as usize];
+        body[..k as usize].iter().chain(&body[k as usize + 1..])
+    };
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
+    for (n, body) in bodies.iter().enumerate() {
         for (k, &l) in body.iter().enumerate() {
             if positive(l) {
-                let mut key = body.clone();
-                key.remove(k);
-                *counts.entry(key).or_default() += 1;
+                pairs.push((n as u32, k as u32));
             }
         }
     }
-    let mut groups: Vec<(Vec<Lit>, Vec<Lit>)> = Vec::new();
-    let mut group_of: FastMap<Vec<Lit>, usize> = FastMap::default();
+    let mut sorted: Vec<u32> = (0..pairs.len() as u32).collect();
+    sorted.sort_unstable_by(|&a, &b| without(&pairs[a as usize]).cmp(without(&pairs[b as usize])));
+    // Each pair's key number, and each key's count.
+    let mut key_of = vec![0u32; pairs.len()];
+    let mut counts: Vec<u32> = Vec::new();
+    for (at, &p) in sorted.iter().enumerate() {
+        if at == 0 || without(&pairs[sorted[at - 1] as usize]).ne(without(&pairs[p as usize])) {
+            counts.push(0);
+        }
+        key_of[p as usize] = counts.len() as u32 - 1;
+        *counts.last_mut().expect("a key was numbered") += 1;
+    }
+    // The groups by key, in order of their first body: the pair that made
+    // the key, and the alternatives.
+    let mut groups: Vec<((u32, u32), Vec<Lit>)> = Vec::new();
+    let mut group_of = vec![u32::MAX; counts.len()];
     let mut terms = Vec::new();
-    for body in bodies {
-        let best = body
-            .iter()
-            .enumerate()
-            .filter(|(_, l)| positive(**l))
-            .map(|(k, &l)| {
-                let mut key = body.clone();
-                key.remove(k);
-                let c = counts[&key];
-                (c, key, l)
-            })
-            .max_by_key(|(c, _, _)| *c);
+    let mut next_pair = 0usize;
+    for (n, body) in bodies.iter().enumerate() {
+        // This body's pairs, and of them the one whose key is the most
+        // common (the last of equals).
+        let first = next_pair;
+        while next_pair < pairs.len() && pairs[next_pair].0 == n as u32 {
+            next_pair += 1;
+        }
+        let best = (first..next_pair).max_by_key(|&p| counts[key_of[p] as usize]);
         match best {
-            Some((c, key, l)) if c >= 2 => {
-                let g = *group_of.entry(key.clone()).or_insert_with(|| {
-                    groups.push((key, Vec::new()));
-                    groups.len() - 1
-                });
-                groups[g].1.push(l);
+            Some(p) if counts[key_of[p] as usize] >= 2 => {
+                let key = key_of[p] as usize;
+                if group_of[key] == u32::MAX {
+                    group_of[key] = groups.len() as u32;
+                    groups.push((pairs[p], Vec::new()));
+                }
+                groups[group_of[key] as usize].1.push(body[pairs[p].1 as usize]);
             }
             _ => {
                 let mut t = TermBuilder::default();
-                for &l in body {
+                for &l in body.iter() {
                     t.literal(bit(l), positive(l));
                 }
                 terms.push(t);
             }
         }
     }
-    for (key, alternatives) in groups {
+    for (pair, alternatives) in groups {
+        let key: Vec<Lit> = without(&pair).copied().collect();
         let mut by_word: Vec<(u32, u64)> = Vec::new();
         for &l in &alternatives {
             let b = bit(l);
@@ -1340,8 +1325,11 @@ mod tests {
     #[test]
     fn redundant_bodies_are_dropped() {
         let (a, bb) = (lit(1, true), lit(2, true));
-        assert_eq!(normal_bodies(vec![vec![a, bb], vec![a], vec![bb, bb, a]]), vec![vec![a]]);
-        assert_eq!(normal_bodies(vec![vec![a, a ^ 1]]), Vec::<Vec<Lit>>::new());
+        let mut defs = Defs::from_vecs(&[vec![vec![a, bb], vec![a], vec![bb, bb, a]], vec![vec![a, a ^ 1]]]);
+        defs.normalize(0, MAX_SUBSUMPTION);
+        defs.normalize(1, MAX_SUBSUMPTION);
+        assert_eq!(defs.to_vecs(0), vec![vec![a]]);
+        assert_eq!(defs.to_vecs(1), Vec::<Vec<Lit>>::new());
     }
 
     /// Components come out dependencies first, a cycle as one component,
@@ -1352,7 +1340,7 @@ mod tests {
         let p = |a: usize| vec![lit(a, true)];
         let defs =
             vec![vec![], vec![p(0)], vec![p(1), p(3)], vec![p(2)], vec![vec![lit(3, false), lit(1, true)]], vec![p(0)]];
-        let c = components(&defs, &[4, 3, 2, 1, 0]);
+        let c = components(&Defs::from_vecs(&defs), &[4, 3, 2, 1, 0]);
         let mut got: Vec<Vec<usize>> = c.iter().map(<[usize]>::to_vec).collect();
         got.iter_mut().for_each(|g| g.sort_unstable());
         assert_eq!(got, vec![vec![0], vec![1], vec![2, 3], vec![4]]);
@@ -1364,7 +1352,7 @@ mod tests {
     #[test]
     fn identical_definitions_are_shared() {
         let (a, bb) = (lit(0, true), lit(1, true));
-        let mut defs = vec![
+        let defs = vec![
             vec![],                                           // 0: input
             vec![],                                           // 1: input
             vec![vec![a, bb]],                                // 2
@@ -1377,10 +1365,11 @@ mod tests {
         let order = Components { atoms: (0..8).collect(), ends: (1..=8).collect() };
         let rewritable = [false, false, true, true, true, true, true, true];
         let replaceable = [false, false, true, true, true, true, true, false];
+        let mut defs = Defs::from_vecs(&defs);
         assert_eq!(share_identical(&mut defs, &order, &rewritable, &replaceable), 3);
-        assert_eq!(defs[5], vec![vec![a, lit(2, false)]]);
+        assert_eq!(defs.to_vecs(5), vec![vec![a, lit(2, false)]]);
         // 6 is 5 now; 7's second body is subsumed by its first.
-        assert_eq!(defs[7], vec![vec![lit(5, true)]]);
+        assert_eq!(defs.to_vecs(7), vec![vec![lit(5, true)]]);
     }
 
     /// Moves are listed in the order of their terms: numbers by value, other
@@ -1409,7 +1398,8 @@ mod tests {
         // (k and x1) or (k and x2) or (k and x3): one term, k and any of x1..x3.
         let k = lit(0, true);
         let bodies: Vec<Vec<Lit>> = (1..4).map(|x| vec![k, lit(x, true)]).collect();
-        let terms = lower_bodies(&bodies, &|l| atom_of(l) as u32);
+        let bodies: Vec<&[Lit]> = bodies.iter().map(Vec::as_slice).collect();
+        let terms = lower_disjunction(&bodies, &|l| atom_of(l) as u32);
         assert_eq!(terms.len(), 1);
         let c = terms[0].clauses()[0];
         assert_eq!((c.pos, c.any), (1, 0b1110));

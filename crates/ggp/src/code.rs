@@ -129,16 +129,17 @@ impl Code {
             if t.contradictory() {
                 continue;
             }
-            let mut clauses = t.clauses.clone();
-            if clauses.is_empty() {
+            let start = self.clauses.len();
+            self.clauses.extend_from_slice(&t.clauses);
+            if t.clauses.is_empty() {
                 // A term that always holds: a test of nothing.
-                clauses.push(Clause { word: 0, last: false, pos: 0, neg: 0, any: 0 });
+                self.clauses.push(Clause { word: 0, last: false, pos: 0, neg: 0, any: 0 });
             }
+            let clauses = &mut self.clauses[start..];
             // The most selective tests first: fewer clauses run on average.
             clauses.sort_by_key(|c| std::cmp::Reverse((c.pos | c.neg).count_ones()));
             clauses.iter_mut().for_each(|c| c.last = false);
             clauses.last_mut().expect("at least one clause").last = true;
-            self.clauses.extend(clauses);
         }
         let node = Node { word: out_bit / 64, mask: 1 << (out_bit % 64), first, end: self.clauses.len() as u32 };
         self.nodes.push(node);

@@ -33,16 +33,16 @@
 //! will run out ([`HOPELESS_ROUNDS`]).
 
 use std::collections::HashSet;
-use std::hash::Hasher;
 
 use crate::compile_error::CompileError;
-use crate::datalog::{Budget, Evaluator, Join, Model, Negation, Plan, find_instance};
+use crate::datalog::{Budget, Evaluator, Model, Negation, Plan};
 use crate::decompose::{Determined, decompose};
 use crate::fluents;
 use crate::game::Game;
 use crate::guards;
-use crate::hash::{FastMap, WordHasher};
+use crate::hash::FastMap;
 use crate::hybrid;
+use crate::instantiate::{Against, ToGround, instantiate_all};
 use crate::magic;
 use crate::normalize::{Lit, NRule, Pat, Program};
 use crate::prover::dynamic_preds;
@@ -103,6 +103,33 @@ impl GroundRules {
         self.heads.push(head);
         self.literals.extend_from_slice(body);
         self.ends.push(self.literals.len());
+    }
+
+    /// No rules, with room for `rules` rules of `literals` literals in all.
+    pub(crate) fn with_capacity(rules: usize, literals: usize) -> GroundRules {
+        GroundRules {
+            heads: Vec::with_capacity(rules),
+            ends: Vec::with_capacity(rules),
+            literals: Vec::with_capacity(literals),
+        }
+    }
+
+    /// The number of body literals of all the rules.
+    pub(crate) fn literal_count(&self) -> usize {
+        self.literals.len()
+    }
+
+    /// Adds rules `range` of `other`, in order.
+    pub(crate) fn extend_from(&mut self, other: &GroundRules, range: std::ops::Range<usize>) {
+        if range.is_empty() {
+            return;
+        }
+        let start = if range.start == 0 { 0 } else { other.ends[range.start - 1] };
+        let end = other.ends[range.end - 1];
+        let shift = self.literals.len();
+        self.heads.extend_from_slice(&other.heads[range.clone()]);
+        self.literals.extend_from_slice(&other.literals[start..end]);
+        self.ends.extend(other.ends[range].iter().map(|&e| e - start + shift));
     }
 
     /// Rule `i`.
@@ -536,7 +563,6 @@ fn ground_with(
     };
     let mut domain = statics.clone();
     let not_dynamic = |p: Pred| !is_dynamic(p) && !demand.demand.contains(&p);
-    let negation = Negation::Only(&not_dynamic);
     // The relations left to demand are evaluated with their negative
     // literals ignored first, with the rest (what they derive is then too
     // much, never too little), and then exactly for every instance asked.
@@ -600,73 +626,35 @@ fn ground_with(
         );
     }
     // Each rule instantiated against it: what remains of a body is its
-    // literals over state-dependent atoms.
-    let mut rules = GroundRules::default();
-    // The body of the instance at hand.
-    let mut body: Vec<(TermId, bool)> = Vec::new();
-    // Each ground rule once: the first rule with each hash, and for each rule
-    // the next with the same hash.
-    let mut seen: FastMap<u64, u32> = FastMap::default();
-    let mut chain: Vec<u32> = Vec::new();
-    const NONE: u32 = u32::MAX;
+    // literals over state-dependent atoms. The plans first, and the indexes
+    // they use, then the instances ([`instantiate`], on both cores).
+    let mut to_ground = Vec::new();
     for (rule, filtered) in rules_to_ground(&demand, &program.store, &|p| is_dynamic(p) && !external(p)) {
-        let rule = &rule;
-        // The body's own literals (the head filter, last, is not one).
-        let own = rule.body.len() - usize::from(filtered);
-        let rule_clock = std::time::Instant::now();
-        let rules_before = rules.len();
-        let plan = Plan::new(rule, None, &program.store, &|p| domain.atoms(p).len());
-        domain.prepare(rule, &plan, &program.store);
-        let store = &program.store;
-        let join = Join::new(store, &domain, rule, &negation, &plan, None);
-        let mut overflow = false;
-        join.solutions(&mut |b| {
-            let Some(head) = find_instance(&rule.head, b, store) else { return true };
-            body.clear();
-            for (i, lit) in rule.body[..own].iter().enumerate() {
-                match lit {
-                    Lit::Pos(p) | Lit::Neg(p) if demand.demand.contains(&p.pred(store)) => {}
-                    Lit::Pos(p) if is_dynamic(p.pred(store)) => body.push((join.matched(i), true)),
-                    Lit::Neg(p) if is_dynamic(p.pred(store)) => {
-                        // What can never hold needs no test.
-                        if let Some(atom) = find_instance(p, b, store).filter(|&a| domain.contains(a, store)) {
-                            body.push((atom, false));
-                        }
-                    }
-                    _ => {}
-                }
+        let plan = Plan::new(&rule, None, &program.store, &|p| domain.atoms(p).len());
+        domain.prepare(&rule, &plan, &program.store);
+        to_ground.push(ToGround { rule, filtered, plan });
+    }
+    let is_demand = |p: Pred| demand.demand.contains(&p);
+    let against = Against {
+        store: &program.store,
+        domain: &domain,
+        is_dynamic: &is_dynamic,
+        is_demand: &is_demand,
+        checked: &not_dynamic,
+    };
+    let Some((mut rules, per_rule)) = instantiate_all(&to_ground, &against, limits.rules) else {
+        return Err(CompileError::TooLarge("the ground rules").into());
+    };
+    if std::env::var_os("BOUTON_GGP_DEBUG").is_some() {
+        for (ToGround { rule, .. }, &(count, seconds)) in to_ground.iter().zip(&per_rule) {
+            if seconds > 0.05 {
+                eprintln!(
+                    "  {seconds:.3} s, {count} ground rules: {}",
+                    show_rule(rule, &program.store, &program.symbols)
+                );
             }
-            let rule = GroundRule { head, body: &body };
-            let key = hash_rule(rule);
-            // The rules with this hash, chained through `chain`.
-            let mut at = seen.get(&key).copied().unwrap_or(NONE);
-            while at != NONE {
-                if rules.get(at as usize) == rule {
-                    return true;
-                }
-                at = chain[at as usize];
-            }
-            if rules.len() >= limits.rules {
-                overflow = true;
-                return false;
-            }
-            chain.push(seen.insert(key, rules.len() as u32).unwrap_or(NONE));
-            rules.push(head, &body);
-            true
-        });
-        if overflow {
-            return Err(CompileError::TooLarge("the ground rules").into());
-        }
-        if std::env::var_os("BOUTON_GGP_DEBUG").is_some() && rule_clock.elapsed().as_secs_f64() > 0.05 {
-            eprintln!(
-                "  {:.3} s, {} ground rules: {}",
-                rule_clock.elapsed().as_secs_f64(),
-                rules.len() - rules_before,
-                show_rule(rule, &program.store, &program.symbols)
-            );
         }
     }
-    drop((seen, chain));
     debug_time("ground rules", clock);
     if std::env::var_os("BOUTON_GGP_DEBUG").is_some() {
         debug_sizes(&rules, &domain, &program.store, &program.symbols);
@@ -873,15 +861,6 @@ fn is_bridge(rule: &NRule, store: &TermStore) -> bool {
     let from = last.pred(store);
     BRIDGES.iter().any(|&(name, arity)| from == Pred::new(name, arity as usize))
         && matches!(last, Pat::App(_, args) if args.iter().enumerate().all(|(i, a)| *a == Pat::Var(i as u16)))
-}
-
-fn hash_rule(rule: GroundRule<'_>) -> u64 {
-    let mut h = WordHasher::default();
-    h.write_u32(rule.head.0);
-    for &(atom, positive) in rule.body {
-        h.write_u32(atom.0 << 1 | u32::from(positive));
-    }
-    h.finish()
 }
 
 #[cfg(test)]
