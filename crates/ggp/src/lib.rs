@@ -83,6 +83,7 @@ mod store;
 mod symbol;
 mod term;
 mod thinker;
+mod topdown;
 mod tree;
 mod validate;
 mod watch;

@@ -1,27 +1,36 @@
-//! The reference reasoner: it evaluates the rules afresh, bottom-up, in every
-//! state. It needs no grounding, so it serves as the oracle the compiled
+//! The reference reasoner: it evaluates the rules afresh in every state. It
+//! needs no grounding, so it serves as the oracle the compiled
 //! [`Machine`](crate::Machine) is tested against, and as the player's
 //! fallback while a large game is still being compiled (or for a game too
 //! large to compile).
 //!
-//! Each question evaluates only what it needs: the rules are rewritten once
-//! per kind of question (the initial state; legal moves, terminality and
-//! goals together; each of them alone; the next state) so that bottom-up
-//! evaluation derives only the atoms the question depends on
+//! Each question is answered top-down first ([`crate::topdown`]): resolved
+//! against the rules depth-first with every call of a derived relation
+//! tabled for the state, so that the legal moves, terminality and goals of
+//! a state share what they have in common, and a small game's question costs
+//! a few table look-ups. A question top-down evaluation gives up (past a
+//! quarter of the budget, or nested too deeply; a kind of question given up
+//! twice is not asked top-down again) is answered bottom-up: the rules are
+//! rewritten once per kind of question (the initial state; legal moves,
+//! terminality and goals together; each of them alone; the next state) so
+//! that bottom-up evaluation derives only the atoms the question depends on
 //! ([`crate::magic`]); the legal moves of one role ask with the role bound.
 //! Should the rewriting break the stratification of negation, that question
-//! evaluates every rule it depends on instead. The joins are planned with the
-//! sizes the relations have in the initial state.
+//! evaluates every rule it depends on instead. The joins of both are ordered
+//! by the sizes the relations have in the initial state, and again on any
+//! state with twice its facts. The initial state is always found bottom-up.
 
 use std::collections::HashSet;
 
 use crate::datalog::{Budget, Evaluator, Model, Negation};
 use crate::game::Game;
+use crate::hash::FastMap;
 use crate::magic::{self, Adornment};
 use crate::normalize::{Lit, NRule, Program};
 use crate::store::{Node, Pred, TermId, TermStore};
 use crate::symbol::{Symbols, kw};
 use crate::term::Term;
+use crate::topdown::TopDown;
 
 /// A state of the [`Prover`]: the set of base facts that hold.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -70,7 +79,42 @@ pub struct Prover {
     /// What the queries are planned from, to plan them again for larger
     /// states.
     planner: Planner,
+    /// The same questions answered top-down, with tabling; a question it
+    /// gives up (past its budget) is answered bottom-up.
+    topdown: TopDown,
+    /// Whether questions are asked top-down first.
+    use_topdown: bool,
+    /// How many questions top-down evaluation gave up, in all and per kind
+    /// of question ([`Asked`]): a kind given up [`GIVE_UPS`] times is
+    /// answered bottom-up from then on.
+    given_up: usize,
+    given_up_per_kind: [usize; 5],
+    /// Sorted move lists as last converted, by their moves' ids (sorted):
+    /// small games meet the same lists again and again.
+    move_lists: FastMap<Vec<TermId>, Vec<Term>>,
 }
+
+/// How many move lists [`Prover::legal_of`] remembers before it forgets
+/// them all.
+const MOVE_LISTS: usize = 4096;
+
+/// A kind of question asked top-down.
+#[derive(Debug, Clone, Copy)]
+enum Asked {
+    Inspect = 0,
+    Legal = 1,
+    Terminal = 2,
+    Goal = 3,
+    Next = 4,
+}
+
+/// How many times top-down evaluation may give up a kind of question before
+/// that kind is answered bottom-up only.
+const GIVE_UPS: usize = 2;
+
+/// The share of the budget a question may take top-down before it is given
+/// up (and answered bottom-up).
+const TOPDOWN_SHARE: usize = 4;
 
 /// The state-dependent rules the queries are made from, and the size of the
 /// state they were last planned for. A join order is chosen by the sizes the
@@ -311,12 +355,13 @@ impl Prover {
     /// invalid games can define infinite relations, which are then cut short
     /// (and the answers are incomplete).
     pub fn with_budget(game: &Game, budget: usize) -> Prover {
-        Prover::build(game, budget, true)
+        Prover::build(game, budget, true, true)
     }
 
     /// The prover, evaluating only what each query demands (`use_demand`) or
-    /// every rule a query depends on.
-    fn build(game: &Game, budget: usize, use_demand: bool) -> Prover {
+    /// every rule a query depends on, and asking top-down first
+    /// (`use_topdown`).
+    fn build(game: &Game, budget: usize, use_demand: bool, use_topdown: bool) -> Prover {
         let mut program = Program::new(game);
         let dynamic_preds = dynamic_preds(&program);
         let (mut dynamic_rules, static_rules): (Vec<_>, Vec<_>) =
@@ -335,6 +380,9 @@ impl Prover {
             &mut Prover::limit(budget / STATIC_SHARE),
         );
         dynamic_rules.extend(lazy);
+        let free = program.symbols.fresh("free");
+        let free = program.store.sym(free);
+        let topdown = TopDown::new(dynamic_rules.clone(), &statics, &program.store, program.roles.len(), free);
         let mut planner = Planner { rules: dynamic_rules, use_demand, facts: 0 };
         let free = |p: Pred, n: usize| (p, vec![false; n]);
         let init_pred = Pred::new(kw::INIT, 1);
@@ -358,7 +406,7 @@ impl Prover {
             &program.roles,
             budget,
         );
-        Prover {
+        let mut prover = Prover {
             budget,
             symbols: program.symbols,
             store: program.store,
@@ -366,7 +414,29 @@ impl Prover {
             statics,
             queries,
             planner,
-        }
+            topdown,
+            use_topdown,
+            given_up: 0,
+            given_up_per_kind: [0; 5],
+            move_lists: FastMap::default(),
+        };
+        let sample = prover.bottom_up(Ask::Inspect, &facts, &[]);
+        prover.topdown.set_sizes(&sample);
+        prover
+    }
+
+    /// The prover asking top-down first (`top_down`) or bottom-up only,
+    /// deriving at most `budget` atoms per evaluation.
+    #[cfg(test)]
+    pub(crate) fn evaluating(game: &Game, budget: usize, top_down: bool) -> Prover {
+        Prover::build(game, budget, true, top_down)
+    }
+
+    /// How many questions top-down evaluation gave up (each answered
+    /// bottom-up instead).
+    #[cfg(test)]
+    pub(crate) fn given_up(&self) -> usize {
+        self.given_up
     }
 
     /// What one evaluation may do: derive `budget` atoms, and find ten times
@@ -380,8 +450,10 @@ impl Prover {
         self.roles.iter().map(|r| self.store.to_term(*r, &self.symbols)).collect()
     }
 
-    fn model(&mut self, ask: Ask, facts: &[TermId], joint: &[TermId]) -> Model {
-        if !matches!(ask, Ask::Init) && self.planner.outgrown_by(facts.len()) {
+    /// Plans the queries (both ways) again on the state of `facts` if it is
+    /// large enough against the one they were planned on.
+    fn replan_if_outgrown(&mut self, facts: &[TermId]) {
+        if self.planner.outgrown_by(facts.len()) {
             self.queries = self.planner.reorder(
                 &self.queries,
                 facts,
@@ -390,7 +462,36 @@ impl Prover {
                 &self.roles,
                 self.budget,
             );
+            let sample = self.bottom_up(Ask::Inspect, facts, &[]);
+            self.topdown.set_sizes(&sample);
         }
+    }
+
+    /// The answers to the question `key` (an atom, or one with the
+    /// evaluator's marker of unbound arguments) top-down, or `None` where it
+    /// was given up (or top-down evaluation is off).
+    fn top_down(&mut self, kind: Asked, key: TermId, facts: &[TermId], joint: &[TermId]) -> Option<Vec<TermId>> {
+        if !self.use_topdown || self.given_up_per_kind[kind as usize] >= GIVE_UPS {
+            return None;
+        }
+        let limit = Prover::limit(self.budget / TOPDOWN_SHARE);
+        let answers = self.topdown.ask(key, facts, joint, &mut self.store, &self.statics, limit);
+        if answers.is_err() {
+            self.given_up += 1;
+            self.given_up_per_kind[kind as usize] += 1;
+        }
+        answers.ok()
+    }
+
+    fn model(&mut self, ask: Ask, facts: &[TermId], joint: &[TermId]) -> Model {
+        if !matches!(ask, Ask::Init) {
+            self.replan_if_outgrown(facts);
+        }
+        self.bottom_up(ask, facts, joint)
+    }
+
+    /// The model of the question `ask` evaluated bottom-up.
+    fn bottom_up(&mut self, ask: Ask, facts: &[TermId], joint: &[TermId]) -> Model {
         let mut model = state_model(&self.statics, facts, &mut self.store);
         for (&role, &mv) in self.roles.iter().zip(joint) {
             let atom = self.store.app(kw::DOES, &[role, mv]);
@@ -428,6 +529,21 @@ impl Prover {
 
     /// Legal moves, terminality and goals in `state`.
     pub fn inspect(&mut self, state: &ProverState) -> Inspection {
+        self.replan_if_outgrown(&state.facts);
+        let free = self.topdown.free();
+        let legal = self.store.app(kw::LEGAL, &[free, free]);
+        let terminal = self.store.sym(kw::TERMINAL);
+        let goal = self.store.app(kw::GOAL, &[free, free]);
+        if let Some(legal) = self.top_down(Asked::Inspect, legal, &state.facts, &[])
+            && let Some(terminal) = self.top_down(Asked::Inspect, terminal, &state.facts, &[])
+            && let Some(goals) = self.top_down(Asked::Inspect, goal, &state.facts, &[])
+        {
+            let mut moves = Vec::with_capacity(self.roles.len());
+            for r in 0..self.roles.len() {
+                moves.push(self.legal_of(&legal, r));
+            }
+            return Inspection { legal: moves, terminal: !terminal.is_empty(), goals: self.goals_of(&goals) };
+        }
         let model = self.model(Ask::Inspect, &state.facts, &[]);
         Inspection {
             legal: (0..self.roles.len()).map(|r| self.legal_in(&model, r)).collect(),
@@ -454,6 +570,11 @@ impl Prover {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn legal_moves(&mut self, state: &ProverState, role: usize) -> Vec<Term> {
+        self.replan_if_outgrown(&state.facts);
+        let key = self.store.app(kw::LEGAL, &[self.roles[role], self.topdown.free()]);
+        if let Some(legal) = self.top_down(Asked::Legal, key, &state.facts, &[]) {
+            return self.legal_of(&legal, role);
+        }
         let model = self.model(Ask::Legal(role), &state.facts, &[]);
         self.legal_in(&model, role)
     }
@@ -461,6 +582,11 @@ impl Prover {
     /// Whether `state` is terminal; only the rules `terminal` depends on are
     /// evaluated.
     pub fn is_terminal(&mut self, state: &ProverState) -> bool {
+        self.replan_if_outgrown(&state.facts);
+        let key = self.store.sym(kw::TERMINAL);
+        if let Some(terminal) = self.top_down(Asked::Terminal, key, &state.facts, &[]) {
+            return !terminal.is_empty();
+        }
         let model = self.model(Ask::Terminal, &state.facts, &[]);
         !model.atoms(Pred::proposition(kw::TERMINAL)).is_empty()
     }
@@ -468,25 +594,51 @@ impl Prover {
     /// Each role's goal value in `state` (the largest, should several hold);
     /// only the rules `goal` depends on are evaluated.
     pub fn goals(&mut self, state: &ProverState) -> Vec<Option<u8>> {
+        self.replan_if_outgrown(&state.facts);
+        let free = self.topdown.free();
+        let key = self.store.app(kw::GOAL, &[free, free]);
+        if let Some(goals) = self.top_down(Asked::Goal, key, &state.facts, &[]) {
+            return self.goals_of(&goals);
+        }
         let model = self.model(Ask::Goal, &state.facts, &[]);
         self.goals_in(&model)
     }
 
-    fn legal_in(&self, model: &Model, role: usize) -> Vec<Term> {
-        let mut moves = Vec::new();
-        for &atom in model.atoms(Pred::new(kw::LEGAL, 2)) {
+    fn legal_in(&mut self, model: &Model, role: usize) -> Vec<Term> {
+        self.legal_of(model.atoms(Pred::new(kw::LEGAL, 2)), role)
+    }
+
+    /// The moves of role number `role` among the `legal` atoms `atoms`,
+    /// sorted.
+    fn legal_of(&mut self, atoms: &[TermId], role: usize) -> Vec<Term> {
+        let mut ids: Vec<TermId> = Vec::new();
+        for &atom in atoms {
             let [r, mv] = self.store.args(atom) else { continue };
             if *r == self.roles[role] {
-                moves.push(self.store.to_term(*mv, &self.symbols));
+                ids.push(*mv);
             }
         }
+        ids.sort_unstable();
+        if let Some(moves) = self.move_lists.get(&ids) {
+            return moves.clone();
+        }
+        let mut moves: Vec<Term> = ids.iter().map(|&mv| self.store.to_term(mv, &self.symbols)).collect();
         moves.sort();
+        if self.move_lists.len() >= MOVE_LISTS {
+            self.move_lists.clear();
+        }
+        self.move_lists.insert(ids, moves.clone());
         moves
     }
 
     fn goals_in(&self, model: &Model) -> Vec<Option<u8>> {
+        self.goals_of(model.atoms(Pred::new(kw::GOAL, 2)))
+    }
+
+    /// Each role's goal value among the `goal` atoms `atoms`.
+    fn goals_of(&self, atoms: &[TermId]) -> Vec<Option<u8>> {
         let mut goals = vec![None; self.roles.len()];
-        for &atom in model.atoms(Pred::new(kw::GOAL, 2)) {
+        for &atom in atoms {
             let [role, value] = self.store.args(atom) else { continue };
             let Node::Sym(v) = self.store.node(*value) else { continue };
             if let (Some(r), Some(v)) = (self.roles.iter().position(|x| x == role), self.symbols.goal_value(v)) {
@@ -501,6 +653,16 @@ impl Prover {
     /// rules `next` depends on are evaluated.
     pub fn next_state(&mut self, state: &ProverState, joint: &[Term]) -> ProverState {
         let joint: Vec<TermId> = joint.iter().map(|t| self.intern(t)).collect();
+        self.replan_if_outgrown(&state.facts);
+        let does: Vec<TermId> =
+            self.roles.iter().zip(&joint).map(|(&r, &m)| self.store.app(kw::DOES, &[r, m])).collect();
+        let key = self.store.app(kw::NEXT, &[self.topdown.free()]);
+        if let Some(next) = self.top_down(Asked::Next, key, &state.facts, &does) {
+            let mut facts: Vec<TermId> = next.iter().map(|&a| self.store.args(a)[0]).collect();
+            facts.sort();
+            facts.dedup();
+            return ProverState { facts };
+        }
         let model = self.model(Ask::Next, &state.facts, &joint);
         Prover::state_of(&model, Pred::new(kw::NEXT, 1), &self.store)
     }
@@ -538,8 +700,8 @@ mod tests {
     /// the demand-driven prover and one that evaluates every rule the same
     /// questions; `None` if they always agree, else what differed.
     fn disagreement(game: &Game, playouts: usize, steps: usize) -> Option<String> {
-        let mut fast = Prover::build(game, 10_000_000, true);
-        let mut full = Prover::build(game, 10_000_000, false);
+        let mut fast = Prover::build(game, 10_000_000, true, false);
+        let mut full = Prover::build(game, 10_000_000, false, false);
         let mut rng = SmallRng::seed_from_u64(3);
         for _ in 0..playouts {
             let mut a = fast.initial_state();
