@@ -75,6 +75,7 @@ mod normalize;
 mod pace;
 mod playout_profile;
 mod prover;
+mod prover_search;
 mod record;
 mod sexp;
 mod solver;

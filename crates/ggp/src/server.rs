@@ -11,7 +11,8 @@
 //!   spelled as the rules spell it, before the play clock ends minus a safety
 //!   margin — the thinking runs on a blocking thread and, should it overrun,
 //!   a legal move computed up front is sent instead. Without a compiled
-//!   machine the prover's random legal move is sent; should the prover be
+//!   machine the prover's choice by flat Monte Carlo is sent (a random
+//!   legal move if no playout finished in time); should the prover be
 //!   late, a move it found legal before (never an error: a manager counts an
 //!   error as an illegal move, and a guess may still be legal).
 //! - `STOP`/`ABORT` end the match (`done`/`aborted`); `INFO` tells whether
@@ -26,7 +27,7 @@ use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::time::{Instant, timeout_at};
 
-use crate::follower::Follower;
+use crate::follower::{Follower, Reply};
 use crate::game::Game;
 use crate::http;
 use crate::leaf_evaluation::LeafEvaluation;
@@ -50,8 +51,8 @@ pub struct PlayerConfig {
     pub seed: u64,
     /// Print one line per message to standard error.
     pub verbose: bool,
-    /// Never compile: reason with the reference prover only, choosing random
-    /// legal moves — what the player falls back to while a game too large to
+    /// Never compile: reason with the reference prover only, choosing moves
+    /// by flat Monte Carlo over it — what the player falls back to while a game too large to
     /// compile in time is compiling. For diagnostics and tests.
     pub prover_only: bool,
 }
@@ -117,7 +118,7 @@ struct Session {
     /// guess of a first PLAY that finds the prover still late (building a
     /// prover for chess on a loaded machine can take longer than a play
     /// clock; the guess was `noop`, illegal there).
-    first_legal: Option<tokio::sync::oneshot::Receiver<Vec<Term>>>,
+    first_legal: Option<tokio::sync::oneshot::Receiver<Reply>>,
     seed: u64,
 }
 
@@ -462,25 +463,32 @@ impl Session {
         }
     }
 
-    /// A random legal move by the reference prover following the match; if
-    /// it has not caught up by the deadline, a guess.
+    /// The move the reference prover following the match chooses by flat
+    /// Monte Carlo until shortly before the deadline (a random legal move if
+    /// no playout finished); if it has not caught up by the deadline, a
+    /// guess.
     async fn play_with_prover(&mut self, deadline: Instant) -> (Term, &'static str) {
         let seed = self.seed.wrapping_add(self.history.len() as u64);
         let pick = |legal: &[Term]| legal[(seed % legal.len() as u64) as usize].clone();
         self.follow_with_prover();
         let follower = self.follower.as_ref().expect("started");
-        let question = follower.legal_after(&self.history);
-        if let Ok(Ok(legal)) = timeout_at(deadline, question).await
-            && !legal.is_empty()
+        // A tenth of the time left is kept for answering.
+        let now = Instant::now();
+        let search_until = (now + deadline.saturating_duration_since(now) * 9 / 10).into_std();
+        let question = follower.choose_after(&self.history, search_until);
+        if let Ok(Ok(reply)) = timeout_at(deadline, question).await
+            && !reply.legal.is_empty()
         {
-            let mv = pick(&legal);
-            self.last_legal = legal;
-            return (mv, "reference reasoner: random legal move");
+            self.last_legal = reply.legal;
+            return match reply.best {
+                Some(mv) => (mv, "reference reasoner: flat Monte Carlo"),
+                None => (pick(&self.last_legal), "reference reasoner: random legal move"),
+            };
         }
         if self.last_legal.is_empty()
             && let Some(first) = self.first_legal.as_mut().and_then(|answer| answer.try_recv().ok())
         {
-            self.last_legal = first;
+            self.last_legal = first.legal;
         }
         if self.last_legal.is_empty() {
             ("noop".parse().expect("a term"), "reasoner late: noop")
@@ -493,7 +501,7 @@ impl Session {
     /// state's legal moves) if it was not yet.
     fn follow_with_prover(&mut self) {
         if self.follower.is_none() {
-            let follower = Follower::start(&self.game, self.role.clone());
+            let follower = Follower::start(&self.game, self.role.clone(), self.seed);
             self.first_legal = Some(follower.legal_after(&[]));
             self.follower = Some(follower);
         }
@@ -600,10 +608,31 @@ mod tests {
         let mut session = session.lock().await;
         // Once the prover answers a later question, it has answered START's.
         let probe = session.follower.as_ref().expect("started with the match").legal_after(&[]);
-        assert_eq!(probe.await.unwrap(), vec!["step".parse::<Term>().unwrap()]);
+        assert_eq!(probe.await.unwrap().legal, vec!["step".parse::<Term>().unwrap()]);
         session.play_clock = Duration::ZERO;
         let (mv, _) = session.play(None, Instant::now() - Duration::from_secs(1)).await.unwrap();
         assert_eq!(mv.to_string(), "step", "not a noop guess");
+    }
+
+    /// Without a machine the player searches with the prover: of a winning
+    /// and a losing move (the exact values, read from the rules), it plays
+    /// the winning one, and says how it chose.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn without_a_machine_the_prover_searches() {
+        const CHOICE: &str = "(role r) (init start) (legal r good) (legal r bad)
+            (<= (next won) (does r good)) (<= (next lost) (does r bad))
+            (<= terminal (true won)) (<= terminal (true lost))
+            (<= (goal r 100) (true won)) (<= (goal r 0) (not (true won)))";
+        let config = PlayerConfig { prover_only: true, ..PlayerConfig::default() };
+        let player = Player { config, current: Mutex::new(None), last_compiled: Arc::default() };
+        let rules = crate::sexp::Sexp::parse_all(CHOICE).unwrap();
+        let clock = Duration::from_secs(2);
+        let started = player.start("m".into(), "r".parse().unwrap(), &rules, clock, clock, Instant::now());
+        assert_eq!(started.await.unwrap(), "ready");
+        let session = player.session("m").expect("the match runs");
+        let mut session = session.lock().await;
+        let (mv, how) = session.play(None, Instant::now()).await.unwrap();
+        assert_eq!((mv.to_string().as_str(), how), ("good", "reference reasoner: flat Monte Carlo"));
     }
 
     #[test]
