@@ -135,13 +135,16 @@ pub(crate) fn quotient(game: &HeapGame, budget: &Budget) -> Option<Arc<MisereQuo
 }
 
 /// What a computation must have taken (wall-clock) to be kept on disk: the
-/// quotients that come in milliseconds are not worth a file.
+/// quotients that come in milliseconds are not worth a file. One that ran
+/// out of its budget is kept however long it took (the next run would spend
+/// the same budget again to learn the same), so that what is kept does not
+/// depend on the machine's speed.
 const KEEP_AFTER: Duration = Duration::from_millis(200);
 
 /// [`quotient`] within the whole of `budget`: from this process's memory,
 /// else from what bouton ships or the user's store (each proved again as it
 /// is read, see `bouton_misere::Kept`), else computed — and then kept in the
-/// user's store when it took a while.
+/// user's store when it took a while or ran out of its budget.
 fn quotient_within(game: &HeapGame, budget: &Budget) -> Option<Arc<MisereQuotient>> {
     // The quotient engine knows octal moves only (at most two heaps left).
     if game.leaves_three() {
@@ -169,6 +172,7 @@ fn quotient_within(game: &HeapGame, budget: &Budget) -> Option<Arc<MisereQuotien
         Err(_) => return known.as_ref().and_then(usable),
     };
     let cancelled = matches!(computed.stopped, Some(MisereError::OverBudget { source: OverBudget::Cancelled, .. }));
+    let ran_out = matches!(computed.stopped, Some(MisereError::OverBudget { .. }));
     let entry = Entry::from(Kept::from_partial(computed, budget.operations(), budget.time()));
     if cancelled {
         // Nothing learnt about the game's budget; the heaps proved are still right.
@@ -178,7 +182,7 @@ fn quotient_within(game: &HeapGame, budget: &Budget) -> Option<Arc<MisereQuotien
         return known.as_ref().and_then(usable);
     }
     remember(game, &entry);
-    if began.elapsed() >= KEEP_AFTER {
+    if ran_out || began.elapsed() >= KEEP_AFTER {
         keep(&entry);
     }
     usable(&entry)
