@@ -186,7 +186,7 @@ type Bindings = Vec<Option<TermId>>;
 /// `p` when the variables marked in `bound` are bound: each argument leaf
 /// (variable or ground subterm) is taken to split the relation evenly, so a
 /// pattern with `k` of its `n` leaves known matches `size^((n-k)/n)` atoms.
-fn estimate(p: &Pat, bound: &[bool], size: usize) -> f64 {
+pub(crate) fn estimate(p: &Pat, bound: &[bool], size: usize) -> f64 {
     fn count(p: &Pat, bound: &[bool], leaves: &mut u32, keys: &mut u32) {
         match p {
             Pat::Var(v) => {

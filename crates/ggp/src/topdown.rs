@@ -35,7 +35,7 @@ use std::collections::HashSet;
 use std::hash::Hasher;
 use std::sync::Arc;
 
-use crate::datalog::{Budget, Model, find_instance, instantiate, strongly_connected};
+use crate::datalog::{Budget, Model, estimate, find_instance, instantiate, strongly_connected};
 use crate::hash::{FastMap, WordHasher};
 use crate::normalize::{Lit, NRule, Pat};
 use crate::store::{Node, Pred, TermId, TermStore};
@@ -431,36 +431,6 @@ fn components(rules: &[NRule], store: &TermStore) -> FastMap<Pred, u32> {
         }
     }
     component
-}
-
-/// The estimated number of atoms of a relation of `size` atoms that match
-/// `p` when the variables marked in `bound` are bound: each argument leaf
-/// (variable or ground subterm) taken to split the relation evenly.
-fn estimate(p: &Pat, bound: &[bool], size: usize) -> f64 {
-    fn count(p: &Pat, bound: &[bool], leaves: &mut i32, keys: &mut i32) {
-        match p {
-            Pat::Var(v) => {
-                *leaves += 1;
-                *keys += i32::from(bound[*v as usize]);
-            }
-            Pat::Ground(_) => {
-                *leaves += 1;
-                *keys += 1;
-            }
-            Pat::App(_, args) => args.iter().for_each(|a| count(a, bound, leaves, keys)),
-        }
-    }
-    if size == 0 {
-        return 0.0;
-    }
-    let (mut leaves, mut keys) = (0, 0);
-    if let Pat::App(_, args) = p {
-        args.iter().for_each(|a| count(a, bound, &mut leaves, &mut keys));
-    }
-    if leaves == keys {
-        return 1.0;
-    }
-    (size as f64).powf(f64::from(leaves - keys) / f64::from(leaves))
 }
 
 /// Whether every variable of `p` is marked in `bound`.
