@@ -1254,7 +1254,7 @@ fn undo(b: &mut Bindings, trail: &mut Vec<u16>, mark: usize) {
 
 /// Matches `p` against the ground term `t`, binding variables (recorded on
 /// the trail).
-pub(crate) fn match_pat(store: &TermStore, p: &Pat, t: TermId, b: &mut Bindings, trail: &mut Vec<u16>) -> bool {
+pub(crate) fn match_pat(store: &TermStore, p: &Pat, t: TermId, b: &mut [Option<TermId>], trail: &mut Vec<u16>) -> bool {
     match p {
         Pat::Var(v) => match b[*v as usize] {
             Some(x) => x == t,
@@ -1275,37 +1275,42 @@ pub(crate) fn match_pat(store: &TermStore, p: &Pat, t: TermId, b: &mut Bindings,
 }
 
 /// Syntactic equality of two patterns under `b`; an unbound variable equals
-/// only itself (as in a top-down prover comparing unbound terms).
-fn equal(store: &TermStore, x: &Pat, y: &Pat, b: &[Option<TermId>]) -> bool {
-    enum V<'a> {
-        P(&'a Pat),
-        T(TermId),
+/// only itself (as in a top-down prover comparing unbound terms, and as
+/// bottom-up evaluation reads `distinct`).
+pub(crate) fn equal(store: &TermStore, x: &Pat, y: &Pat, b: &[Option<TermId>]) -> bool {
+    if let Pat::Var(i) = x
+        && let Some(t) = b[*i as usize]
+    {
+        return equal_term(store, y, t, b);
     }
-    fn norm<'a>(v: V<'a>, b: &[Option<TermId>]) -> V<'a> {
-        match v {
-            V::P(Pat::Var(i)) => b[*i as usize].map_or(v, V::T),
-            V::P(Pat::Ground(id)) => V::T(*id),
-            other => other,
+    if let Pat::Var(j) = y
+        && let Some(t) = b[*j as usize]
+    {
+        return equal_term(store, x, t, b);
+    }
+    match (x, y) {
+        (Pat::Var(i), Pat::Var(j)) => i == j,
+        (Pat::Var(_), _) | (_, Pat::Var(_)) => false,
+        (Pat::Ground(t), _) => equal_term(store, y, *t, b),
+        (_, Pat::Ground(t)) => equal_term(store, x, *t, b),
+        (Pat::App(f, xs), Pat::App(g, ys)) => {
+            f == g && xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(p, q)| equal(store, p, q, b))
         }
     }
-    fn eq(store: &TermStore, x: V<'_>, y: V<'_>, b: &[Option<TermId>]) -> bool {
-        match (norm(x, b), norm(y, b)) {
-            (V::T(a), V::T(c)) => a == c,
-            (V::P(Pat::Var(i)), V::P(Pat::Var(j))) => i == j,
-            (V::P(Pat::Var(_)), _) | (_, V::P(Pat::Var(_))) => false,
-            (V::P(Pat::App(f, xs)), V::P(Pat::App(g, ys))) => {
-                f == g && xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(p, q)| eq(store, V::P(p), V::P(q), b))
+}
+
+/// Whether `p` under `b` is the term `t`.
+fn equal_term(store: &TermStore, p: &Pat, t: TermId, b: &[Option<TermId>]) -> bool {
+    match p {
+        Pat::Var(v) => b[*v as usize] == Some(t),
+        Pat::Ground(id) => *id == t,
+        Pat::App(f, xs) => match store.node(t) {
+            Node::App(g, ts) if g == *f && ts.len() == xs.len() => {
+                xs.iter().zip(ts.iter()).all(|(p, t)| equal_term(store, p, *t, b))
             }
-            (V::P(Pat::App(f, xs)), V::T(t)) | (V::T(t), V::P(Pat::App(f, xs))) => match store.node(t) {
-                Node::App(g, ts) if g == *f && ts.len() == xs.len() => {
-                    xs.iter().zip(ts.iter()).all(|(p, t)| eq(store, V::P(p), V::T(*t), b))
-                }
-                _ => false,
-            },
-            _ => unreachable!("ground patterns are normalised to terms"),
-        }
+            _ => false,
+        },
     }
-    eq(store, V::P(x), V::P(y), b)
 }
 
 /// Tarjan's algorithm; components come out dependencies first.

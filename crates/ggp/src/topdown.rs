@@ -35,10 +35,10 @@ use std::collections::HashSet;
 use std::hash::Hasher;
 use std::sync::Arc;
 
-use crate::datalog::{Budget, Model, estimate, find_instance, instantiate, strongly_connected};
+use crate::datalog::{Budget, Model, equal, estimate, find_instance, instantiate, match_pat, strongly_connected};
 use crate::hash::{FastMap, WordHasher};
 use crate::normalize::{Lit, NRule, Pat};
-use crate::store::{Node, Pred, TermId, TermStore};
+use crate::store::{Pred, TermId, TermStore};
 use crate::symbol::kw;
 
 /// How deeply calls may nest before a question is given up (and answered
@@ -277,66 +277,6 @@ fn selection(args: &[Pat], b: &[Option<TermId>], store: &TermStore) -> Option<(u
         }
     }
     Some((mask, h.finish()))
-}
-
-/// Matches `p` against `t`, binding variables of `b` (recorded on `trail`).
-fn unify(store: &TermStore, p: &Pat, t: TermId, b: &mut [Option<TermId>], trail: &mut Vec<u16>) -> bool {
-    match p {
-        Pat::Var(v) => match b[*v as usize] {
-            Some(x) => x == t,
-            None => {
-                b[*v as usize] = Some(t);
-                trail.push(*v);
-                true
-            }
-        },
-        Pat::Ground(id) => *id == t,
-        Pat::App(name, args) => match store.node(t) {
-            Node::App(n, targs) if n == *name && targs.len() == args.len() => {
-                args.iter().zip(targs.iter()).all(|(a, t)| unify(store, a, *t, b, trail))
-            }
-            _ => false,
-        },
-    }
-}
-
-/// Syntactic equality of two patterns under `b`; an unbound variable equals
-/// only itself (as in a top-down prover comparing unbound terms, and as
-/// bottom-up evaluation reads `distinct`).
-fn equal(store: &TermStore, x: &Pat, y: &Pat, b: &[Option<TermId>]) -> bool {
-    if let Pat::Var(i) = x
-        && let Some(t) = b[*i as usize]
-    {
-        return equal_term(store, y, t, b);
-    }
-    if let Pat::Var(j) = y
-        && let Some(t) = b[*j as usize]
-    {
-        return equal_term(store, x, t, b);
-    }
-    match (x, y) {
-        (Pat::Var(i), Pat::Var(j)) => i == j,
-        (Pat::Var(_), _) | (_, Pat::Var(_)) => false,
-        (Pat::Ground(t), _) => equal_term(store, y, *t, b),
-        (_, Pat::Ground(t)) => equal_term(store, x, *t, b),
-        (Pat::App(f, xs), Pat::App(g, ys)) => {
-            f == g && xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(p, q)| equal(store, p, q, b))
-        }
-    }
-}
-
-/// Whether `p` under `b` is the term `t`.
-fn equal_term(store: &TermStore, p: &Pat, t: TermId, b: &[Option<TermId>]) -> bool {
-    match p {
-        Pat::Var(v) => b[*v as usize] == Some(t),
-        Pat::Ground(id) => *id == t,
-        Pat::App(f, xs) => match store.node(t) {
-            Node::App(g, ts) if g == *f && ts.len() == xs.len() => {
-                xs.iter().zip(ts.iter()).all(|(p, t)| equal_term(store, p, *t, b))
-            }
-            _ => false,
-        },
-    }
 }
 
 /// The read-only world of one question: the term store is written (answers
@@ -806,7 +746,7 @@ impl TopDown {
                         if i < 64 {
                             mask |= 1 << i;
                         }
-                        if !unify(store, h, a, &mut self.binds[base..], &mut self.trail) {
+                        if !match_pat(store, h, a, &mut self.binds[base..], &mut self.trail) {
                             ok = false;
                             break;
                         }
@@ -1035,7 +975,7 @@ impl TopDown {
         then: &mut dyn FnMut(&mut TopDown, &mut World<'_>) -> Result<(), Stop>,
     ) -> Result<(), Stop> {
         let mark = self.trail.len();
-        let result = if unify(world.store, p, atom, &mut self.binds[base..], &mut self.trail) {
+        let result = if match_pat(world.store, p, atom, &mut self.binds[base..], &mut self.trail) {
             then(self, world)
         } else {
             self.spend(1)
