@@ -213,6 +213,27 @@ pub(crate) fn estimate(p: &Pat, bound: &[bool], size: usize) -> f64 {
     (size as f64).powf(f64::from(leaves - keys) / f64::from(leaves))
 }
 
+/// The cheapest of the literals `candidates` (body positions) by `cost`,
+/// as its place in `candidates` and its cost: the fewest rows expected,
+/// then the smaller relation, then the most variables already bound; the
+/// first of equals.
+pub(crate) fn cheapest(
+    candidates: &[usize],
+    mut cost: impl FnMut(usize) -> (f64, usize, usize),
+) -> (usize, (f64, usize, usize)) {
+    let mut best = 0;
+    let mut best_cost = cost(candidates[0]);
+    for (k, &i) in candidates.iter().enumerate().skip(1) {
+        let c = cost(i);
+        if c.0 < best_cost.0 || (c.0 == best_cost.0 && (c.1 < best_cost.1 || (c.1 == best_cost.1 && c.2 > best_cost.2)))
+        {
+            best = k;
+            best_cost = c;
+        }
+    }
+    (best, best_cost)
+}
+
 /// How many times cheaper another join order must be expected to be than
 /// the greedy one to be taken instead (see [`Plan::new`]): estimates are
 /// rough, and the greedy order is what the reasoners were tuned with.
@@ -328,17 +349,7 @@ impl Plan {
                 let size = size(p.pred(store));
                 (estimate(p, &bound, size), size, bound_vars)
             };
-            let mut best = 0;
-            let mut best_cost = cost(positives[0]);
-            for (k, &i) in positives.iter().enumerate().skip(1) {
-                let c = cost(i);
-                if c.0 < best_cost.0
-                    || (c.0 == best_cost.0 && (c.1 < best_cost.1 || (c.1 == best_cost.1 && c.2 > best_cost.2)))
-                {
-                    best = k;
-                    best_cost = c;
-                }
-            }
+            let (best, best_cost) = cheapest(&positives, cost);
             let i = positives.remove(best);
             rows *= best_cost.0;
             total += rows;

@@ -690,7 +690,7 @@ impl Prover {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
@@ -733,7 +733,8 @@ mod tests {
         None
     }
 
-    fn games_in(dir: &Path) -> Vec<(String, Game)> {
+    /// The games of the `.kif` files in `dir` (those that parse), sorted by path.
+    pub(crate) fn games_in(dir: &Path) -> Vec<(String, Game)> {
         let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
         let mut games: Vec<(String, Game)> = entries
             .filter_map(|e| e.ok().map(|e| e.path()))

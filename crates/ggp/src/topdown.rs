@@ -35,7 +35,9 @@ use std::collections::HashSet;
 use std::hash::Hasher;
 use std::sync::Arc;
 
-use crate::datalog::{Budget, Model, equal, estimate, find_instance, instantiate, match_pat, strongly_connected};
+use crate::datalog::{
+    Budget, Model, cheapest, equal, estimate, find_instance, instantiate, match_pat, strongly_connected,
+};
 use crate::hash::{FastMap, WordHasher};
 use crate::normalize::{Lit, NRule, Pat};
 use crate::store::{Pred, TermId, TermStore};
@@ -466,17 +468,7 @@ fn body_order(
             let bound_vars = vars_of(i).iter().filter(|&&v| bound[v as usize]).count();
             (e, n, bound_vars)
         };
-        let mut best = 0;
-        let mut best_cost = cost(positives[0]);
-        for (k, &i) in positives.iter().enumerate().skip(1) {
-            let c = cost(i);
-            if c.0 < best_cost.0
-                || (c.0 == best_cost.0 && (c.1 < best_cost.1 || (c.1 == best_cost.1 && c.2 > best_cost.2)))
-            {
-                best = k;
-                best_cost = c;
-            }
-        }
+        let (best, _) = cheapest(&positives, cost);
         let i = positives.remove(best);
         order.push(i as u16);
         for v in vars_of(i) {
@@ -1045,6 +1037,7 @@ impl TopDown {
 
 #[cfg(test)]
 mod tests {
+    use crate::prover::tests::games_in;
     use crate::{Game, Prover, Term};
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
@@ -1084,20 +1077,6 @@ mod tests {
             }
         }
         (top.given_up() > 0).then(|| format!("top-down gave up {} questions", top.given_up()))
-    }
-
-    fn games_in(dir: &Path) -> Vec<(String, Game)> {
-        let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
-        let mut games: Vec<(String, Game)> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|e| e == "kif"))
-            .filter_map(|p| {
-                let text = std::fs::read_to_string(&p).ok()?;
-                Some((p.display().to_string(), Game::parse(&text).ok()?))
-            })
-            .collect();
-        games.sort_by(|a, b| a.0.cmp(&b.0));
-        games
     }
 
     /// The shared rule sheets (`../shared/gdl`), `None` where they are
