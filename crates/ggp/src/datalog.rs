@@ -833,10 +833,15 @@ pub(crate) struct Budget {
 }
 
 impl Budget {
+    /// A budget of `atoms` new atoms and `joins` rule instances.
+    pub(crate) fn new(atoms: usize, joins: usize) -> Budget {
+        Budget { atoms, joins }
+    }
+
     /// No limit.
     #[cfg(test)]
     pub(crate) fn unlimited() -> Budget {
-        Budget { atoms: usize::MAX, joins: usize::MAX }
+        Budget::new(usize::MAX, usize::MAX)
     }
 
     /// Whether the evaluation ran out.
@@ -1484,13 +1489,13 @@ mod tests {
             .unwrap(),
         );
         let mut model = Model::default();
-        let mut budget = Budget { atoms: 45, joins: 1000 };
+        let mut budget = Budget::new(45, 1000);
         Evaluator::run_once(program.rules.clone(), &mut program.store, &mut model, &Negation::Exact, &mut budget);
         assert!(!budget.is_spent(), "{budget:?}");
         assert_eq!(count(&program, &model, "p", 1), 20);
         // Too few joins for the 400 instances: the evaluation stops, spent.
         let mut model = Model::default();
-        let mut budget = Budget { atoms: 45, joins: 100 };
+        let mut budget = Budget::new(45, 100);
         Evaluator::run_once(program.rules.clone(), &mut program.store, &mut model, &Negation::Exact, &mut budget);
         assert!(budget.is_spent());
     }

@@ -447,16 +447,16 @@ struct Statics {
 
 fn evaluate_statics(static_rules: &[NRule], store: &mut TermStore, limits: Limits) -> Statics {
     let budget = budget_of(limits);
-    let mut exact = Budget { atoms: budget.atoms / STATIC_SHARE, joins: budget.joins / STATIC_SHARE };
+    let mut exact = Budget::new(budget.atoms / STATIC_SHARE, budget.joins / STATIC_SHARE);
     let before = exact;
     let mut model = Model::default();
     let lazy = Evaluator::run_while_within(static_rules.to_vec(), store, &mut model, &Negation::Exact, &mut exact);
-    Statics { model, lazy, used: Budget { atoms: before.atoms - exact.atoms, joins: before.joins - exact.joins } }
+    Statics { model, lazy, used: Budget::new(before.atoms - exact.atoms, before.joins - exact.joins) }
 }
 
 /// The grounding budget of `limits`: atoms, and rule instances found.
 fn budget_of(limits: Limits) -> Budget {
-    Budget { atoms: limits.atoms, joins: limits.joins }
+    Budget::new(limits.atoms, limits.joins)
 }
 
 /// The rules simplified ([`crate::fluents`], [`crate::guards`]) and the

@@ -851,7 +851,7 @@ impl Oracle {
             model.insert(atom, store);
         }
         let started = std::time::Instant::now();
-        let mut budget = Budget { atoms: BUDGET, joins: BUDGET.saturating_mul(10) };
+        let mut budget = Budget::new(BUDGET, BUDGET.saturating_mul(10));
         q.evaluator.run_limited(store, model, &Negation::Exact, &mut budget);
         let spent = budget.is_spent();
         if let Some(symbols) = trace {
@@ -1034,7 +1034,7 @@ mod tests {
                 state.insert(atom, &program.store);
             }
             let (mut plain, mut flat) = (state.clone(), state);
-            let mut budget = Budget { atoms: 1 << 20, joins: 1 << 24 };
+            let mut budget = Budget::new(1 << 20, 1 << 24);
             Evaluator::run_once(rules.clone(), &mut program.store, &mut plain, &Negation::Exact, &mut budget.clone());
             Evaluator::run_once(unfolded.clone(), &mut program.store, &mut flat, &Negation::Exact, &mut budget);
             for p in targets {
@@ -1108,7 +1108,7 @@ mod tests {
                 let atom = program.store.app(kw::TRUE, &[atom]);
                 plain.insert(atom, &program.store);
             }
-            let mut budget = Budget { atoms: 1 << 20, joins: 1 << 24 };
+            let mut budget = Budget::new(1 << 20, 1 << 24);
             evaluator.run_limited(&mut frozen, &mut work, &Negation::Exact, &mut budget.clone());
             Evaluator::run_once(program.rules.clone(), &mut program.store, &mut plain, &Negation::Exact, &mut budget);
             for p in targets {

@@ -520,7 +520,7 @@ mod tests {
         let size = |p: Pred| if p == conn2 { 1 } else { 100 };
         let demand = transform(&rules, &[(q, vec![false])], &mut program.store, &mut program.symbols, &size);
         let mut model = statics.clone();
-        let mut budget = Budget { atoms: 10_000, joins: 100_000 };
+        let mut budget = Budget::new(10_000, 100_000);
         Evaluator::run_once(demand.rules, &mut program.store, &mut model, &Negation::Exact, &mut budget);
         assert!(!budget.is_spent());
         let mut full = statics.clone();

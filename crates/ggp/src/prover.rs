@@ -442,7 +442,7 @@ impl Prover {
     /// What one evaluation may do: derive `budget` atoms, and find ten times
     /// as many rule instances.
     fn limit(budget: usize) -> Budget {
-        Budget { atoms: budget, joins: budget.saturating_mul(10) }
+        Budget::new(budget, budget.saturating_mul(10))
     }
 
     /// The roles, in declaration order.

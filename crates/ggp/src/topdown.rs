@@ -542,7 +542,7 @@ impl TopDown {
             pending: Vec::new(),
             pass: 0,
             added: 0,
-            budget: Budget { atoms: 0, joins: 0 },
+            budget: Budget::new(0, 0),
         }
     }
 
