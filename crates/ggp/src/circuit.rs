@@ -32,6 +32,7 @@
 
 use crate::hash::FastMap;
 
+use crate::asks::AskTable;
 use crate::code::{Code, Step, TermBuilder};
 use crate::defs::{Defs, Lit};
 use crate::ground::Grounding;
@@ -110,6 +111,9 @@ pub(crate) struct Circuit {
     pub(crate) terminal_bit: u32,
     /// The atoms left to the oracle and their input bits.
     pub(crate) inputs: Vec<(TermId, u32)>,
+    /// The input bits whose atoms a state asks about ([`crate::asks`]), each
+    /// with the bit that says whether the state asks (`None`: always).
+    pub(crate) asks: AskTable,
     /// The input region: its first word and its number of words (none for a
     /// fully grounded game).
     pub(crate) input_words: (u32, u32),
@@ -118,6 +122,9 @@ pub(crate) struct Circuit {
     /// The first word of the next-state region (as long as the state region).
     pub(crate) next_word: u32,
     pub(crate) total_words: u32,
+    /// The asks, computed before the oracle runs (empty but for hybrid
+    /// networks with asks).
+    pub(crate) ask: Code,
     pub(crate) legal: Code,
     pub(crate) goal: Code,
     pub(crate) next: Code,
@@ -229,6 +236,8 @@ struct Roots {
     next: Vec<(usize, u32)>,
     /// The `terminal` atom, unless it is never true.
     terminal: Option<usize>,
+    /// The ask atoms ([`crate::asks`]) and the input atom each asks about.
+    asks: Vec<(usize, usize)>,
 }
 
 /// Where each materialised atom lives in the array of words.
@@ -281,7 +290,7 @@ pub(crate) fn compile(g: &Grounding) -> Circuit {
     let materialised = reachable(&b, root_atoms(), |_| true);
     let layout = lay_out(&b, &roots, &groups, &materialised);
     clock.lap("laid out");
-    let [legal, goal, next] = split_programs(&b, &roots, &layout, &materialised, &cyclic);
+    let [ask, legal, goal, next] = split_programs(&b, &roots, &layout, &materialised, &cyclic);
     let guarded: u32 =
         legal.steps.iter().map(|s| if let Step::Guarded { first, end, .. } = s { end - first } else { 0 }).sum();
     clock.lap(&format!(
@@ -290,6 +299,7 @@ pub(crate) fn compile(g: &Grounding) -> Circuit {
         goal.nodes.len(),
         next.nodes.len()
     ));
+    let asks = AskTable::new(asked_inputs(&b, &roots, &layout));
     let circuit = Circuit {
         init: initial_words(&b, &roots, layout.state_words),
         moves: move_infos(&b, &roots, &layout),
@@ -298,11 +308,13 @@ pub(crate) fn compile(g: &Grounding) -> Circuit {
         legal_first: layout.legal_first,
         terminal_bit: layout.terminal_bit,
         inputs: layout.inputs,
+        asks,
         input_words: layout.input_words,
         state_words: layout.state_words,
         does_words: layout.does_words,
         next_word: layout.next_word,
         total_words: layout.total_words,
+        ask,
         legal,
         goal,
         next,
@@ -601,7 +613,10 @@ fn fold_derived(b: &mut Builder<'_>, order: &[usize]) -> bool {
 fn share_in_network(b: &mut Builder<'_>, components: &Components) -> usize {
     let open: Vec<bool> =
         (0..b.atoms.len()).map(|i| b.kinds[i] == Kind::Derived && b.vals[i] == Val::Unknown).collect();
-    let keyword = |i: usize| [kw::LEGAL, kw::GOAL, kw::TERMINAL, kw::NEXT].contains(&b.g.store.pred(b.atoms[i]).name);
+    let keyword = |i: usize| {
+        let name = b.g.store.pred(b.atoms[i]).name;
+        [kw::LEGAL, kw::GOAL, kw::TERMINAL, kw::NEXT].contains(&name) || b.g.ask == Some(name)
+    };
     let replaceable: Vec<bool> = (0..b.atoms.len()).map(|i| open[i] && !keyword(i)).collect();
     share_identical(&mut b.defs, components, &open, &replaceable)
 }
@@ -673,6 +688,7 @@ fn find_roots(b: &Builder<'_>, next_of: &[Option<usize>]) -> Roots {
         goal: vec![Vec::new(); g.roles.len()],
         next: Vec::new(),
         terminal: None,
+        asks: Vec::new(),
     };
     for i in 0..b.atoms.len() {
         if b.vals[i] != Val::False && b.kinds[i] == Kind::Derived {
@@ -789,6 +805,11 @@ fn add_root(b: &Builder<'_>, roots: &mut Roots, i: usize) -> bool {
             return true;
         }
     } else if pred == Pred::proposition(kw::TERMINAL) {
+        return true;
+    } else if g.ask.is_some_and(|ask| pred == Pred::new(ask, 1))
+        && let Some(input) = b.atom_of_term(args[0])
+    {
+        roots.asks.push((i, input));
         return true;
     } else if pred == Pred::new(kw::NEXT, 1)
         && let Some(bit) = roots.state_bit[b.base_index[&args[0]]]
@@ -970,27 +991,47 @@ fn lay_out(b: &Builder<'_>, roots: &Roots, groups: &Components, materialised: &[
     }
 }
 
-/// Splits the materialised atoms into three programs: legal moves and
-/// terminality, goals (less what the first computed), and the next state
-/// (likewise).
+/// Splits the materialised atoms into four programs: the asks of a hybrid
+/// network's oracle ([`crate::asks`]), legal moves and terminality (less
+/// what the first computed), goals (less what those computed), and the next
+/// state (likewise).
 fn split_programs(
     b: &Builder<'_>,
     roots: &Roots,
     layout: &Layout,
     materialised: &[bool],
     cyclic: &[bool],
-) -> [Code; 3] {
+) -> [Code; 4] {
     let cone = |atoms: Vec<usize>| reachable(b, atoms, |i| materialised[i]);
+    let p0 = cone(roots.asks.iter().map(|&(i, _)| i).collect());
     let mut legal_and_terminal: Vec<usize> = roots.legal.iter().flatten().map(|&(_, i)| i).collect();
     legal_and_terminal.extend(roots.terminal);
     let p1 = cone(legal_and_terminal);
     let p2 = cone(roots.goal.iter().flatten().map(|&(i, _)| i).collect());
     let p3 = cone(roots.next.iter().map(|&(i, _)| i).collect());
+    let before = |i: usize| p0[i] || p1[i];
     [
-        build_program(b, layout, cyclic, |i| p1[i], true),
-        build_program(b, layout, cyclic, |i| p2[i] && !p1[i], false),
-        build_program(b, layout, cyclic, |i| p3[i] && !p1[i], false),
+        build_program(b, layout, cyclic, |i| p0[i], true),
+        build_program(b, layout, cyclic, |i| p1[i] && !p0[i], true),
+        build_program(b, layout, cyclic, |i| p2[i] && !before(i), false),
+        build_program(b, layout, cyclic, |i| p3[i] && !before(i), false),
     ]
+}
+
+/// The input bits a state asks about, each with the bit of its ask (`None`
+/// where the ask always holds; inputs never asked are left out).
+fn asked_inputs(b: &Builder<'_>, roots: &Roots, layout: &Layout) -> Vec<(u32, Option<u32>)> {
+    let mut asks: Vec<(u32, Option<u32>)> = roots
+        .asks
+        .iter()
+        .filter(|&&(ask, _)| b.vals[ask] != Val::False)
+        .filter_map(|&(ask, input)| {
+            let input_bit = layout.bit_of[input]?;
+            Some((input_bit, if b.vals[ask] == Val::True { None } else { layout.bit_of[ask] }))
+        })
+        .collect();
+    asks.sort_unstable();
+    asks
 }
 
 /// The program computing the `member` atoms in layout order, each recursive

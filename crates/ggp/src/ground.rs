@@ -166,6 +166,9 @@ pub(crate) struct Grounding {
     pub(crate) oracle_original: Vec<NRule>,
     /// For a hybrid network, the relations that do not depend on the state.
     pub(crate) statics: Model,
+    /// For a hybrid network, the relation of the atoms that say which
+    /// external atoms a state asks about ([`crate::asks`]), once added.
+    pub(crate) ask: Option<Sym>,
 }
 
 /// Why grounding stopped: the error, and when it ran out estimating what can
@@ -698,6 +701,7 @@ fn ground_with(
         oracle_asks,
         oracle_original,
         statics,
+        ask: None,
     })
 }
 

@@ -23,9 +23,12 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::asks::AskTable;
 use crate::compact::Compactor;
 use crate::datalog::{Budget, Evaluator, Model, Negation};
+use crate::ground::Grounding;
 use crate::hash::FastMap;
+use crate::lazy::Lazy;
 use crate::magic;
 use crate::normalize::{Lit, NRule};
 use crate::store::{Pred, TermId, TermStore};
@@ -649,7 +652,19 @@ pub(crate) struct Oracle {
     /// With `BOUTON_GGP_TRACE` set, the symbols: each evaluation reports
     /// its cost and its largest relations by name.
     trace: Option<Box<Symbols>>,
+    /// The externals answered atom by atom as the network asks for them,
+    /// where every external evaluated per state is decided by the state
+    /// alone ([`state_only_externals`]).
+    lazy: Option<Box<Lazy>>,
+    /// The atom of each input bit, from the first.
+    inputs: Vec<TermId>,
+    /// How many states the lazy grounder could not answer.
+    lazy_failures: u32,
 }
+
+/// After this many states that the lazy grounder could not answer, the
+/// oracle stops asking it.
+const LAZY_FAILURES: u32 = 16;
 
 /// Most atoms one evaluation of the externals may derive (chess derives
 /// about 3,000 per state); ten times as many rule instances may be tried.
@@ -704,25 +719,19 @@ impl Oracle {
             .map(|(&r, list)| list.iter().map(|&m| store.app(kw::DOES, &[r, m])).collect())
             .collect();
         let (rules, original) = (&rules[..], &original[..]);
-        let does: HashSet<Pred> = [Pred::new(kw::DOES, 2)].into_iter().collect();
-        let reads_move = depending_on(rules, &does, &store);
-        let ask_of = |q: Pred| asks.iter().find(|(p, _)| *p == q).map(|&(_, a)| a);
         // Only the externals the network reads: the others are evaluated
         // where the rules of those need them, with their demand.
         let read: HashSet<Pred> = bits.keys().map(|&atom| store.pred(atom)).collect();
-        let mut on_state: Vec<Pred> =
-            externals.iter().copied().filter(|p| read.contains(p) && !reads_move.contains(p)).collect();
-        let mut on_move: Vec<Pred> = externals
-            .iter()
-            .copied()
-            .filter(|p| read.contains(p))
-            .filter(|&p| reads_move.contains(&p) || ask_of(p).is_some_and(|a| reads_move.contains(&a)))
-            .collect();
-        on_move.sort();
-        on_state.sort();
-        // What only goals read is evaluated when goals are asked.
-        let goal_only = |p: &Pred| symbols.name(p.name).strip_prefix(GOAL_ONLY).is_some_and(|n| n.starts_with(' '));
-        let (on_goal, on_state): (Vec<Pred>, Vec<Pred>) = on_state.into_iter().partition(goal_only);
+        let When { on_state, on_goal, on_move, reads_move } =
+            when_evaluated(externals, &read, rules, asks, &store, &symbols);
+        let lazy =
+            on_state.iter().all(|p| !on_move.contains(p)).then(|| Box::new(Lazy::new(rules, &statics, &store, &base)));
+        let mut inputs = vec![TermId(0); bits.len()];
+        for (&atom, &bit) in &bits {
+            if let Some(slot) = inputs.get_mut((bit - words.0 * 64) as usize) {
+                *slot = atom;
+            }
+        }
         let mut statics = statics;
         let mut small = reads_move.clone();
         small.insert(Pred::new(kw::DOES, 2));
@@ -762,7 +771,22 @@ impl Oracle {
         // evaluation: lookups of atoms only derived stay in a small table,
         // and the store does not grow from state to state.
         store.freeze();
-        Oracle { store, statics, state, goal, moves, bits, words, does: does_atoms, truths, exhausted: false, trace }
+        Oracle {
+            store,
+            statics,
+            state,
+            goal,
+            moves,
+            bits,
+            words,
+            does: does_atoms,
+            truths,
+            exhausted: false,
+            trace,
+            lazy,
+            inputs,
+            lazy_failures: 0,
+        }
     }
 
     /// Whether some evaluation so far has run out of its budget.
@@ -777,15 +801,75 @@ impl Oracle {
 
     /// Sets the input bits of the externals that depend on the state only,
     /// the state being the first bits of `memory`.
-    pub(crate) fn fill_state(&mut self, memory: &mut [u64]) {
+    ///
+    /// `asks`: the input bits a state may ask about, each with the bit that
+    /// says whether this state does ([`crate::asks`], computed before): where
+    /// there are some, the asked atoms are answered one by one by the lazy
+    /// grounder ([`Lazy`]), and only if it cannot answer one are the
+    /// externals evaluated as a whole, by the rules.
+    pub(crate) fn fill_state(&mut self, memory: &mut [u64], asks: &AskTable) {
         let (first, n) = (self.words.0 as usize, self.words.1 as usize);
         memory[first..first + n].iter_mut().for_each(|w| *w = 0);
+        if !asks.is_empty() && self.fill_asked(memory, asks) {
+            return;
+        }
         for q in &mut self.state {
             let spent =
                 Oracle::evaluate(&mut self.store, &self.statics, q, memory, &self.truths, &[], self.trace.as_deref());
             self.exhausted |= spent;
             Oracle::set(&self.bits, q, memory);
         }
+    }
+
+    /// Sets the input bits of the `asks` this state asks about, by the lazy
+    /// grounder; whether it answered them all (if not, it is dropped after
+    /// [`LAZY_FAILURES`] failures: the rules answer from then on).
+    fn fill_asked(&mut self, memory: &mut [u64], asks: &AskTable) -> bool {
+        let Some(lazy) = &mut self.lazy else { return false };
+        let first_bit = self.words.0 * 64;
+        lazy.begin_state();
+        let mut set = Vec::new();
+        let answered =
+            asks.each_asked(memory, |input| match lazy.value(self.inputs[(input - first_bit) as usize], memory) {
+                Some(value) => {
+                    if value {
+                        set.push(input);
+                    }
+                    true
+                }
+                None => false,
+            });
+        if !answered {
+            self.lazy_failures += 1;
+            if self.lazy_failures >= LAZY_FAILURES {
+                self.lazy = None;
+            }
+            return false;
+        }
+        for input in set {
+            memory[(input / 64) as usize] |= 1 << (input % 64);
+        }
+        true
+    }
+
+    /// The input bits of the asked atoms (`asks` as for
+    /// [`Oracle::fill_state`], `memory` after the ask program) set by the
+    /// lazy grounder (`None` if it could not answer them all) and by the
+    /// rules, each masked to the atoms this state asks about.
+    #[cfg(test)]
+    pub(crate) fn answers_both_ways(&mut self, memory: &[u64], asks: &AskTable) -> (Option<Vec<u64>>, Vec<u64>) {
+        let (first, n) = (self.words.0 as usize, self.words.1 as usize);
+        let mut mask = vec![0u64; memory.len()];
+        asks.each_asked(memory, |input| {
+            mask[(input / 64) as usize] |= 1 << (input % 64);
+            true
+        });
+        let masked = |m: &[u64]| (first..first + n).map(|w| m[w] & mask[w]).collect::<Vec<u64>>();
+        let mut lazy = memory.to_vec();
+        let answered = self.fill_asked(&mut lazy, asks);
+        let mut rules = memory.to_vec();
+        self.fill_state(&mut rules, &AskTable::default());
+        (answered.then(|| masked(&lazy)), masked(&rules))
     }
 
     /// Sets the input bits of the externals only goals read (after
@@ -885,6 +969,57 @@ impl Oracle {
     }
 }
 
+/// When an oracle evaluates each external relation, sorted.
+struct When {
+    /// In every state, from the state alone.
+    on_state: Vec<Pred>,
+    /// When goals are asked (only goals read them).
+    on_goal: Vec<Pred>,
+    /// With the joint move (they, or what asks them, read `does`).
+    on_move: Vec<Pred>,
+    /// The relations of the oracle's rules that read the joint move.
+    reads_move: HashSet<Pred>,
+}
+
+/// When the oracle of `rules` evaluates each of the `externals` that the
+/// network reads (`read`); `asks`: each external asked with bound arguments
+/// and the relation of what is asked.
+fn when_evaluated(
+    externals: &HashSet<Pred>,
+    read: &HashSet<Pred>,
+    rules: &[NRule],
+    asks: &[(Pred, Pred)],
+    store: &TermStore,
+    symbols: &Symbols,
+) -> When {
+    let does: HashSet<Pred> = [Pred::new(kw::DOES, 2)].into_iter().collect();
+    let reads_move = depending_on(rules, &does, store);
+    let ask_of = |q: Pred| asks.iter().find(|(p, _)| *p == q).map(|&(_, a)| a);
+    let mut on_state: Vec<Pred> =
+        externals.iter().copied().filter(|p| read.contains(p) && !reads_move.contains(p)).collect();
+    let mut on_move: Vec<Pred> = externals
+        .iter()
+        .copied()
+        .filter(|p| read.contains(p))
+        .filter(|&p| reads_move.contains(&p) || ask_of(p).is_some_and(|a| reads_move.contains(&a)))
+        .collect();
+    on_move.sort();
+    on_state.sort();
+    // What only goals read is evaluated when goals are asked.
+    let goal_only = |p: &Pred| symbols.name(p.name).strip_prefix(GOAL_ONLY).is_some_and(|n| n.starts_with(' '));
+    let (on_goal, on_state): (Vec<Pred>, Vec<Pred>) = on_state.into_iter().partition(goal_only);
+    When { on_state, on_goal, on_move, reads_move }
+}
+
+/// The external relations of grounding `g` whose atoms a state alone
+/// decides (neither they nor what asks them read the joint move, and not
+/// only goals read them): those whose atoms can be answered one by one, as
+/// the network asks for them ([`crate::asks`]).
+pub(crate) fn state_only_externals(g: &Grounding) -> HashSet<Pred> {
+    let w = when_evaluated(&g.externals, &g.externals, &g.oracle_rules, &g.oracle_asks, &g.store, &g.symbols);
+    w.on_state.into_iter().filter(|p| !w.on_move.contains(p)).collect()
+}
+
 /// The number of arguments of `p`.
 fn arity(p: Pred) -> usize {
     if p.arity == Pred::PROPOSITION { 0 } else { p.arity as usize }
@@ -920,6 +1055,39 @@ mod tests {
     use super::*;
     use crate::game::Game;
     use crate::normalize::Program;
+
+    /// Along random playouts of chess as a hybrid network, the atoms each
+    /// state asks about ([`crate::asks`]) are answered one by one by the
+    /// lazy grounder, in every state, exactly as the rules answer them all
+    /// at once (both from the same rewritten rules, by different means: a
+    /// cached circuit per atom, and a bottom-up evaluation with demand).
+    #[test]
+    fn asked_atoms_answered_lazily_agree_with_the_rules() {
+        use rand::SeedableRng;
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/games/chess.kif");
+        let game = Game::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let machine = crate::machine::Machine::compile_hybrid(&game).unwrap();
+        let mut e = crate::machine::Evaluator::new(&machine);
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(41);
+        let (mut states, mut asked) = (0, 0);
+        for _ in 0..3 {
+            e.load(&machine.initial_state());
+            for _ in 0..80 {
+                let (lazy, rules) = e.oracle_answers().expect("chess has an oracle");
+                let lazy = lazy.unwrap_or_else(|| panic!("the lazy grounder answers state {states}"));
+                assert_eq!(lazy, rules, "state {states}");
+                asked += rules.iter().map(|w| w.count_ones()).sum::<u32>();
+                states += 1;
+                let roles = machine.roles().len();
+                let joint: Option<Vec<u32>> = (0..roles).map(|r| e.random_legal_move(r, &mut rng)).collect();
+                match joint {
+                    Some(joint) if !e.is_terminal() => e.advance(&joint),
+                    _ => break,
+                }
+            }
+        }
+        assert!(states > 100 && asked > 0, "{states} states, {asked} atoms true");
+    }
 
     /// A relation that reads a heavy one only through `legal` (chess's
     /// `stuck`) does not depend on it: the network computes `legal`.

@@ -46,6 +46,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod asks;
 mod circuit;
 mod code;
 mod compact;
@@ -65,6 +66,7 @@ mod hybrid;
 mod index;
 mod instantiate;
 mod judge;
+mod lazy;
 mod leaf_evaluation;
 mod machine;
 mod magic;

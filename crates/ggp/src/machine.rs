@@ -7,12 +7,13 @@ use std::time::Instant;
 
 use rand::Rng;
 
+use crate::asks;
 use crate::circuit::{self, Circuit, MoveInfo};
 use crate::compile_error::CompileError;
 use crate::game::Game;
 use crate::ground::{self, Grounding, Kind, Limits, Networks};
 use crate::hash::FastMap;
-use crate::hybrid::Oracle;
+use crate::hybrid::{self, Oracle};
 use crate::pace;
 use crate::specialize::{Spec, specialize};
 use crate::store::TermId;
@@ -240,7 +241,11 @@ impl Machine {
     ///
     /// [`CompileError::TooLarge`] when `g` has an oracle that cannot answer
     /// the initial state within its budget.
-    fn assemble(g: Grounding, started: Instant) -> Result<Machine, CompileError> {
+    fn assemble(mut g: Grounding, started: Instant) -> Result<Machine, CompileError> {
+        if !g.externals.is_empty() {
+            let asked = hybrid::state_only_externals(&g);
+            asks::add_asks(&mut g, &asked);
+        }
         let mut circuit = circuit::compile(&g);
         let roles: Vec<Term> = g.roles.iter().map(|&r| g.store.to_term(r, &g.symbols)).collect();
         let mut moves: Vec<Vec<Term>> = Vec::new();
@@ -290,7 +295,7 @@ impl Machine {
             let mut probe = oracle.clone();
             let mut memory = vec![0u64; circuit.total_words as usize];
             memory[..circuit.init.len()].copy_from_slice(&circuit.init);
-            probe.fill_state(&mut memory);
+            probe.fill_state(&mut memory, &crate::asks::AskTable::default());
             probe.fill_goal(&mut memory);
             if probe.exhausted() {
                 return Err(CompileError::TooLarge(ORACLE_TOO_LARGE));
@@ -460,11 +465,31 @@ impl Evaluator {
     pub fn load(&mut self, state: &State) {
         let n = state.0.len();
         self.bits[..n].copy_from_slice(&state.0);
-        if let Some(oracle) = &mut self.oracle {
-            oracle.fill_state(&mut self.bits);
-        }
-        self.m.0.circuit.legal.run(&mut self.bits);
+        self.derive_state();
         self.goals_ready = false;
+    }
+
+    /// Runs the programs of the current state: the oracle's asks, the
+    /// oracle (if any), legal moves and terminality.
+    fn derive_state(&mut self) {
+        let c = &self.m.0.circuit;
+        if let Some(oracle) = &mut self.oracle {
+            c.ask.run(&mut self.bits);
+            oracle.fill_state(&mut self.bits, &c.asks);
+        }
+        c.legal.run(&mut self.bits);
+    }
+
+    /// For a hybrid network, the current state's asked atoms as the lazy
+    /// grounder answers them (`None` if it cannot) and as the rules do
+    /// ([`Oracle::answers_both_ways`]).
+    #[cfg(test)]
+    pub(crate) fn oracle_answers(&mut self) -> Option<(Option<Vec<u64>>, Vec<u64>)> {
+        let c = &self.m.0.circuit;
+        let oracle = self.oracle.as_mut()?;
+        let mut memory = self.bits.clone();
+        c.ask.run(&mut memory);
+        Some(oracle.answers_both_ways(&memory, &c.asks))
     }
 
     /// The current state.
@@ -644,10 +669,7 @@ impl Evaluator {
         let c = &self.m.0.circuit;
         let (s, next_word) = (c.state_words as usize, c.next_word as usize);
         self.bits.copy_within(next_word..next_word + s, 0);
-        if let Some(oracle) = &mut self.oracle {
-            oracle.fill_state(&mut self.bits);
-        }
-        c.legal.run(&mut self.bits);
+        self.derive_state();
         self.goals_ready = false;
     }
 
