@@ -33,8 +33,7 @@ fn main() {
         }
     }
     for file in files {
-        let text = std::fs::read_to_string(&file).expect("readable rule sheet");
-        let game = Game::parse(&text).expect("parsable rule sheet");
+        let Ok(game) = support::read_game(&file) else { std::process::exit(2) };
         if prover {
             prover_playouts(&file, &game, seconds);
             continue;

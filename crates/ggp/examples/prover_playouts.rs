@@ -18,7 +18,7 @@ mod support;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use bouton_ggp::{Game, Prover};
+use bouton_ggp::Prover;
 use rand::{Rng, SeedableRng};
 use support::PlayoutClock;
 
@@ -39,15 +39,9 @@ fn main() -> ExitCode {
         }
     }
     let Some(file) = file else { return usage() };
-    let game = match std::fs::read_to_string(&file)
-        .map_err(|e| e.to_string())
-        .and_then(|t| Game::parse(&t).map_err(|e| e.to_string()))
-    {
+    let game = match support::read_game(&file) {
         Ok(game) => game,
-        Err(e) => {
-            eprintln!("error: {file}: {e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let mut prover = Prover::new(&game);
     let roles = prover.roles().len();

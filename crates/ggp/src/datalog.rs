@@ -23,8 +23,14 @@ use std::hash::Hasher;
 use std::ops::Range;
 use std::sync::Arc;
 
+#[cfg(test)]
+use std::time::Instant;
+
+#[cfg(test)]
+use crate::cancel::Cancel;
 use crate::hash::{FastMap, WordHasher};
 use crate::index::{Index, Shape, key_of_pattern};
+use crate::limits::{Limits, OutOfLimits};
 use crate::normalize::{Lit, NRule, Pat};
 use crate::store::{Node, Pred, TermId, TermStore};
 
@@ -675,6 +681,9 @@ impl Evaluator {
             let mut room = *budget;
             evaluator.run_group(group, store, model, negation, &mut room, None);
             if room.is_spent() {
+                if room.interruption().is_some() {
+                    budget.joins_of(&room);
+                }
                 for &p in &group.preds {
                     model.remove(p);
                 }
@@ -719,7 +728,7 @@ impl Evaluator {
             collect_heads(&join, rule, &group.head_vars[k], known, &mut heads, &mut room);
             derived.push(heads);
         }
-        budget.joins = room.joins;
+        budget.joins_of(&room);
         let mut fresh = self.insert_heads(group, &derived, store, model, budget);
         derived.into_iter().for_each(Heads::give_back);
         if room.is_spent() {
@@ -746,7 +755,7 @@ impl Evaluator {
                 }
                 derived.push(heads);
             }
-            budget.joins = room.joins;
+            budget.joins_of(&room);
             fresh = self.insert_heads(group, &derived, store, model, budget);
             derived.into_iter().for_each(Heads::give_back);
             if room.is_spent() {
@@ -824,18 +833,36 @@ impl Evaluator {
 
 /// What an evaluation may still do: derive `atoms` new atoms, and find
 /// `joins` rule instances (solutions of rule bodies, which bounds the time
-/// and, in grounding, the ground rules). An evaluation that runs out stops,
-/// leaving its result incomplete and the budget [spent](Budget::is_spent).
+/// and, in grounding, the ground rules); and, optionally, until when
+/// ([`Budget::until`]) and unless cancelled ([`Budget::cancelled_by`]). An
+/// evaluation that runs out, or is stopped by those limits, stops, leaving
+/// its result incomplete and the budget [spent](Budget::is_spent) (and,
+/// when stopped, [interrupted](Budget::interruption)).
+///
+/// The deadline and the cancellation are checked as the joins are spent:
+/// at the first join, then every [`CHECK_EVERY`] joins — reading the clock
+/// at every join would cost as much as the join.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Budget {
     pub(crate) atoms: usize,
     pub(crate) joins: usize,
+    limits: Limits,
+    /// The deadline and the cancellation are checked next when `joins` is
+    /// down to this.
+    check_at: usize,
+    /// Why the limits stopped the evaluation, if they did.
+    interrupted: Option<OutOfLimits>,
 }
 
+/// How many joins an evaluation with a deadline or a cancellation spends
+/// between two checks of them.
+pub(crate) const CHECK_EVERY: usize = 1024;
+
 impl Budget {
-    /// A budget of `atoms` new atoms and `joins` rule instances.
+    /// A budget of `atoms` new atoms and `joins` rule instances, with no
+    /// deadline and no cancellation.
     pub(crate) fn new(atoms: usize, joins: usize) -> Budget {
-        Budget { atoms, joins }
+        Budget { atoms, joins, limits: Limits::none(), check_at: 0, interrupted: None }
     }
 
     /// No limit.
@@ -844,9 +871,82 @@ impl Budget {
         Budget::new(usize::MAX, usize::MAX)
     }
 
-    /// Whether the evaluation ran out.
+    /// This budget, stopped at `deadline` too.
+    #[cfg(test)]
+    pub(crate) fn until(self, deadline: Instant) -> Budget {
+        self.within(Limits::none().until(deadline))
+    }
+
+    /// This budget, stopped when `cancel` is cancelled too.
+    #[cfg(test)]
+    pub(crate) fn cancelled_by(self, cancel: Cancel) -> Budget {
+        self.within(Limits::none().cancelled_by(cancel))
+    }
+
+    /// This budget, stopped by `limits` (their deadline, their
+    /// cancellation) too.
+    pub(crate) fn within(self, limits: Limits) -> Budget {
+        let mut merged = self.limits;
+        if let Some(deadline) = limits.deadline() {
+            merged = merged.until(deadline);
+        }
+        if let Some(cancel) = limits.cancel() {
+            merged = merged.cancelled_by(cancel);
+        }
+        let limits = merged;
+        // The first join checks them.
+        let check_at = if limits.is_none() { 0 } else { self.joins };
+        Budget { limits, check_at, ..self }
+    }
+
+    /// Whether the evaluation ran out (or was stopped).
     pub(crate) fn is_spent(&self) -> bool {
         self.atoms == 0 || self.joins == 0
+    }
+
+    /// Why the deadline or the cancellation stopped the evaluation, if
+    /// they did ([`OutOfLimits::Deadline`] or [`OutOfLimits::Cancelled`]).
+    pub(crate) fn interruption(&self) -> Option<OutOfLimits> {
+        self.interrupted
+    }
+
+    /// Spends `joins` joins (all that is left, if fewer), checking the
+    /// deadline and the cancellation when it is time to.
+    #[inline]
+    pub(crate) fn spend_joins(&mut self, joins: usize) {
+        self.joins = self.joins.saturating_sub(joins);
+        if self.joins <= self.check_at {
+            self.check_limits();
+        }
+    }
+
+    /// Checks the deadline and the cancellation; stops the evaluation
+    /// (spends everything) if either is reached.
+    #[cold]
+    fn check_limits(&mut self) {
+        if self.limits.is_none() || self.joins == 0 {
+            self.check_at = 0;
+            return;
+        }
+        self.check_at = self.joins.saturating_sub(CHECK_EVERY);
+        if let Some(why) = self.limits.exceeded() {
+            self.interrupted = Some(why);
+            self.atoms = 0;
+            self.joins = 0;
+            self.check_at = 0;
+        }
+    }
+
+    /// Takes on the joins `room` (a copy of this budget) has left, and its
+    /// interruption.
+    fn joins_of(&mut self, room: &Budget) {
+        self.joins = room.joins;
+        self.check_at = room.check_at;
+        if room.interrupted.is_some() {
+            self.interrupted = room.interrupted;
+            self.atoms = 0;
+            self.joins = 0;
+        }
     }
 
     fn spend(&mut self) {
@@ -947,7 +1047,7 @@ fn collect_heads(
         if room.joins == 0 {
             return false;
         }
-        room.joins -= 1;
+        room.spend_joins(1);
         tuple.clear();
         tuple.extend(head_vars.iter().map(|&v| b[v as usize].expect("head variables are bound")));
         // A head found again this round is settled without the store (a
@@ -1618,5 +1718,96 @@ mod tests {
                 assert_eq!(a, b, "{p:?} in the state {state:?}");
             }
         }
+    }
+
+    /// A chain of `n` vertices and the rules of its transitive closure:
+    /// n(n-1)/2 `path` atoms, found over n rounds.
+    fn closure(n: usize) -> (Program, Vec<NRule>) {
+        let mut text = String::from("(<= (path ?x ?y) (edge ?x ?y)) (<= (path ?x ?z) (path ?x ?y) (edge ?y ?z))");
+        for i in 1..n {
+            text.push_str(&format!(" (edge {} {i})", i - 1));
+        }
+        let program = Program::new(&Game::parse(&text).unwrap());
+        let rules = program.rules.clone();
+        (program, rules)
+    }
+
+    /// The closure of a chain of 200 vertices evaluated within `budget`:
+    /// the `path` atoms found, and the budget left.
+    fn closure_within(budget: Budget) -> (usize, Budget) {
+        let (mut program, rules) = closure(200);
+        let mut model = Model::default();
+        let mut budget = budget;
+        Evaluator::run_once(rules, &mut program.store, &mut model, &Negation::Exact, &mut budget);
+        (count(&program, &model, "path", 2), budget)
+    }
+
+    #[test]
+    fn a_cancelled_or_late_evaluation_stops_at_its_first_join() {
+        let all = 200 * 199 / 2;
+        let (found, left) = closure_within(Budget::unlimited());
+        assert_eq!((found, left.interruption()), (all, None));
+        let canceller = crate::cancel::Canceller::new();
+        let (found, left) = closure_within(Budget::unlimited().cancelled_by(canceller.handle()));
+        assert_eq!((found, left.interruption()), (all, None), "a cancellation not raised changes nothing");
+        canceller.cancel();
+        let (found, left) = closure_within(Budget::unlimited().cancelled_by(canceller.handle()));
+        assert_eq!(left.interruption(), Some(OutOfLimits::Cancelled));
+        assert!(left.is_spent() && found < 10, "{found} paths");
+        let past = Instant::now() - std::time::Duration::from_millis(1);
+        let (found, left) = closure_within(Budget::unlimited().until(past));
+        assert_eq!(left.interruption(), Some(OutOfLimits::Deadline));
+        assert!(left.is_spent() && found < 10, "{found} paths");
+        let later = Instant::now() + std::time::Duration::from_secs(3600);
+        let (found, left) = closure_within(Budget::unlimited().until(later));
+        assert_eq!((found, left.interruption()), (all, None));
+        assert!(!left.is_spent());
+    }
+
+    /// An evaluation sees a cancellation raised while it runs within
+    /// [`CHECK_EVERY`] joins, and keeps its limits across the copies the
+    /// evaluator makes of its budget.
+    #[test]
+    fn a_cancellation_raised_midway_is_seen_within_check_every_joins() {
+        let canceller = crate::cancel::Canceller::new();
+        let mut budget = Budget::new(10, usize::MAX).cancelled_by(canceller.handle());
+        for _ in 0..5 * CHECK_EVERY {
+            budget.spend_joins(1);
+        }
+        assert!(!budget.is_spent());
+        canceller.cancel();
+        let mut spent = 0;
+        while !budget.is_spent() {
+            budget.spend_joins(1);
+            spent += 1;
+        }
+        assert!(spent <= CHECK_EVERY, "{spent} joins after the cancellation");
+        assert_eq!(budget.interruption(), Some(OutOfLimits::Cancelled));
+        // Copies (the room a group's joins run in) carry the limits, and
+        // an interruption comes back to the budget they were taken from.
+        let fresh = crate::cancel::Canceller::new();
+        let mut budget = Budget::new(10, usize::MAX).cancelled_by(fresh.handle());
+        let mut room = budget;
+        fresh.cancel();
+        room.spend_joins(1);
+        assert_eq!(room.interruption(), Some(OutOfLimits::Cancelled));
+        budget.joins_of(&room);
+        assert!(budget.is_spent());
+        assert_eq!(budget.interruption(), Some(OutOfLimits::Cancelled));
+    }
+
+    /// Of groups evaluated while they fit, one the limits stop is not kept,
+    /// and the budget says why.
+    #[test]
+    fn an_evaluation_within_its_budget_passes_an_interruption_on() {
+        let (mut program, rules) = closure(50);
+        let mut model = Model::default();
+        let canceller = crate::cancel::Canceller::new();
+        canceller.cancel();
+        let mut budget = Budget::unlimited().cancelled_by(canceller.handle());
+        let rest = Evaluator::run_while_within(rules, &mut program.store, &mut model, &Negation::Exact, &mut budget);
+        assert!(!rest.is_empty());
+        assert_eq!(count(&program, &model, "path", 2), 0);
+        assert_eq!(budget.interruption(), Some(OutOfLimits::Cancelled));
     }
 }

@@ -10,7 +10,7 @@ use std::time::Duration;
 use crate::playout_profile::PlayoutProfile;
 
 /// Searching at least this long measures a game well enough to choose.
-const MEASURED: Duration = Duration::from_millis(500);
+pub(crate) const MEASURED: Duration = Duration::from_millis(500);
 
 /// Playouts to the end are kept when a move's search can expect at least
 /// this many informative ones (outcomes other than the most common).

@@ -78,6 +78,7 @@ mod pace;
 mod playout_profile;
 mod prover;
 mod prover_search;
+mod reasoner;
 mod record;
 mod sexp;
 mod solver;
@@ -91,7 +92,9 @@ mod tree;
 mod validate;
 mod watch;
 
+pub mod cancel;
 pub mod http;
+pub mod limits;
 pub mod local;
 pub mod protocol;
 pub mod referee;

@@ -14,7 +14,7 @@
 
 use rand::Rng;
 
-use crate::machine::{Evaluator, Machine};
+use crate::reasoner::Reasoner;
 use crate::watch::DeadlineWatch;
 
 /// ε-greedy: the share of playout moves chosen at random rather than
@@ -38,7 +38,7 @@ impl Default for Record {
 
 /// Per-move average returns and the ε-greedy playout policy they drive.
 pub(crate) struct Mast {
-    /// Per role, per move number.
+    /// Per role, per move number (grown as the reasoner numbers new moves).
     records: Vec<Vec<Record>>,
     /// Gibbs temperature; 0 for ε-greedy.
     temperature: f32,
@@ -52,10 +52,11 @@ pub(crate) struct Mast {
 }
 
 impl Mast {
-    /// Empty statistics; `enabled: false` makes playouts uniformly random;
-    /// `temperature` is τ (0 for ε-greedy).
-    pub(crate) fn new(machine: &Machine, enabled: bool, temperature: f64) -> Mast {
-        let records = (0..machine.roles().len()).map(|r| vec![Record::default(); machine.moves(r).len()]).collect();
+    /// Empty statistics for the moves `reasoner` numbers; `enabled: false`
+    /// makes playouts uniformly random; `temperature` is τ (0 for
+    /// ε-greedy).
+    pub(crate) fn new(reasoner: &impl Reasoner, enabled: bool, temperature: f64) -> Mast {
+        let records = (0..reasoner.roles()).map(|r| vec![Record::default(); reasoner.move_count(r)]).collect();
         let temperature = temperature as f32;
         let unseen = if temperature > 0.0 { (1.0 / temperature).exp() } else { 0.0 };
         Mast { records, temperature, unseen, legal: Vec::new(), joint: Vec::new(), enabled }
@@ -72,7 +73,7 @@ impl Mast {
 
     /// The average return of `mv` for `role`; 1 (the best) when unseen.
     fn value(&self, role: usize, mv: u32) -> f32 {
-        let r = self.records[role][mv as usize];
+        let r = self.records[role].get(mv as usize).copied().unwrap_or_default();
         if r.count > 0.0 { r.sum / r.count } else { 1.0 }
     }
 
@@ -83,7 +84,12 @@ impl Mast {
             return;
         }
         for &(role, mv) in moves {
-            let r = &mut self.records[role as usize][mv as usize];
+            let records = &mut self.records[role as usize];
+            if mv as usize >= records.len() {
+                // A move the reasoner numbered after the table was made.
+                records.resize(mv as usize + 1, Record::default());
+            }
+            let r = &mut records[mv as usize];
             r.count += 1.0;
             r.sum += rewards[role as usize] as f32;
             if self.temperature > 0.0 {
@@ -94,7 +100,7 @@ impl Mast {
 
     /// The move `role` plays in the evaluator's current state, or `None`
     /// without a legal move; whether it had a choice.
-    fn pick(&mut self, e: &Evaluator, role: usize, rng: &mut impl Rng) -> Option<(u32, bool)> {
+    fn pick(&mut self, e: &mut impl Reasoner, role: usize, rng: &mut impl Rng) -> Option<(u32, bool)> {
         e.legal_moves(role, &mut self.legal);
         match self.legal.len() {
             0 => return None,
@@ -105,9 +111,9 @@ impl Mast {
             return Some((self.legal[rng.random_range(0..self.legal.len())], true));
         }
         if self.temperature > 0.0 {
-            let weight = |mv: u32| {
-                let r = self.records[role][mv as usize];
-                if r.count > 0.0 { r.weight } else { self.unseen }
+            let weight = |mv: u32| match self.records[role].get(mv as usize) {
+                Some(r) if r.count > 0.0 => r.weight,
+                _ => self.unseen,
             };
             let total: f32 = self.legal.iter().map(|&m| weight(m)).sum();
             let mut x = rng.random::<f32>() * total;
@@ -138,11 +144,11 @@ impl Mast {
     /// Plays from the evaluator's current state until a terminal state, a
     /// role without legal moves, or `max_steps` transitions; appends each
     /// choice made (a role with a single legal move makes none) to `trace`.
-    /// `false` when `watch`'s deadline passed first: the playout is cut
-    /// short and says nothing.
+    /// `false` when `watch`'s deadline passed first, or the reasoner
+    /// expired: the playout is cut short and says nothing.
     pub(crate) fn playout(
         &mut self,
-        e: &mut Evaluator,
+        e: &mut impl Reasoner,
         rng: &mut impl Rng,
         max_steps: usize,
         trace: &mut Vec<(u16, u32)>,
@@ -174,7 +180,7 @@ impl Mast {
             e.advance(&joint);
         }
         self.joint = joint;
-        finished
+        finished && !e.expired()
     }
 }
 
@@ -182,6 +188,7 @@ impl Mast {
 mod tests {
     use super::*;
     use crate::game::Game;
+    use crate::machine::{Evaluator, Machine};
     use rand::SeedableRng;
     use rand::rngs::SmallRng;
 
@@ -202,10 +209,10 @@ mod tests {
         let machine = Machine::compile(&game).unwrap();
         let left = machine.move_index(0, &"left".parse().unwrap()).unwrap();
         let right = machine.move_index(0, &"right".parse().unwrap()).unwrap();
-        let mut mast = Mast::new(&machine, true, 0.0);
+        let mut e = Evaluator::new(&machine);
+        let mut mast = Mast::new(&e, true, 0.0);
         mast.update(&[(0, left); 10], &[1.0]);
         mast.update(&[(0, right); 10], &[0.0]);
-        let mut e = Evaluator::new(&machine);
         let mut rng = SmallRng::seed_from_u64(3);
         let mut trace = Vec::new();
         for _ in 0..200 {
@@ -222,7 +229,7 @@ mod tests {
 
         // Gibbs sampling at τ = 0.1: odds of e^10 to 1 for left; an unseen
         // move weighs as much as the best.
-        let mut gibbs = Mast::new(&machine, true, 0.1);
+        let mut gibbs = Mast::new(&e, true, 0.1);
         gibbs.update(&[(0, left); 10], &[1.0]);
         let mut trace = Vec::new();
         for _ in 0..100 {
@@ -231,7 +238,7 @@ mod tests {
         }
         let lefts = trace.iter().filter(|&&(_, m)| m == left).count();
         assert!((200..300).contains(&lefts), "{lefts} of 500: right, unseen, weighs as much as left");
-        let mut gibbs = Mast::new(&machine, true, 0.1);
+        let mut gibbs = Mast::new(&e, true, 0.1);
         gibbs.update(&[(0, left); 10], &[1.0]);
         gibbs.update(&[(0, right); 10], &[0.0]);
         gibbs.update(&[(0, left); 10], &[1.0]);

@@ -10,15 +10,16 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::leaf_evaluation::LeafEvaluation;
-use crate::machine::{Machine, State};
+use crate::machine::{Evaluator, Machine, State};
 use crate::playout_profile::PlayoutProfile;
+use crate::reasoner::Reasoner;
 use crate::solver::Solver;
 use crate::tree::{MoveReport, Tree};
 
 /// The share of a search's time kept, under the mobility evaluation, for
 /// checking the preferred moves against a losing reply
 /// ([`Mcts::choose_checked`]).
-const CHECK_SHARE: f64 = 0.25;
+pub(crate) const CHECK_SHARE: f64 = 0.25;
 
 /// Settings of a [`Mcts`] search. [`MctsConfig::default`] is the strongest
 /// configuration; [`MctsConfig::plain`] is textbook decoupled UCT with
@@ -162,7 +163,7 @@ pub struct MoveStatistics {
 /// ```
 pub struct Mcts {
     config: MctsConfig,
-    trees: Vec<Tree>,
+    trees: Vec<Tree<Evaluator>>,
     /// How many trees (the first ones) are rooted at the last state searched
     /// (pondering roots only the first).
     current: usize,
@@ -184,7 +185,7 @@ impl Mcts {
     /// is derived from it).
     pub fn with_config(machine: &Machine, seed: u64, config: MctsConfig) -> Mcts {
         let trees = (0..config.threads.max(1) as u64)
-            .map(|i| Tree::new(machine, &config, seed ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15)))
+            .map(|i| Tree::new(Evaluator::new(machine), &config, seed ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15)))
             .collect();
         Mcts { config, trees, current: 0, iterations: 0, evaluation: None, playout_time: Duration::ZERO }
     }
@@ -256,35 +257,13 @@ impl Mcts {
     /// Every role's goal under perfect play from the last state searched,
     /// if the search proved it.
     pub fn proven(&self) -> Option<Vec<u8>> {
-        self.trees[..self.current].iter().find_map(|t| t.root_proven()).map(<[u8]>::to_vec)
+        proven_in(&self.trees[..self.current])
     }
 
     /// The statistics of `role`'s moves at the last state searched, added
     /// up over the threads, in the order of its legal moves.
     pub fn statistics(&self, role: usize) -> Vec<MoveStatistics> {
-        let mut merged: Vec<MoveReport> = Vec::new();
-        for tree in &self.trees[..self.current] {
-            let report = tree.report(role);
-            if merged.is_empty() {
-                merged = report;
-                continue;
-            }
-            for (m, r) in merged.iter_mut().zip(report) {
-                debug_assert_eq!(m.mv, r.mv);
-                m.visits += r.visits;
-                m.total += r.total;
-                m.proven = m.proven.or(r.proven);
-            }
-        }
-        merged
-            .into_iter()
-            .map(|m| MoveStatistics {
-                mv: m.mv,
-                visits: m.visits,
-                mean: if m.visits > 0 { m.total / f64::from(m.visits) } else { 0.0 },
-                proven: m.proven,
-            })
-            .collect()
+        statistics_in(&self.trees[..self.current], role)
     }
 
     /// Searches from `state` until `deadline` (or until the state is
@@ -425,42 +404,103 @@ impl Mcts {
         }
     }
 
-    /// The move to play, as [`Mcts::choose`] picks it, once the state after
-    /// it has been checked for a reply that ends the game: every reply is
-    /// added to the first tree, so that a move after which the next mover
-    /// can reach its best goal at once (a mate in one against the role), or
-    /// after which every reply ends the game, is proven, and the choice made
-    /// again. Stops at `until` with the choice of the moment.
+    /// The move to play, as [`Mcts::choose`] picks it, once checked
+    /// against a reply that ends the game ([`choose_checked_in`]).
     fn choose_checked(&mut self, role: usize, oracle: Option<&Solver>, until: Instant) -> Option<u32> {
-        let mut checked = Vec::new();
-        loop {
-            let mv = self.choose(role)?;
-            if checked.contains(&mv) || !self.trees[0].expand_replies(role, mv, oracle, until) {
-                return Some(mv);
-            }
-            checked.push(mv);
-        }
+        choose_checked_in(&mut self.trees[..self.current], role, oracle, until)
     }
 
-    /// The move to play: one proven to achieve the role's proven value, else
-    /// the most simulated move not proven — unless a proven move is at least
-    /// as good as its mean.
+    /// The move to play ([`choose_move`] over the trees' statistics).
     fn choose(&self, role: usize) -> Option<u32> {
-        let stats = self.statistics(role);
-        if let Some(value) = self.proven()
-            && let Some(m) = stats.iter().find(|m| m.proven == Some(value[role]))
-        {
-            return Some(m.mv);
+        choose_in(&self.trees[..self.current], role)
+    }
+}
+
+/// Every role's goal under perfect play from the root of `trees`, if one of
+/// them proved it.
+fn proven_in<R: Reasoner>(trees: &[Tree<R>]) -> Option<Vec<u8>> {
+    trees.iter().find_map(|t| t.root_proven()).map(<[u8]>::to_vec)
+}
+
+/// The statistics of `role`'s moves at the root of `trees` (grown from one
+/// state, by one reasoner's move numbers), added up over the trees.
+fn statistics_in<R: Reasoner>(trees: &[Tree<R>], role: usize) -> Vec<MoveStatistics> {
+    let mut merged: Vec<MoveReport> = Vec::new();
+    for tree in trees {
+        let report = tree.report(role);
+        if merged.is_empty() {
+            merged = report;
+            continue;
         }
-        let best_proven = stats.iter().filter(|m| m.proven.is_some()).max_by_key(|m| m.proven);
-        let best_open = stats
-            .iter()
-            .filter(|m| m.proven.is_none())
-            .max_by(|a, b| (a.visits, a.mean).partial_cmp(&(b.visits, b.mean)).expect("means are finite"));
-        match (best_proven, best_open) {
-            (Some(p), Some(o)) if f64::from(p.proven.expect("proven")) / 100.0 >= o.mean => Some(p.mv),
-            (_, Some(o)) => Some(o.mv),
-            (p, None) => p.map(|p| p.mv),
+        for (m, r) in merged.iter_mut().zip(report) {
+            debug_assert_eq!(m.mv, r.mv);
+            m.visits += r.visits;
+            m.total += r.total;
+            m.proven = m.proven.or(r.proven);
         }
+    }
+    statistics_of(merged)
+}
+
+/// The move of `role` to play by what `trees` found ([`choose_move`]).
+pub(crate) fn choose_in<R: Reasoner>(trees: &[Tree<R>], role: usize) -> Option<u32> {
+    choose_move(&statistics_in(trees, role), proven_in(trees).as_deref(), role)
+}
+
+/// The move to play, as [`choose_in`] picks it, once the state after it has
+/// been checked for a reply that ends the game: every reply is added to the
+/// first tree, so that a move after which the next mover can reach its best
+/// goal at once (a mate in one against the role), or after which every
+/// reply ends the game, is proven, and the choice made again. Stops at
+/// `until` with the choice of the moment.
+pub(crate) fn choose_checked_in<R: Reasoner>(
+    trees: &mut [Tree<R>],
+    role: usize,
+    oracle: Option<&R::Oracle>,
+    until: Instant,
+) -> Option<u32> {
+    let mut checked = Vec::new();
+    loop {
+        let mv = choose_in(trees, role)?;
+        if checked.contains(&mv) || !trees[0].expand_replies(role, mv, oracle, until) {
+            return Some(mv);
+        }
+        checked.push(mv);
+    }
+}
+
+/// The statistics of a role's moves from a tree's reports.
+fn statistics_of(reports: Vec<MoveReport>) -> Vec<MoveStatistics> {
+    reports
+        .into_iter()
+        .map(|m| MoveStatistics {
+            mv: m.mv,
+            visits: m.visits,
+            mean: if m.visits > 0 { m.total / f64::from(m.visits) } else { 0.0 },
+            proven: m.proven,
+        })
+        .collect()
+}
+
+/// The move of `role` to play by the root statistics `stats` of its moves,
+/// whatever the reasoner searched: one proven to achieve the role's value
+/// `proven` (every role's, when the root is proven), else the most
+/// simulated move not proven — unless a proven move is at least as good as
+/// its mean.
+fn choose_move(stats: &[MoveStatistics], proven: Option<&[u8]>, role: usize) -> Option<u32> {
+    if let Some(value) = proven
+        && let Some(m) = stats.iter().find(|m| m.proven == value.get(role).copied())
+    {
+        return Some(m.mv);
+    }
+    let best_proven = stats.iter().filter(|m| m.proven.is_some()).max_by_key(|m| m.proven);
+    let best_open = stats
+        .iter()
+        .filter(|m| m.proven.is_none())
+        .max_by(|a, b| a.visits.cmp(&b.visits).then(a.mean.total_cmp(&b.mean)));
+    match (best_proven, best_open) {
+        (Some(p), Some(o)) if p.proven.is_some_and(|v| f64::from(v) / 100.0 >= o.mean) => Some(p.mv),
+        (_, Some(o)) => Some(o.mv),
+        (p, None) => p.map(|p| p.mv),
     }
 }

@@ -19,18 +19,27 @@
 //! evaluates every rule it depends on instead. The joins of both are ordered
 //! by the sizes the relations have in the initial state, and again on any
 //! state with twice its facts. The initial state is always found bottom-up.
+//!
+//! Every question can also be asked within [`Limits`] — a deadline, a
+//! cancellation ([`crate::cancel`]) — as `legal_moves_within`,
+//! `next_state_within` and so on: the evaluations (top-down, bottom-up,
+//! and the planning for a larger state) check them as they spend their
+//! budget, and a question they stop, or whose budget of operations runs
+//! out, answers [`OutOfLimits`] instead of a partial answer. A question
+//! stopped top-down is not counted as given up, nor asked bottom-up.
 
 use std::collections::HashSet;
 
 use crate::datalog::{Budget, Evaluator, Model, Negation};
 use crate::game::Game;
 use crate::hash::FastMap;
+use crate::limits::{Limits, OutOfLimits};
 use crate::magic::{self, Adornment};
 use crate::normalize::{Lit, NRule, Program};
 use crate::store::{Node, Pred, TermId, TermStore};
 use crate::symbol::{Symbols, kw};
 use crate::term::Term;
-use crate::topdown::TopDown;
+use crate::topdown::{Stop, TopDown};
 
 /// A state of the [`Prover`]: the set of base facts that hold.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -188,12 +197,13 @@ impl Planner {
             let preds: Vec<Pred> = targets.iter().map(|t| t.0).collect();
             (Evaluator::new(self.rules.clone(), store, &guess).cone(&preds).rules(), None)
         };
-        Planner::order(rules, seed, sample, statics, store, roles, budget)
+        unlimited(Planner::order(rules, seed, sample, statics, store, roles, budget, Limits::none()))
     }
 
     /// The query of `rules` (rewritten for demand, seeded by `seed`), its
     /// joins ordered by the sizes the relations have in `sample`; and the
-    /// model of `sample` evaluated by them.
+    /// model of `sample` evaluated by them, within `limits`.
+    #[allow(clippy::too_many_arguments)]
     fn order(
         rules: Vec<NRule>,
         seed: Option<Pred>,
@@ -202,26 +212,33 @@ impl Planner {
         store: &mut TermStore,
         roles: &[TermId],
         budget: usize,
-    ) -> (Query, Model) {
+        limits: Limits,
+    ) -> Result<(Query, Model), OutOfLimits> {
         let mut model = sample.clone();
         if let (Some(seed), Some(&role)) = (seed, roles.first()) {
             let atom = store.app(seed.name, &[role]);
             model.insert(atom, store);
         }
-        Evaluator::run_once(rules.clone(), store, &mut model, &Negation::Exact, &mut Prover::limit(budget));
+        let mut room = Prover::limit(budget).within(limits);
+        Evaluator::run_once(rules.clone(), store, &mut model, &Negation::Exact, &mut room);
+        if let Some(why) = room.interruption() {
+            return Err(why);
+        }
         let size = |p: Pred| if p.name == kw::DOES { roles.len() } else { model.atoms(p).len() };
         let mut evaluator = Evaluator::new(rules, store, &size);
         evaluator.prepare(statics, store);
         // Every model it runs on is cloned from `statics`.
         evaluator.assume_prepared();
-        (Query { evaluator, seed }, model)
+        Ok((Query { evaluator, seed }, model))
     }
 
     /// `queries` with their joins ordered again by the sizes the relations
     /// have in the state of `facts`; the rules (and so how demand is passed
     /// down, which decides what is derived) stay as they were first
     /// rewritten: rewritten on a full grid, sudoku's demand reached its
-    /// static `exactlyOne` unbound, 5 s a question.
+    /// static `exactlyOne` unbound, 5 s a question. Within `limits`: should
+    /// they stop it, nothing is planned again.
+    #[allow(clippy::too_many_arguments)]
     fn reorder(
         &mut self,
         queries: &Queries,
@@ -230,19 +247,22 @@ impl Planner {
         store: &mut TermStore,
         roles: &[TermId],
         budget: usize,
-    ) -> Queries {
+        limits: Limits,
+    ) -> Result<Queries, OutOfLimits> {
         let sample = state_model(statics, facts, store);
-        self.facts = facts.len();
-        let mut order =
-            |q: &Query| Planner::order(q.evaluator.rules(), q.seed, &sample, statics, store, roles, budget).0;
-        Queries {
+        let mut order = |q: &Query| {
+            Planner::order(q.evaluator.rules(), q.seed, &sample, statics, store, roles, budget, limits).map(|q| q.0)
+        };
+        let queries = Queries {
             init: queries.init.clone(),
-            inspect: order(&queries.inspect),
-            legal: order(&queries.legal),
-            terminal: order(&queries.terminal),
-            goal: order(&queries.goal),
-            next: order(&queries.next),
-        }
+            inspect: order(&queries.inspect)?,
+            legal: order(&queries.legal)?,
+            terminal: order(&queries.terminal)?,
+            goal: order(&queries.goal)?,
+            next: order(&queries.next)?,
+        };
+        self.facts = facts.len();
+        Ok(queries)
     }
 
     /// Every query, `init` as given and the others planned on the state of
@@ -303,6 +323,49 @@ enum Ask {
     Terminal,
     Goal,
     Next,
+}
+
+/// How a question is bounded: the limits it is asked with, and whether an
+/// answer the budget of operations cut short is refused
+/// ([`OutOfLimits::Operations`]) or given as it is (the questions without
+/// limits, as [`Prover::with_budget`] says).
+#[derive(Debug, Clone, Copy)]
+struct Bounds {
+    limits: Limits,
+    complete_only: bool,
+}
+
+impl Bounds {
+    /// The questions without limits: nothing stops them, and an answer the
+    /// budget of operations cut short is given as it is.
+    const UNLIMITED: Bounds = Bounds { limits: Limits::none(), complete_only: false };
+
+    /// Within `limits`, complete answers only.
+    fn complete(limits: Limits) -> Bounds {
+        Bounds { limits, complete_only: true }
+    }
+
+    /// Within `limits`, an answer the budget of operations cut short taken
+    /// as it is.
+    fn partial(limits: Limits) -> Bounds {
+        Bounds { limits, complete_only: false }
+    }
+
+    /// An error if a limit is reached already.
+    fn check(&self) -> Result<(), OutOfLimits> {
+        match self.limits.exceeded() {
+            Some(why) => Err(why),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The answer to a question asked without limits, which nothing stops.
+fn unlimited<T>(answer: Result<T, OutOfLimits>) -> T {
+    match answer {
+        Ok(answer) => answer,
+        Err(why) => unreachable!("a question without limits was stopped: {why}"),
+    }
 }
 
 /// Which relations depend on the state (`true`, `does`, and everything derived
@@ -420,7 +483,7 @@ impl Prover {
             given_up_per_kind: [0; 5],
             move_lists: FastMap::default(),
         };
-        let sample = prover.bottom_up(Ask::Inspect, &facts, &[]);
+        let sample = unlimited(prover.bottom_up(Ask::Inspect, &facts, &[], Bounds::UNLIMITED));
         prover.topdown.set_sizes(&sample);
         prover
     }
@@ -451,47 +514,81 @@ impl Prover {
     }
 
     /// Plans the queries (both ways) again on the state of `facts` if it is
-    /// large enough against the one they were planned on.
-    fn replan_if_outgrown(&mut self, facts: &[TermId]) {
-        if self.planner.outgrown_by(facts.len()) {
-            self.queries = self.planner.reorder(
-                &self.queries,
-                facts,
-                &mut self.statics,
-                &mut self.store,
-                &self.roles,
-                self.budget,
-            );
-            let sample = self.bottom_up(Ask::Inspect, facts, &[]);
-            self.topdown.set_sizes(&sample);
+    /// large enough against the one they were planned on. Within `limits`:
+    /// should they stop the planning, the queries stay as they were, and are
+    /// not planned again before a state outgrows this one — else questions
+    /// asked with little time each could spend all of it, every time, on a
+    /// planning they never finish, and answer nothing.
+    fn replan_if_outgrown(&mut self, facts: &[TermId], limits: Limits) {
+        if !self.planner.outgrown_by(facts.len()) {
+            return;
+        }
+        let reordered = self.planner.reorder(
+            &self.queries,
+            facts,
+            &mut self.statics,
+            &mut self.store,
+            &self.roles,
+            self.budget,
+            limits,
+        );
+        let Ok(queries) = reordered else {
+            self.planner.facts = facts.len();
+            return;
+        };
+        let before = std::mem::replace(&mut self.queries, queries);
+        // The sizes are a heuristic: a sample the budget of operations cut
+        // short serves, one the limits stopped is not taken.
+        match self.bottom_up(Ask::Inspect, facts, &[], Bounds::partial(limits)) {
+            Ok(sample) => self.topdown.set_sizes(&sample),
+            Err(_) => self.queries = before,
         }
     }
 
     /// The answers to the question `key` (an atom, or one with the
-    /// evaluator's marker of unbound arguments) top-down, or `None` where it
-    /// was given up (or top-down evaluation is off).
-    fn top_down(&mut self, kind: Asked, key: TermId, facts: &[TermId], joint: &[TermId]) -> Option<Vec<TermId>> {
+    /// evaluator's marker of unbound arguments) top-down; `Ok(None)` where
+    /// it was given up (or top-down evaluation is off), an error where
+    /// `limits` stopped it.
+    fn top_down(
+        &mut self,
+        kind: Asked,
+        key: TermId,
+        facts: &[TermId],
+        joint: &[TermId],
+        limits: Limits,
+    ) -> Result<Option<Vec<TermId>>, OutOfLimits> {
         if !self.use_topdown || self.given_up_per_kind[kind as usize] >= GIVE_UPS {
-            return None;
+            return Ok(None);
         }
-        let limit = Prover::limit(self.budget / TOPDOWN_SHARE);
-        let answers = self.topdown.ask(key, facts, joint, &mut self.store, &self.statics, limit);
-        if answers.is_err() {
-            self.given_up += 1;
-            self.given_up_per_kind[kind as usize] += 1;
+        let limit = Prover::limit(self.budget / TOPDOWN_SHARE).within(limits);
+        match self.topdown.ask(key, facts, joint, &mut self.store, &self.statics, limit) {
+            Ok(answers) => Ok(Some(answers)),
+            // Stopped by the limits, the question was not given up: it is
+            // asked top-down again next time.
+            Err(Stop::Interrupted(why)) => Err(why),
+            Err(Stop::Budget | Stop::Unsupported) => {
+                self.given_up += 1;
+                self.given_up_per_kind[kind as usize] += 1;
+                Ok(None)
+            }
         }
-        answers.ok()
     }
 
-    fn model(&mut self, ask: Ask, facts: &[TermId], joint: &[TermId]) -> Model {
+    fn model(&mut self, ask: Ask, facts: &[TermId], joint: &[TermId], bounds: Bounds) -> Result<Model, OutOfLimits> {
         if !matches!(ask, Ask::Init) {
-            self.replan_if_outgrown(facts);
+            self.replan_if_outgrown(facts, bounds.limits);
         }
-        self.bottom_up(ask, facts, joint)
+        self.bottom_up(ask, facts, joint, bounds)
     }
 
-    /// The model of the question `ask` evaluated bottom-up.
-    fn bottom_up(&mut self, ask: Ask, facts: &[TermId], joint: &[TermId]) -> Model {
+    /// The model of the question `ask` evaluated bottom-up within `bounds`.
+    fn bottom_up(
+        &mut self,
+        ask: Ask,
+        facts: &[TermId],
+        joint: &[TermId],
+        bounds: Bounds,
+    ) -> Result<Model, OutOfLimits> {
         let mut model = state_model(&self.statics, facts, &mut self.store);
         for (&role, &mv) in self.roles.iter().zip(joint) {
             let atom = self.store.app(kw::DOES, &[role, mv]);
@@ -510,8 +607,15 @@ impl Prover {
             let atom = self.store.app(seed.name, &[self.roles[role]]);
             model.insert(atom, &self.store);
         }
-        query.evaluator.run_limited(&mut self.store, &mut model, &Negation::Exact, &mut Prover::limit(self.budget));
-        model
+        let mut budget = Prover::limit(self.budget).within(bounds.limits);
+        query.evaluator.run_limited(&mut self.store, &mut model, &Negation::Exact, &mut budget);
+        if let Some(why) = budget.interruption() {
+            return Err(why);
+        }
+        if bounds.complete_only && budget.is_spent() {
+            return Err(OutOfLimits::Operations);
+        }
+        Ok(model)
     }
 
     fn state_of(model: &Model, key: Pred, store: &TermStore) -> ProverState {
@@ -523,33 +627,56 @@ impl Prover {
 
     /// The initial state (`init` may be derived by rules).
     pub fn initial_state(&mut self) -> ProverState {
-        let model = self.model(Ask::Init, &[], &[]);
-        Prover::state_of(&model, Pred::new(kw::INIT, 1), &self.store)
+        unlimited(self.initial(Bounds::UNLIMITED))
+    }
+
+    /// As [`Prover::initial_state`], within `limits` (see
+    /// [`Prover::legal_moves_within`]).
+    pub fn initial_state_within(&mut self, limits: Limits) -> Result<ProverState, OutOfLimits> {
+        self.initial(Bounds::complete(limits))
+    }
+
+    fn initial(&mut self, bounds: Bounds) -> Result<ProverState, OutOfLimits> {
+        bounds.check()?;
+        let model = self.model(Ask::Init, &[], &[], bounds)?;
+        Ok(Prover::state_of(&model, Pred::new(kw::INIT, 1), &self.store))
     }
 
     /// Legal moves, terminality and goals in `state`.
     pub fn inspect(&mut self, state: &ProverState) -> Inspection {
-        self.replan_if_outgrown(&state.facts);
+        unlimited(self.inspection(state, Bounds::UNLIMITED))
+    }
+
+    /// As [`Prover::inspect`], within `limits` (see
+    /// [`Prover::legal_moves_within`]).
+    pub fn inspect_within(&mut self, state: &ProverState, limits: Limits) -> Result<Inspection, OutOfLimits> {
+        self.inspection(state, Bounds::complete(limits))
+    }
+
+    fn inspection(&mut self, state: &ProverState, bounds: Bounds) -> Result<Inspection, OutOfLimits> {
+        bounds.check()?;
+        let limits = bounds.limits;
+        self.replan_if_outgrown(&state.facts, limits);
         let free = self.topdown.free();
         let legal = self.store.app(kw::LEGAL, &[free, free]);
         let terminal = self.store.sym(kw::TERMINAL);
         let goal = self.store.app(kw::GOAL, &[free, free]);
-        if let Some(legal) = self.top_down(Asked::Inspect, legal, &state.facts, &[])
-            && let Some(terminal) = self.top_down(Asked::Inspect, terminal, &state.facts, &[])
-            && let Some(goals) = self.top_down(Asked::Inspect, goal, &state.facts, &[])
+        if let Some(legal) = self.top_down(Asked::Inspect, legal, &state.facts, &[], limits)?
+            && let Some(terminal) = self.top_down(Asked::Inspect, terminal, &state.facts, &[], limits)?
+            && let Some(goals) = self.top_down(Asked::Inspect, goal, &state.facts, &[], limits)?
         {
             let mut moves = Vec::with_capacity(self.roles.len());
             for r in 0..self.roles.len() {
                 moves.push(self.legal_of(&legal, r));
             }
-            return Inspection { legal: moves, terminal: !terminal.is_empty(), goals: self.goals_of(&goals) };
+            return Ok(Inspection { legal: moves, terminal: !terminal.is_empty(), goals: self.goals_of(&goals) });
         }
-        let model = self.model(Ask::Inspect, &state.facts, &[]);
-        Inspection {
+        let model = self.model(Ask::Inspect, &state.facts, &[], bounds)?;
+        Ok(Inspection {
             legal: (0..self.roles.len()).map(|r| self.legal_in(&model, r)).collect(),
             terminal: !model.atoms(Pred::proposition(kw::TERMINAL)).is_empty(),
             goals: self.goals_in(&model),
-        }
+        })
     }
 
     /// The legal moves of role number `role` (in declaration order) in
@@ -570,38 +697,83 @@ impl Prover {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn legal_moves(&mut self, state: &ProverState, role: usize) -> Vec<Term> {
-        self.replan_if_outgrown(&state.facts);
+        unlimited(self.legal(state, role, Bounds::UNLIMITED))
+    }
+
+    /// As [`Prover::legal_moves`], but within `limits`: should their
+    /// deadline pass or their cancellation come before the answer is
+    /// complete, or the budget of operations run out
+    /// ([`Prover::with_budget`]), the answer is [`OutOfLimits`] — never a
+    /// partial one. The deadline and the cancellation are checked when the
+    /// question is asked, then every 1,024 steps of its evaluation (rule
+    /// instances found bottom-up, literals tried top-down: tens of
+    /// microseconds apart), and the question stops at the first check
+    /// that finds either.
+    pub fn legal_moves_within(
+        &mut self,
+        state: &ProverState,
+        role: usize,
+        limits: Limits,
+    ) -> Result<Vec<Term>, OutOfLimits> {
+        self.legal(state, role, Bounds::complete(limits))
+    }
+
+    fn legal(&mut self, state: &ProverState, role: usize, bounds: Bounds) -> Result<Vec<Term>, OutOfLimits> {
+        bounds.check()?;
+        self.replan_if_outgrown(&state.facts, bounds.limits);
         let key = self.store.app(kw::LEGAL, &[self.roles[role], self.topdown.free()]);
-        if let Some(legal) = self.top_down(Asked::Legal, key, &state.facts, &[]) {
-            return self.legal_of(&legal, role);
+        if let Some(legal) = self.top_down(Asked::Legal, key, &state.facts, &[], bounds.limits)? {
+            return Ok(self.legal_of(&legal, role));
         }
-        let model = self.model(Ask::Legal(role), &state.facts, &[]);
-        self.legal_in(&model, role)
+        let model = self.model(Ask::Legal(role), &state.facts, &[], bounds)?;
+        Ok(self.legal_in(&model, role))
     }
 
     /// Whether `state` is terminal; only the rules `terminal` depends on are
     /// evaluated.
     pub fn is_terminal(&mut self, state: &ProverState) -> bool {
-        self.replan_if_outgrown(&state.facts);
+        unlimited(self.terminal(state, Bounds::UNLIMITED))
+    }
+
+    /// As [`Prover::is_terminal`], within `limits` (see
+    /// [`Prover::legal_moves_within`]).
+    pub fn is_terminal_within(&mut self, state: &ProverState, limits: Limits) -> Result<bool, OutOfLimits> {
+        self.terminal(state, Bounds::complete(limits))
+    }
+
+    fn terminal(&mut self, state: &ProverState, bounds: Bounds) -> Result<bool, OutOfLimits> {
+        bounds.check()?;
+        self.replan_if_outgrown(&state.facts, bounds.limits);
         let key = self.store.sym(kw::TERMINAL);
-        if let Some(terminal) = self.top_down(Asked::Terminal, key, &state.facts, &[]) {
-            return !terminal.is_empty();
+        if let Some(terminal) = self.top_down(Asked::Terminal, key, &state.facts, &[], bounds.limits)? {
+            return Ok(!terminal.is_empty());
         }
-        let model = self.model(Ask::Terminal, &state.facts, &[]);
-        !model.atoms(Pred::proposition(kw::TERMINAL)).is_empty()
+        let model = self.model(Ask::Terminal, &state.facts, &[], bounds)?;
+        Ok(!model.atoms(Pred::proposition(kw::TERMINAL)).is_empty())
     }
 
     /// Each role's goal value in `state` (the largest, should several hold);
     /// only the rules `goal` depends on are evaluated.
     pub fn goals(&mut self, state: &ProverState) -> Vec<Option<u8>> {
-        self.replan_if_outgrown(&state.facts);
+        unlimited(self.goal_values(state, Bounds::UNLIMITED))
+    }
+
+    /// As [`Prover::goals`], within `limits` (see
+    /// [`Prover::legal_moves_within`]).
+    pub fn goals_within(&mut self, state: &ProverState, limits: Limits) -> Result<Vec<Option<u8>>, OutOfLimits> {
+        self.goal_values(state, Bounds::complete(limits))
+    }
+
+    fn goal_values(&mut self, state: &ProverState, bounds: Bounds) -> Result<Vec<Option<u8>>, OutOfLimits> {
+        bounds.check()?;
+        self.replan_if_outgrown(&state.facts, bounds.limits);
         let free = self.topdown.free();
         let key = self.store.app(kw::GOAL, &[free, free]);
-        if let Some(goals) = self.top_down(Asked::Goal, key, &state.facts, &[]) {
-            return self.goals_of(&goals);
+        if let Some(goals) = self.top_down(Asked::Goal, key, &state.facts, &[], bounds.limits)? {
+            return Ok(self.goals_of(&goals));
         }
-        let model = self.model(Ask::Goal, &state.facts, &[]);
-        self.goals_in(&model)
+        let model = self.model(Ask::Goal, &state.facts, &[], bounds)?;
+        Ok(self.goals_in(&model))
     }
 
     fn legal_in(&mut self, model: &Model, role: usize) -> Vec<Term> {
@@ -652,19 +824,35 @@ impl Prover {
     /// declaration order). Moves are not checked for legality; only the
     /// rules `next` depends on are evaluated.
     pub fn next_state(&mut self, state: &ProverState, joint: &[Term]) -> ProverState {
+        unlimited(self.next(state, joint, Bounds::UNLIMITED))
+    }
+
+    /// As [`Prover::next_state`], within `limits` (see
+    /// [`Prover::legal_moves_within`]).
+    pub fn next_state_within(
+        &mut self,
+        state: &ProverState,
+        joint: &[Term],
+        limits: Limits,
+    ) -> Result<ProverState, OutOfLimits> {
+        self.next(state, joint, Bounds::complete(limits))
+    }
+
+    fn next(&mut self, state: &ProverState, joint: &[Term], bounds: Bounds) -> Result<ProverState, OutOfLimits> {
+        bounds.check()?;
         let joint: Vec<TermId> = joint.iter().map(|t| self.intern(t)).collect();
-        self.replan_if_outgrown(&state.facts);
+        self.replan_if_outgrown(&state.facts, bounds.limits);
         let does: Vec<TermId> =
             self.roles.iter().zip(&joint).map(|(&r, &m)| self.store.app(kw::DOES, &[r, m])).collect();
         let key = self.store.app(kw::NEXT, &[self.topdown.free()]);
-        if let Some(next) = self.top_down(Asked::Next, key, &state.facts, &does) {
+        if let Some(next) = self.top_down(Asked::Next, key, &state.facts, &does, bounds.limits)? {
             let mut facts: Vec<TermId> = next.iter().map(|&a| self.store.args(a)[0]).collect();
             facts.sort();
             facts.dedup();
-            return ProverState { facts };
+            return Ok(ProverState { facts });
         }
-        let model = self.model(Ask::Next, &state.facts, &joint);
-        Prover::state_of(&model, Pred::new(kw::NEXT, 1), &self.store)
+        let model = self.model(Ask::Next, &state.facts, &joint, bounds)?;
+        Ok(Prover::state_of(&model, Pred::new(kw::NEXT, 1), &self.store))
     }
 
     /// The facts of `state`, sorted.
@@ -692,9 +880,12 @@ impl Prover {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::cancel::Canceller;
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
     use std::path::Path;
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
 
     /// Plays `playouts` random matches of up to `steps` joint moves, asking
     /// the demand-driven prover and one that evaluates every rule the same
@@ -733,6 +924,13 @@ pub(crate) mod tests {
         None
     }
 
+    /// The game `name` of `../shared/gdl`.
+    pub(crate) fn shared_game(name: &str) -> Game {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../../shared/gdl/{name}.kif"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        Game::parse(&text).expect("the game parses")
+    }
+
     /// The games of the `.kif` files in `dir` (those that parse), sorted by path.
     pub(crate) fn games_in(dir: &Path) -> Vec<(String, Game)> {
         let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
@@ -748,11 +946,9 @@ pub(crate) mod tests {
         games
     }
 
-    /// Planned on an empty row, the queries are planned again once a state
-    /// has eight marks, and answer that state, later ones and the empty row
-    /// alike.
-    #[test]
-    fn queries_are_planned_again_for_larger_states() {
+    /// A row of twelve cells marked one by one; a line of three marks ends
+    /// the game.
+    fn row_game() -> Game {
         let mut rules = String::from(
             "(role r)
              (<= (legal r (mark ?c)) (cell ?c) (not (true (m ?c))))
@@ -767,8 +963,15 @@ pub(crate) mod tests {
                 rules.push_str(&format!(" (succ {c} {})", c + 1));
             }
         }
-        let game = Game::parse(&rules).unwrap();
-        let mut prover = Prover::new(&game);
+        Game::parse(&rules).expect("the row parses")
+    }
+
+    /// Planned on an empty row, the queries are planned again once a state
+    /// has eight marks, and answer that state, later ones and the empty row
+    /// alike.
+    #[test]
+    fn queries_are_planned_again_for_larger_states() {
+        let mut prover = Prover::new(&row_game());
         let empty = prover.initial_state();
         assert_eq!(prover.planner.facts, 0);
         let mut state = empty.clone();
@@ -808,6 +1011,192 @@ pub(crate) mod tests {
         for (name, game) in games_in(&root.join("tests/games")) {
             if !name.ends_with("chess.kif") && !name.ends_with("sudoku.kif") {
                 assert_eq!(disagreement(&game, 1, 8), None, "{name}");
+            }
+        }
+    }
+
+    /// A game whose second state has questions that take hours: in state
+    /// `b`, `stay` is legal and the goal is 100 if a cycle of six steps
+    /// goes through some vertex of the complete graph on `k` vertices (with
+    /// loops) — every one of the k⁶ walks is tried (7·10⁸ for 30, 47,000
+    /// for 6), in constant memory. In the initial state `a` (only `go`
+    /// legal, goal 0) nothing is expensive.
+    pub(crate) fn expensive_game(k: usize) -> Game {
+        let mut rules = String::from(
+            "(role r) (init a)
+             (<= (legal r go) (true a))
+             (<= (legal r stay) (true b) (cycle ?x))
+             (<= (next b) (true a)) (<= (next b) (true b))
+             (<= (cycle ?a) (true b) (e ?a ?b) (e ?b ?c) (e ?c ?d) (e ?d ?f) (e ?f ?g) (e ?g ?a))
+             (<= terminal (true c))
+             (<= (goal r 100) (cycle ?x)) (<= (goal r 0) (true a))",
+        );
+        for i in 0..k {
+            for j in 0..k {
+                rules.push_str(&format!(" (e {i} {j})"));
+            }
+        }
+        Game::parse(&rules).expect("the expensive game parses")
+    }
+
+    /// The expensive state of [`expensive_game`], and its move.
+    pub(crate) fn expensive_state(prover: &mut Prover) -> ProverState {
+        let start = prover.initial_state();
+        prover.next_state(&start, &["go".parse().expect("a move")])
+    }
+
+    /// A cancellation already raised.
+    fn raised() -> (Canceller, Limits) {
+        let canceller = Canceller::new();
+        canceller.cancel();
+        let limits = Limits::none().cancelled_by(canceller.handle());
+        (canceller, limits)
+    }
+
+    #[test]
+    fn a_question_past_its_deadline_is_not_answered() {
+        let game = expensive_game(3);
+        for top_down in [true, false] {
+            let mut prover = Prover::evaluating(&game, 10_000_000, top_down);
+            let start = prover.initial_state();
+            let past = Limits::none().until(Instant::now() - Duration::from_millis(1));
+            let go: Term = "go".parse().unwrap();
+            assert_eq!(prover.initial_state_within(past), Err(OutOfLimits::Deadline));
+            assert_eq!(prover.legal_moves_within(&start, 0, past), Err(OutOfLimits::Deadline));
+            assert_eq!(prover.is_terminal_within(&start, past), Err(OutOfLimits::Deadline));
+            assert_eq!(prover.goals_within(&start, past), Err(OutOfLimits::Deadline));
+            assert_eq!(prover.inspect_within(&start, past), Err(OutOfLimits::Deadline));
+            assert_eq!(prover.next_state_within(&start, std::slice::from_ref(&go), past), Err(OutOfLimits::Deadline));
+            // The questions refused leave nothing behind: the same questions
+            // without limits answer as ever.
+            assert_eq!(prover.legal_moves(&start, 0), vec![go.clone()]);
+            let next = prover.next_state(&start, &[go]);
+            assert_eq!(prover.goals(&next), vec![Some(100)]);
+            assert_eq!(prover.given_up(), 0, "a question stopped by its limits is not given up");
+        }
+    }
+
+    /// Every question of the expensive state, asked bottom-up and top-down:
+    /// with 6 vertices they answer without limits, and a cancellation
+    /// raised before stops them; with 30 (hours of work) a cancellation
+    /// raised by another thread while they run, or a deadline a few
+    /// milliseconds ahead, stops them — the outcome is the limits' error,
+    /// whenever the cancellation or the deadline comes.
+    #[test]
+    fn a_cancellation_or_a_deadline_stops_a_long_question() {
+        for top_down in [true, false] {
+            let mut small = Prover::evaluating(&expensive_game(6), 10_000_000, top_down);
+            let state = expensive_state(&mut small);
+            let (_canceller, cancelled) = raised();
+            assert_eq!(small.goals_within(&state, cancelled), Err(OutOfLimits::Cancelled));
+            assert_eq!(small.legal_moves_within(&state, 0, cancelled), Err(OutOfLimits::Cancelled));
+            assert_eq!(small.goals(&state), vec![Some(100)]);
+            assert_eq!(small.legal_moves(&state, 0), vec!["stay".parse::<Term>().unwrap()]);
+
+            // A budget no question here can spend: only the limits stop it.
+            let mut large = Prover::evaluating(&expensive_game(30), usize::MAX / 64, top_down);
+            let state = expensive_state(&mut large);
+            for question in 0..2 {
+                let canceller = Arc::new(Canceller::new());
+                let limits = Limits::none().cancelled_by(canceller.handle());
+                let remote = canceller.clone();
+                let cancelling = std::thread::spawn(move || {
+                    std::thread::sleep(Duration::from_millis(20));
+                    remote.cancel();
+                });
+                let answer = if question == 0 {
+                    large.goals_within(&state, limits).map(|_| ())
+                } else {
+                    large.legal_moves_within(&state, 0, limits).map(|_| ())
+                };
+                assert_eq!(answer, Err(OutOfLimits::Cancelled), "top-down {top_down}, question {question}");
+                cancelling.join().unwrap();
+            }
+            let soon = Limits::none().until(Instant::now() + Duration::from_millis(20));
+            assert_eq!(large.goals_within(&state, soon), Err(OutOfLimits::Deadline));
+            assert_eq!(large.given_up(), 0);
+            // The questions stopped midway leave nothing behind: questions
+            // the state answers cheaply are answered, and right.
+            let generous = Limits::none().until(Instant::now() + Duration::from_secs(3600));
+            assert_eq!(large.is_terminal_within(&state, generous), Ok(false));
+            let start = large.initial_state();
+            let seen = large.inspect_within(&start, generous).expect("the initial state is cheap");
+            assert_eq!(
+                (seen.legal, seen.terminal, seen.goals),
+                (vec![vec!["go".parse().unwrap()]], false, vec![Some(0)])
+            );
+        }
+    }
+
+    /// A planning for a larger state that the limits stop is given up
+    /// until a state outgrows that one (not tried again by every question,
+    /// each time in vain); the queries stay as they were, and answer.
+    #[test]
+    fn a_planning_the_limits_stop_is_given_up() {
+        let mut prover = Prover::new(&row_game());
+        let mut state = prover.initial_state();
+        for c in [1, 2, 4, 5, 7, 8, 10, 11] {
+            state = prover.next_state(&state, &[format!("(mark {c})").parse().unwrap()]);
+        }
+        assert_eq!(prover.planner.facts, 0, "not planned again yet");
+        let (_canceller, cancelled) = raised();
+        prover.replan_if_outgrown(&state.facts, cancelled);
+        assert_eq!(prover.planner.facts, 8, "given up for states of eight marks");
+        let inspection = prover.inspect(&state);
+        assert_eq!((inspection.terminal, inspection.legal[0].len()), (false, 4));
+        let full = prover.next_state(&state, &["(mark 3)".parse().unwrap()]);
+        assert_eq!(prover.goals_within(&full, Limits::none()), Ok(vec![Some(100)]));
+    }
+
+    /// The budget of operations is a limit too: a question it cuts short
+    /// is refused within limits (answered cut short without).
+    #[test]
+    fn a_question_out_of_operations_is_refused_within_limits() {
+        let game = expensive_game(6);
+        let mut prover = Prover::evaluating(&game, 200, false);
+        let state = expensive_state(&mut prover);
+        let generous = Limits::none().until(Instant::now() + Duration::from_secs(3600));
+        assert_eq!(prover.goals_within(&state, generous), Err(OutOfLimits::Operations));
+    }
+
+    /// The prover asked with generous limits (a deadline an hour ahead, a
+    /// cancellation never raised) answers as the prover asked without,
+    /// along random playouts: every question, both ways of evaluating.
+    #[test]
+    fn generous_limits_change_no_answer() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let games = games_in(&root.join("../../../shared/gdl"));
+        assert!(games.len() >= 2);
+        let canceller = Canceller::new();
+        let generous =
+            Limits::none().until(Instant::now() + Duration::from_secs(3600)).cancelled_by(canceller.handle());
+        let mut rng = SmallRng::seed_from_u64(5);
+        for (name, game) in games {
+            for top_down in [true, false] {
+                let mut free = Prover::evaluating(&game, 10_000_000, top_down);
+                let mut bound = Prover::evaluating(&game, 10_000_000, top_down);
+                for _ in 0..2 {
+                    let mut a = free.initial_state();
+                    let mut b = bound.initial_state_within(generous).unwrap();
+                    for step in 0..40 {
+                        let at = format!("{name}, top-down {top_down}, step {step}");
+                        assert_eq!(free.facts(&a), bound.facts(&b), "{at}");
+                        let seen = free.inspect(&a);
+                        assert_eq!(bound.inspect_within(&b, generous).as_ref(), Ok(&seen), "{at}");
+                        for (r, legal) in seen.legal.iter().enumerate() {
+                            assert_eq!(bound.legal_moves_within(&b, r, generous).as_ref(), Ok(legal), "{at}");
+                        }
+                        assert_eq!(bound.is_terminal_within(&b, generous), Ok(seen.terminal), "{at}");
+                        assert_eq!(bound.goals_within(&b, generous).as_ref(), Ok(&seen.goals), "{at}");
+                        if seen.terminal || seen.legal.iter().any(Vec::is_empty) {
+                            break;
+                        }
+                        let joint: Vec<Term> =
+                            seen.legal.iter().map(|l| l[rng.random_range(0..l.len())].clone()).collect();
+                        a = free.next_state(&a, &joint);
+                        b = bound.next_state_within(&b, &joint, generous).unwrap();
+                    }
+                }
             }
         }
     }

@@ -23,7 +23,10 @@
 //! needs it complete, which stratification guarantees; should it not be
 //! (unstratified rules), or should an evaluation exceed its [`Budget`] or
 //! nest calls deeper than [`MAX_DEPTH`], the question is given up
-//! ([`Stop`]) and the caller answers it bottom-up instead.
+//! ([`Stop`]) and the caller answers it bottom-up instead. Should the
+//! budget's deadline pass or its cancellation come, the question stops
+//! ([`Stop::Interrupted`]) within [`crate::datalog::CHECK_EVERY`] steps, its
+//! unfinished tables forgotten as when it is given up.
 //!
 //! ```text
 //! let mut topdown = TopDown::new(rules, &statics, &store, size);
@@ -39,6 +42,7 @@ use crate::datalog::{
     Budget, Model, cheapest, equal, estimate, find_instance, instantiate, match_pat, strongly_connected,
 };
 use crate::hash::{FastMap, WordHasher};
+use crate::limits::OutOfLimits;
 use crate::normalize::{Lit, NRule, Pat};
 use crate::store::{Pred, TermId, TermStore};
 use crate::symbol::kw;
@@ -52,6 +56,10 @@ pub(crate) const MAX_DEPTH: usize = 400;
 pub(crate) enum Stop {
     /// The budget ran out, or calls nested deeper than [`MAX_DEPTH`].
     Budget,
+    /// The budget's deadline passed or its cancellation came
+    /// ([`Budget::interruption`]): the question is not to be answered at
+    /// all (not bottom-up either).
+    Interrupted(OutOfLimits),
     /// Negation met a call that is not complete (the rules are not
     /// stratified), or an unsafe literal.
     Unsupported,
@@ -619,8 +627,13 @@ impl TopDown {
     }
 
     fn spend(&mut self, joins: usize) -> Result<(), Stop> {
-        self.budget.joins = self.budget.joins.saturating_sub(joins);
-        if self.budget.is_spent() { Err(Stop::Budget) } else { Ok(()) }
+        self.budget.spend_joins(joins);
+        if self.budget.is_spent() { Err(self.stop()) } else { Ok(()) }
+    }
+
+    /// Why the spent budget stops the question.
+    fn stop(&self) -> Stop {
+        self.budget.interruption().map_or(Stop::Budget, Stop::Interrupted)
     }
 
     /// The table of the call `key`, its answers complete unless it is part
@@ -795,7 +808,7 @@ impl TopDown {
             self.added += 1;
             self.budget.atoms = self.budget.atoms.saturating_sub(1);
             if self.budget.is_spent() {
-                return Err(Stop::Budget);
+                return Err(self.stop());
             }
         }
         Ok(())

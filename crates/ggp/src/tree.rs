@@ -18,7 +18,7 @@
 //!   above with enough simulations to be trusted. A move never tried there
 //!   is judged by that estimate alone, so good moves are tried first.
 //! - MCTS-Solver (Winands, Björnsson and Saito 2008): terminal states, and
-//!   states the exact [`Solver`] has solved, are proven; a state where one
+//!   states the exact [`Solver`](crate::Solver) has solved, are proven; a state where one
 //!   role chooses is proven once a move proven to give the mover its best
 //!   possible goal exists, or once every move is proven (the mover takes
 //!   the best, as in the solver: minimax for two players, max-n beyond).
@@ -32,6 +32,13 @@
 //!   move's time — valued by mobility ([`MobilityWindow`]) over the last
 //!   states of the descent. The playouts run to the end are recorded
 //!   ([`PlayoutProfile`]) for that choice.
+//!
+//! The tree asks its questions of a [`Reasoner`]: the compiled machine's
+//! evaluator, or the reference prover for a game not compiled (yet). It is
+//! generic over it, so the machine's questions are inlined as if the tree
+//! were written for it alone. A prover's reasoner stops answering at its
+//! deadline ([`Reasoner::expired`]); the iteration it interrupts is dropped,
+//! leaving no node behind.
 
 use std::hash::BuildHasher;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -42,12 +49,11 @@ use rand::{Rng, SeedableRng};
 
 use crate::hash::{BuildWordHasher, FastMap};
 use crate::leaf_evaluation::LeafEvaluation;
-use crate::machine::{Evaluator, Machine, State};
 use crate::mast::Mast;
 use crate::mcts::MctsConfig;
 use crate::mobility::MobilityWindow;
 use crate::playout_profile::PlayoutProfile;
-use crate::solver::Solver;
+use crate::reasoner::Reasoner;
 use crate::watch::DeadlineWatch;
 
 /// No node.
@@ -126,8 +132,8 @@ impl Children {
     }
 }
 
-struct Node {
-    state: State,
+struct Node<S> {
+    state: S,
     hash: u64,
     kind: Kind,
     /// Role `r`'s legal moves are `legal[offsets[r]..offsets[r + 1]]`.
@@ -147,24 +153,7 @@ struct Node {
     amaf: Option<Box<[Box<[Amaf]>]>>,
 }
 
-impl Node {
-    /// A node that owns no memory, left behind when a node is moved out.
-    fn placeholder() -> Node {
-        Node {
-            state: State(Box::new([])),
-            hash: 0,
-            kind: Kind::End,
-            offsets: Box::new([]),
-            legal: Box::new([]),
-            stats: Box::new([]),
-            visits: 0,
-            children: Children::Dense(Box::new([])),
-            proven_children: 0,
-            proven: None,
-            amaf: None,
-        }
-    }
-
+impl<S> Node<S> {
     fn moves(&self, role: usize) -> std::ops::Range<usize> {
         self.offsets[role] as usize..self.offsets[role + 1] as usize
     }
@@ -192,14 +181,15 @@ pub(crate) struct MoveReport {
     pub(crate) proven: Option<u8>,
 }
 
-/// One search tree with its own evaluator, random generator and MAST table.
-pub(crate) struct Tree {
-    machine: Machine,
+/// One search tree with its own reasoner (the compiled machine's
+/// [`Evaluator`](crate::Evaluator), or the prover), random generator and MAST
+/// table.
+pub(crate) struct Tree<R: Reasoner> {
     config: MctsConfig,
-    eval: Evaluator,
+    eval: R,
     rng: SmallRng,
     mast: Mast,
-    nodes: Vec<Node>,
+    nodes: Vec<Node<R::State>>,
     /// Nodes by the hash of their state (a state whose hash is taken by
     /// another state, which in practice never happens, gets a node
     /// outside the table).
@@ -229,14 +219,15 @@ pub(crate) struct Tree {
     outcome: Vec<u8>,
 }
 
-impl Tree {
-    pub(crate) fn new(machine: &Machine, config: &MctsConfig, seed: u64) -> Tree {
+impl<R: Reasoner> Tree<R> {
+    /// An empty tree searching with `reasoner`.
+    pub(crate) fn new(reasoner: R, config: &MctsConfig, seed: u64) -> Tree<R> {
+        let roles = reasoner.roles();
         Tree {
-            machine: machine.clone(),
             config: config.clone(),
-            eval: Evaluator::new(machine),
+            mast: Mast::new(&reasoner, config.mast, config.mast_temperature),
+            eval: reasoner,
             rng: SmallRng::seed_from_u64(seed),
-            mast: Mast::new(machine, config.mast, config.mast_temperature),
             nodes: Vec::new(),
             table: FastMap::default(),
             hasher: BuildWordHasher::default(),
@@ -245,14 +236,14 @@ impl Tree {
             choices: Vec::new(),
             trace: Vec::new(),
             joint: Vec::new(),
-            rewards: vec![0.0; machine.roles().len()],
+            rewards: vec![0.0; roles],
             legal: Vec::new(),
             watch: DeadlineWatch::new(Instant::now()),
             evaluation: LeafEvaluation::Playouts,
             profile: PlayoutProfile::default(),
-            window: MobilityWindow::new(machine.roles().len()),
-            counts: vec![0; machine.roles().len()],
-            outcome: vec![0; machine.roles().len()],
+            window: MobilityWindow::new(roles),
+            counts: vec![0; roles],
+            outcome: vec![0; roles],
         }
     }
 
@@ -273,6 +264,11 @@ impl Tree {
         self.rewards.len()
     }
 
+    /// The reasoner (to name the moves it numbered).
+    pub(crate) fn reasoner(&self) -> &R {
+        &self.eval
+    }
+
     /// Nodes in the tree.
     pub(crate) fn len(&self) -> usize {
         self.nodes.len()
@@ -289,14 +285,14 @@ impl Tree {
     }
 
     /// The node of `state`, if in the tree.
-    fn find(&self, state: &State, hash: u64) -> Option<u32> {
+    fn find(&self, state: &R::State, hash: u64) -> Option<u32> {
         self.table.get(&hash).copied().filter(|&n| self.nodes[n as usize].state == *state)
     }
 
     /// Makes `state` the root, keeping what was searched below it when the
     /// tree is reused (and forgetting the rest once the tree gets large),
     /// or starting afresh.
-    pub(crate) fn set_root(&mut self, state: &State, oracle: Option<&Solver>) {
+    pub(crate) fn set_root(&mut self, state: &R::State, oracle: Option<&R::Oracle>) {
         if self.nodes.capacity() == 0 {
             // Room for the largest tree at once: growing a vector or a table
             // of a million entries copies them all, long enough to overrun
@@ -318,7 +314,7 @@ impl Tree {
             None => {
                 self.clear();
                 self.eval.load(state);
-                self.root = self.make_node(state.clone(), hash, oracle);
+                self.root = self.make_node(state.clone(), hash, oracle).unwrap_or(NONE);
             }
         }
         self.mast.decay(0.5);
@@ -327,32 +323,42 @@ impl Tree {
     /// Keeps only the nodes reachable from the root (the others are freed
     /// on another thread).
     fn collect_garbage(&mut self) {
-        let mut remap = vec![NONE; self.nodes.len()];
-        let mut order = vec![self.root];
-        remap[self.root as usize] = 0;
-        let mut i = 0;
+        let mut reachable = vec![false; self.nodes.len()];
+        reachable[self.root as usize] = true;
+        let mut todo = vec![self.root];
         let mut found = Vec::new();
-        while i < order.len() {
-            let node = order[i] as usize;
-            i += 1;
+        while let Some(node) = todo.pop() {
             found.clear();
-            self.nodes[node].children.for_each_mut(|c| found.push(*c));
+            self.nodes[node as usize].children.for_each_mut(|c| found.push(*c));
             for &c in &found {
-                if remap[c as usize] == NONE {
-                    remap[c as usize] = order.len() as u32;
-                    order.push(c);
+                if !reachable[c as usize] {
+                    reachable[c as usize] = true;
+                    todo.push(c);
                 }
             }
         }
+        // The nodes kept move up to the tail, in order, and from there to a
+        // new vector (moving only them); the others are freed with the old
+        // one.
+        let first = self.nodes.len() - reachable.iter().filter(|&&k| k).count();
+        let mut remap = vec![NONE; self.nodes.len()];
+        let mut place = self.nodes.len();
+        for (i, &keep) in reachable.iter().enumerate().rev() {
+            if keep {
+                place -= 1;
+                self.nodes.swap(place, i);
+                remap[i] = (place - first) as u32;
+            }
+        }
         let mut old = std::mem::replace(&mut self.nodes, Vec::with_capacity(self.config.max_nodes));
-        self.nodes.extend(order.iter().map(|&i| std::mem::replace(&mut old[i as usize], Node::placeholder())));
+        self.nodes.extend(old.drain(first..));
         discard(old);
         self.table.clear();
         for (i, node) in self.nodes.iter_mut().enumerate() {
             node.children.for_each_mut(|c| *c = remap[*c as usize]);
             self.table.insert(node.hash, i as u32);
         }
-        self.root = 0;
+        self.root = remap[self.root as usize];
     }
 
     /// The root's proven value, if any.
@@ -379,18 +385,25 @@ impl Tree {
     }
 
     /// Runs iterations until `deadline`, `budget` iterations, the root is
-    /// proven, or `stop` is raised (this tree raises it when it proves the
-    /// root); returns how many ran.
+    /// proven, the reasoner expires, or `stop` is raised (this tree raises
+    /// it when it proves the root); returns how many ran.
     pub(crate) fn run(
         &mut self,
         deadline: Instant,
         budget: u64,
-        oracle: Option<&Solver>,
+        oracle: Option<&R::Oracle>,
         stop: Option<&AtomicBool>,
     ) -> u64 {
         self.watch = DeadlineWatch::new(deadline);
         let mut done = 0;
-        while done < budget && Instant::now() < deadline && !stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+        if self.root == NONE {
+            return 0;
+        }
+        while done < budget
+            && Instant::now() < deadline
+            && !self.eval.expired()
+            && !stop.is_some_and(|s| s.load(Ordering::Relaxed))
+        {
             if self.root_proven().is_some() {
                 if let Some(stop) = stop {
                     stop.store(true, Ordering::Relaxed);
@@ -408,7 +421,13 @@ impl Tree {
     /// reply that gives the next mover its best goal at once (a mate in one
     /// against the role) is proven, and the move with it. `false` when `deadline` passed first, the tree
     /// is full, or the move is not one of the root's.
-    pub(crate) fn expand_replies(&mut self, role: usize, mv: u32, oracle: Option<&Solver>, deadline: Instant) -> bool {
+    pub(crate) fn expand_replies(
+        &mut self,
+        role: usize,
+        mv: u32,
+        oracle: Option<&R::Oracle>,
+        deadline: Instant,
+    ) -> bool {
         let Some(root) = self.nodes.get(self.root as usize) else { return false };
         if root.kind != Kind::Turn(role as u16) {
             return false;
@@ -439,7 +458,7 @@ impl Tree {
     /// its moves, so that a move that ends the game (a mate in one) is
     /// proven before the search weighs the others. `false` when `deadline`
     /// passed first or the tree is full.
-    pub(crate) fn expand_root(&mut self, role: usize, oracle: Option<&Solver>, deadline: Instant) -> bool {
+    pub(crate) fn expand_root(&mut self, role: usize, oracle: Option<&R::Oracle>, deadline: Instant) -> bool {
         let Some(root) = self.nodes.get(self.root as usize) else { return false };
         if root.kind != Kind::Turn(role as u16) {
             return true;
@@ -457,8 +476,8 @@ impl Tree {
 
     /// The child of `node` by the joint move numbered `key` where at most one
     /// role chooses (its move's index), added if new; `None` when the tree
-    /// is full.
-    fn expand_child(&mut self, node: u32, key: u64, oracle: Option<&Solver>) -> Option<u32> {
+    /// is full or the reasoner has expired.
+    fn expand_child(&mut self, node: u32, key: u64, oracle: Option<&R::Oracle>) -> Option<u32> {
         let n = &self.nodes[node as usize];
         let known = n.children.get(key);
         if known != NONE {
@@ -472,20 +491,24 @@ impl Tree {
         }
         self.eval.load(&n.state);
         self.eval.advance(&self.joint);
+        if self.eval.expired() {
+            return None;
+        }
         let state = self.eval.state();
         let hash = self.hasher.hash_one(&state);
         let child = match self.find(&state, hash) {
             Some(found) => found,
             None if self.nodes.len() >= self.config.max_nodes => return None,
-            None => self.make_node(state, hash, oracle),
+            None => self.make_node(state, hash, oracle)?,
         };
         self.link(node, key, child);
         Some(child)
     }
 
-    /// A node for `state` (whose hash is `hash`), which the evaluator holds.
-    fn make_node(&mut self, state: State, hash: u64, oracle: Option<&Solver>) -> u32 {
-        let roles = self.machine.roles().len();
+    /// A node for `state` (whose hash is `hash`), which the reasoner holds;
+    /// `None` (and no node) when the reasoner expired meanwhile.
+    fn make_node(&mut self, state: R::State, hash: u64, oracle: Option<&R::Oracle>) -> Option<u32> {
+        let roles = self.roles();
         let mut offsets = Vec::with_capacity(roles + 1);
         let mut legal = Vec::new();
         let mut kind = if self.eval.is_terminal() { Kind::End } else { Kind::Forced };
@@ -504,13 +527,16 @@ impl Tree {
                 offsets.push(legal.len() as u32);
             }
         }
+        if self.eval.expired() {
+            return None;
+        }
         let mut proven = None;
         if kind == Kind::End {
             offsets = vec![0; roles + 1];
             legal.clear();
             proven = Some((0..roles).map(|r| self.eval.goal(r).unwrap_or(0)).collect());
         } else if self.config.solver {
-            proven = oracle.and_then(|s| s.known(&state)).map(Box::from);
+            proven = oracle.and_then(|o| R::known(o, &state)).map(Box::from);
         }
         let joints = offsets.windows(2).map(|w| (w[1] - w[0]) as usize).try_fold(1usize, |a, b| a.checked_mul(b));
         let children = Children::new(if kind == Kind::End { 0 } else { joints.unwrap_or(usize::MAX) });
@@ -529,7 +555,7 @@ impl Tree {
             proven,
             amaf: None,
         });
-        id
+        Some(id)
     }
 
     /// Chooses each role's move at `node` (pushed to `choices` as indices
@@ -568,7 +594,7 @@ impl Tree {
                     }
                     _ => {
                         let s = n.stats[k];
-                        let a = amaf.map_or(Amaf::default(), |a| a[r][n.legal[k] as usize]);
+                        let a = amaf.and_then(|a| a[r].get(n.legal[k] as usize).copied()).unwrap_or_default();
                         if s.visits == 0 && a.visits == 0 {
                             f64::INFINITY
                         } else {
@@ -611,7 +637,7 @@ impl Tree {
             }
             Kind::Turn(mover) => {
                 let m = mover as usize;
-                let max = self.machine.max_goal(m);
+                let max = self.eval.max_goal(m);
                 let mut best: Option<&[u8]> = None;
                 let mut all = true;
                 let mut proven_children = 0;
@@ -642,11 +668,11 @@ impl Tree {
     }
 
     /// One descent, expansion, playout and update.
-    fn iterate(&mut self, oracle: Option<&Solver>) {
+    fn iterate(&mut self, oracle: Option<&R::Oracle>) {
         self.path.clear();
         self.choices.clear();
         self.trace.clear();
-        let roles = self.machine.roles().len();
+        let roles = self.roles();
         let mut node = self.root;
         let mut reference = NONE;
         let mut leaf = NONE;
@@ -698,6 +724,9 @@ impl Tree {
             }
             self.eval.load(&n.state);
             self.eval.advance(&self.joint);
+            if self.eval.expired() {
+                return;
+            }
             let state = self.eval.state();
             let hash = self.hasher.hash_one(&state);
             if let Some(known) = self.find(&state, hash) {
@@ -711,7 +740,7 @@ impl Tree {
                 }
                 break;
             }
-            let child = self.make_node(state, hash, oracle);
+            let Some(child) = self.make_node(state, hash, oracle) else { return };
             self.link(node, key, child);
             leaf = child;
             if mobility {
@@ -781,6 +810,9 @@ impl Tree {
                 break;
             }
         }
+        if self.eval.expired() {
+            return false;
+        }
         if self.eval.is_terminal() || (0..roles).any(|r| !self.has_legal_move(r)) {
             for r in 0..roles {
                 self.rewards[r] = f64::from(self.eval.goal(r).unwrap_or(0)) / 100.0;
@@ -826,15 +858,22 @@ impl Tree {
                 match &mut n.amaf {
                     Some(amaf) => {
                         for &(r, mv) in &self.trace[step.trace as usize..] {
-                            let a = &mut amaf[r as usize][mv as usize];
+                            let moves = &mut amaf[r as usize];
+                            if mv as usize >= moves.len() {
+                                // A move the reasoner numbered after the
+                                // records were made.
+                                let mut grown = std::mem::take(moves).into_vec();
+                                grown.resize(self.eval.move_count(r as usize).max(mv as usize + 1), Amaf::default());
+                                *moves = grown.into_boxed_slice();
+                            }
+                            let a = &mut moves[mv as usize];
                             a.visits += 1;
                             a.total += self.rewards[r as usize] as f32;
                         }
                     }
                     None if n.visits >= self.config.grave_ref => {
-                        n.amaf = Some(
-                            (0..roles).map(|r| vec![Amaf::default(); self.machine.moves(r).len()].into()).collect(),
-                        );
+                        n.amaf =
+                            Some((0..roles).map(|r| vec![Amaf::default(); self.eval.move_count(r)].into()).collect());
                     }
                     None => {}
                 }
@@ -853,7 +892,7 @@ impl Tree {
 /// Frees `nodes` on another thread when there are many (a few hundred
 /// thousand nodes take a few hundred milliseconds to free); should no thread
 /// start, they are freed here.
-fn discard(nodes: Vec<Node>) {
+fn discard<S: Send + 'static>(nodes: Vec<Node<S>>) {
     if nodes.len() >= 10_000 {
         let _ = std::thread::Builder::new().name("ggp-free".into()).spawn(move || drop(nodes));
     }
@@ -864,6 +903,143 @@ mod tests {
     use super::*;
     use crate::game::Game;
     use crate::leaf_evaluation::LeafEvaluation;
+    use crate::machine::{Evaluator, Machine, State};
+    use crate::prover::Prover;
+    use crate::prover::tests::shared_game;
+    use crate::reasoner::ProverReasoner;
+    use crate::term::Term;
+    use rand::seq::IndexedRandom;
+    use std::collections::BTreeMap;
+
+    /// What a tree says about its root, moves by name: each role's moves
+    /// with their proven values, and the root's proven value.
+    type Summary = (Vec<BTreeMap<Term, Option<u8>>>, Option<Vec<u8>>);
+
+    fn summary<R: Reasoner>(tree: &Tree<R>, name: impl Fn(&R, usize, u32) -> Term) -> Summary {
+        let moves = (0..tree.roles())
+            .map(|r| tree.report(r).iter().map(|m| (name(tree.reasoner(), r, m.mv), m.proven)).collect())
+            .collect();
+        (moves, tree.root_proven().map(<[u8]>::to_vec))
+    }
+
+    /// Along random playouts of ticTacToe and nim1, a tree over the prover
+    /// and a tree over the compiled machine (independent reasoners) see the
+    /// same legal moves and terminal values at their root, and after the
+    /// same number of iterations agree on every value either has proven.
+    #[test]
+    fn prover_and_machine_trees_agree_along_random_playouts() {
+        let config = MctsConfig { threads: 1, max_nodes: 20_000, ..MctsConfig::default() };
+        let far = Instant::now() + std::time::Duration::from_secs(3600);
+        let mut proofs = 0;
+        for name in ["ticTacToe", "nim1"] {
+            let game = shared_game(name);
+            let machine = Machine::compile(&game).expect("compiles");
+            let mut prover = Prover::new(&game);
+            let mut rng = SmallRng::seed_from_u64(5);
+            for playout in 0..3u64 {
+                let mut state = machine.initial_state();
+                let mut position = prover.initial_state();
+                loop {
+                    let mut by_machine = Tree::new(Evaluator::new(&machine), &config, playout);
+                    by_machine.set_root(&state, None);
+                    let mut by_prover = Tree::new(ProverReasoner::new(&mut prover, &position, far), &config, playout);
+                    by_prover.set_root(&position, None);
+                    let machine_name = |_: &Evaluator, r: usize, m: u32| machine.moves(r)[m as usize].clone();
+                    let prover_name = |p: &ProverReasoner, r: usize, m: u32| p.name(r, m).expect("numbered").clone();
+                    // Before any iteration: the legal moves, and the goals
+                    // of a terminal root.
+                    let (legal, end) = summary(&by_machine, machine_name);
+                    assert_eq!(summary(&by_prover, prover_name), (legal.clone(), end.clone()), "{name}");
+                    if end.is_some() {
+                        assert!(machine.is_terminal(&state) || legal.iter().any(BTreeMap::is_empty));
+                        break;
+                    }
+                    by_machine.run(far, 100, None, None);
+                    by_prover.run(far, 100, None, None);
+                    let (a, a_root) = summary(&by_machine, machine_name);
+                    let (b, b_root) = summary(&by_prover, prover_name);
+                    if let (Some(x), Some(y)) = (&a_root, &b_root) {
+                        assert_eq!(x, y, "{name}: the root's value");
+                        proofs += 1;
+                    }
+                    for (x, y) in a.iter().zip(&b) {
+                        for (mv, value) in x {
+                            if let (Some(u), Some(v)) = (value, y[mv]) {
+                                assert_eq!(*u, v, "{name}: {mv}");
+                                proofs += 1;
+                            }
+                        }
+                    }
+                    drop(by_prover);
+                    let joint: Vec<Term> = legal
+                        .iter()
+                        .map(|moves| {
+                            moves.keys().cloned().collect::<Vec<_>>().choose(&mut rng).cloned().expect("a move")
+                        })
+                        .collect();
+                    let numbers: Vec<u32> =
+                        joint.iter().enumerate().map(|(r, m)| machine.move_index(r, m).expect("a move")).collect();
+                    state = machine.next_state(&state, &numbers);
+                    position = prover.next_state(&position, &joint);
+                }
+            }
+        }
+        assert!(proofs > 10, "only {proofs} values proven by both: the comparison says little");
+    }
+
+    /// The nodes reachable from `node`, by a search of the child links.
+    fn reachable<R: Reasoner>(tree: &mut Tree<R>, node: u32) -> Vec<u32> {
+        let mut seen = vec![node];
+        let mut i = 0;
+        while i < seen.len() {
+            let mut found = Vec::new();
+            tree.nodes[seen[i] as usize].children.for_each_mut(|c| found.push(*c));
+            for c in found {
+                if !seen.contains(&c) {
+                    seen.push(c);
+                }
+            }
+            i += 1;
+        }
+        seen
+    }
+
+    #[test]
+    fn a_new_root_keeps_what_was_searched_below_it_and_nothing_else() {
+        let machine = Machine::compile(&shared_game("ticTacToe")).expect("compiles");
+        let config = MctsConfig { threads: 1, max_nodes: 400, ..MctsConfig::default() };
+        let far = Instant::now() + std::time::Duration::from_secs(3600);
+        let mut tree = Tree::new(Evaluator::new(&machine), &config, 3);
+        let start = machine.initial_state();
+        tree.set_root(&start, None);
+        tree.run(far, 3000, None, None);
+        assert_eq!(tree.len(), 400, "the tree is full");
+        // The state after the most simulated first move, and what the tree
+        // knows below it.
+        let best = tree.report(0).into_iter().max_by_key(|m| m.visits).expect("a move").mv;
+        let noop = machine.legal_moves(&start, 1)[0];
+        let child = machine.next_state(&start, &[best, noop]);
+        let node = tree.find(&child, tree.hasher.hash_one(&child)).expect("in the tree");
+        let below: Vec<State> =
+            reachable(&mut tree, node).iter().map(|&n| tree.nodes[n as usize].state.clone()).collect();
+        let root = tree.root;
+        tree.root = node;
+        let reports: Vec<Vec<MoveReport>> = (0..2).map(|r| tree.report(r)).collect();
+        tree.root = root;
+        // A quarter full: the nodes not below the new root are dropped.
+        assert!(below.len() < 400, "some nodes are not below the new root");
+        tree.set_root(&child, None);
+        assert_eq!(tree.len(), below.len());
+        assert_eq!((0..2).map(|r| tree.report(r)).collect::<Vec<_>>(), reports);
+        for (i, n) in tree.nodes.iter().enumerate() {
+            assert!(below.contains(&n.state));
+            assert_eq!(tree.find(&n.state, n.hash), Some(i as u32), "the table finds every node");
+        }
+        let root = tree.root;
+        assert_eq!(reachable(&mut tree, root).len(), tree.len(), "every node is below the root");
+        // The search goes on from there.
+        assert!(tree.run(far, 500, None, None) > 0);
+    }
 
     #[test]
     fn expanding_the_replies_proves_a_move_that_loses_at_once() {
@@ -882,7 +1058,7 @@ mod tests {
         .unwrap();
         let machine = Machine::compile(&game).unwrap();
         let config = MctsConfig { evaluation: LeafEvaluation::Mobility, ..MctsConfig::default() };
-        let mut tree = Tree::new(&machine, &config, 1);
+        let mut tree = Tree::new(Evaluator::new(&machine), &config, 1);
         tree.set_root(&machine.initial_state(), None);
         let mv = |name: &str| machine.move_index(0, &name.parse().unwrap()).unwrap();
         let far = Instant::now() + std::time::Duration::from_secs(60);
@@ -897,7 +1073,7 @@ mod tests {
         // Not a move of the root's mover: nothing to expand.
         assert!(!tree.expand_replies(1, 0, None, far));
         // A deadline already passed stops the expansion.
-        let mut fresh = Tree::new(&machine, &config, 1);
+        let mut fresh = Tree::new(Evaluator::new(&machine), &config, 1);
         fresh.set_root(&machine.initial_state(), None);
         assert!(!fresh.expand_replies(0, mv("(choose trap)"), None, Instant::now()));
     }
@@ -918,7 +1094,7 @@ mod tests {
         .unwrap();
         let machine = Machine::compile(&game).unwrap();
         let config = MctsConfig { evaluation: LeafEvaluation::Mobility, ..MctsConfig::default() };
-        let mut tree = Tree::new(&machine, &config, 1);
+        let mut tree = Tree::new(Evaluator::new(&machine), &config, 1);
         tree.set_root(&machine.initial_state(), None);
         assert!(tree.expand_root(0, None, Instant::now() + std::time::Duration::from_secs(60)));
         assert_eq!(tree.root_proven(), Some(&[100, 0][..]));

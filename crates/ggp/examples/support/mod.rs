@@ -1,5 +1,5 @@
-//! What the reasoner examples share: timing a run of playouts by the wall
-//! clock and by the playout thread's CPU time.
+//! What the reasoner examples share: reading a rule sheet, and timing a run
+//! of playouts by the wall clock and by the playout thread's CPU time.
 
 use std::time::Instant;
 
@@ -34,4 +34,16 @@ fn cpu_seconds() -> Option<f64> {
     let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     let ns: f64 = text.split_whitespace().next()?.parse().ok()?;
     Some(ns / 1e9)
+}
+
+/// The game of the rule sheet `file`; if it cannot be read or parsed, says
+/// why on standard error and gives the exit code for bad input.
+pub fn read_game(file: &str) -> Result<bouton_ggp::Game, std::process::ExitCode> {
+    std::fs::read_to_string(file)
+        .map_err(|e| e.to_string())
+        .and_then(|t| bouton_ggp::Game::parse(&t).map_err(|e| e.to_string()))
+        .map_err(|e| {
+            eprintln!("error: {file}: {e}");
+            std::process::ExitCode::from(2)
+        })
 }
