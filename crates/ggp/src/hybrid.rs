@@ -58,7 +58,7 @@ fn body_preds(rule: &NRule, store: &TermStore) -> Vec<Pred> {
 }
 
 /// The relations of `rules` that depend on one of `on` (themselves included).
-fn depending_on(rules: &[NRule], on: &HashSet<Pred>, store: &TermStore) -> HashSet<Pred> {
+pub(crate) fn depending_on(rules: &[NRule], on: &HashSet<Pred>, store: &TermStore) -> HashSet<Pred> {
     let mut up: HashSet<Pred> = on.clone();
     loop {
         let mut changed = false;

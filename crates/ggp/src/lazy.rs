@@ -1029,8 +1029,9 @@ mod tests {
     use super::*;
     use crate::datalog::{Budget, Evaluator, Negation};
     use crate::game::Game;
+    use crate::hybrid::depending_on;
     use crate::normalize::Program;
-    use crate::prover::dynamic_preds;
+    use crate::prover::split_statics;
     use crate::prover::tests::games_in;
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
@@ -1051,34 +1052,9 @@ mod tests {
     impl Setup {
         fn new(game: &Game) -> Setup {
             let mut program = Program::new(game);
-            let dynamic = dynamic_preds(&program);
-            let (mut rules, static_rules): (Vec<NRule>, Vec<NRule>) =
-                program.rules.iter().cloned().partition(|r| dynamic.contains(&r.head.pred(&program.store)));
-            let mut statics = Model::default();
-            let lazy = Evaluator::run_while_within(
-                static_rules,
-                &mut program.store,
-                &mut statics,
-                &Negation::Exact,
-                &mut Budget::new(1 << 20, 1 << 24),
-            );
-            rules.extend(lazy);
-            let mut moving: HashSet<Pred> = [Pred::new(kw::DOES, 2)].into_iter().collect();
-            loop {
-                let before = moving.len();
-                for r in &rules {
-                    let reads = r.body.iter().any(|l| match l {
-                        Lit::Pos(p) | Lit::Neg(p) => pred_of(p, &program.store).is_some_and(|q| moving.contains(&q)),
-                        _ => false,
-                    });
-                    if reads {
-                        moving.insert(r.head.pred(&program.store));
-                    }
-                }
-                if moving.len() == before {
-                    break;
-                }
-            }
+            let (rules, statics) = split_statics(&mut program, Budget::new(1 << 20, 1 << 24));
+            let does: HashSet<Pred> = [Pred::new(kw::DOES, 2)].into_iter().collect();
+            let moving = depending_on(&rules, &does, &program.store);
             let tested = rules.iter().map(|r| r.head.pred(&program.store)).filter(|p| !moving.contains(p)).collect();
             Setup { program, statics, rules, tested }
         }

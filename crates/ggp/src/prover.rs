@@ -368,6 +368,21 @@ fn unlimited<T>(answer: Result<T, OutOfLimits>) -> T {
     }
 }
 
+/// The rules of `program`'s state-dependent relations, and its static
+/// relations evaluated within `budget`; the rules of the static relations
+/// that do not fit stay with the state-dependent ones, to be evaluated with
+/// each query for what it demands.
+pub(crate) fn split_statics(program: &mut Program, mut budget: Budget) -> (Vec<NRule>, Model) {
+    let dynamic = dynamic_preds(program);
+    let (mut rules, static_rules): (Vec<NRule>, Vec<NRule>) =
+        program.rules.iter().cloned().partition(|r| dynamic.contains(&r.head.pred(&program.store)));
+    let mut statics = Model::default();
+    let lazy =
+        Evaluator::run_while_within(static_rules, &mut program.store, &mut statics, &Negation::Exact, &mut budget);
+    rules.extend(lazy);
+    (rules, statics)
+}
+
 /// Which relations depend on the state (`true`, `does`, and everything derived
 /// from them); the others are the same in every state.
 pub(crate) fn dynamic_preds(program: &Program) -> HashSet<Pred> {
@@ -426,23 +441,12 @@ impl Prover {
     /// (`use_topdown`).
     fn build(game: &Game, budget: usize, use_demand: bool, use_topdown: bool) -> Prover {
         let mut program = Program::new(game);
-        let dynamic_preds = dynamic_preds(&program);
-        let (mut dynamic_rules, static_rules): (Vec<_>, Vec<_>) =
-            program.rules.iter().cloned().partition(|r| dynamic_preds.contains(&r.head.pred(&program.store)));
-        let mut statics = Model::default();
         // The static relations in full where they fit in a tenth of the
         // budget; the others (sudoku's `exactlyOne` over ten numbers: 9¹⁰
         // candidates; laikLee_hex's `isList`, every list of up to 25 cells)
         // are evaluated with each query, for what it demands — cut short by
         // the budget, they would silently lack atoms.
-        let lazy = Evaluator::run_while_within(
-            static_rules,
-            &mut program.store,
-            &mut statics,
-            &Negation::Exact,
-            &mut Prover::limit(budget / STATIC_SHARE),
-        );
-        dynamic_rules.extend(lazy);
+        let (dynamic_rules, mut statics) = split_statics(&mut program, Prover::limit(budget / STATIC_SHARE));
         let free = program.symbols.fresh("free");
         let free = program.store.sym(free);
         let topdown = TopDown::new(dynamic_rules.clone(), &statics, &program.store, program.roles.len(), free);
