@@ -1010,12 +1010,69 @@ fn split_programs(
     let p2 = cone(roots.goal.iter().flatten().map(|&(i, _)| i).collect());
     let p3 = cone(roots.next.iter().map(|&(i, _)| i).collect());
     let before = |i: usize| p0[i] || p1[i];
+    let is_state = |i: usize| matches!(b.kinds[i], Kind::State(_)) && layout.bit_of[i].is_some();
+    let implied = implied_state_literals(&b.defs, &layout.node_order, cyclic, is_state);
     [
-        build_program(b, layout, cyclic, |i| p0[i], true),
-        build_program(b, layout, cyclic, |i| p1[i] && !p0[i], true),
-        build_program(b, layout, cyclic, |i| p2[i] && !before(i), false),
-        build_program(b, layout, cyclic, |i| p3[i] && !before(i), false),
+        build_program(b, layout, cyclic, |i| p0[i], Some(&implied)),
+        build_program(b, layout, cyclic, |i| p1[i] && !p0[i], Some(&implied)),
+        build_program(b, layout, cyclic, |i| p2[i] && !before(i), None),
+        build_program(b, layout, cyclic, |i| p3[i] && !before(i), None),
     ]
+}
+
+/// Most state literals kept per atom by [`implied_state_literals`].
+const MAX_IMPLIED: usize = 16;
+
+/// For each atom, positive state literals (`(true p)`) that every one of
+/// its bodies requires, directly or through a positive literal of a derived
+/// atom that requires them in turn (at most [`MAX_IMPLIED`], sorted): when
+/// one of those bits is clear the atom is false. A legal move whose bodies
+/// all read `(legal2 … (move wq d 1 d 4))` requires the queen on d1 through
+/// it, so it can be guarded by that square ([`choose_guards`]) although no
+/// body names it. Within a recursive group only the direct literals count.
+fn implied_state_literals(
+    defs: &Defs,
+    order: &Components,
+    cyclic: &[bool],
+    is_state: impl Fn(usize) -> bool,
+) -> Vec<Vec<Lit>> {
+    let mut implied: Vec<Vec<Lit>> = vec![Vec::new(); cyclic.len()];
+    let mut body_set: Vec<Lit> = Vec::new();
+    for group in order.iter() {
+        let recursive = group.len() > 1 || group.iter().any(|&i| cyclic[i]);
+        for &i in group {
+            if defs.has_empty_body(i) {
+                continue;
+            }
+            let mut common: Option<Vec<Lit>> = None;
+            for body in defs.bodies(i) {
+                body_set.clear();
+                for &l in body.iter().filter(|&&l| positive(l)) {
+                    if is_state(atom_of(l)) {
+                        body_set.push(l);
+                    } else if !(recursive && group.contains(&atom_of(l))) {
+                        body_set.extend_from_slice(&implied[atom_of(l)]);
+                    }
+                }
+                body_set.sort_unstable();
+                body_set.dedup();
+                common = Some(match common {
+                    None => body_set.clone(),
+                    Some(mut c) => {
+                        c.retain(|l| body_set.binary_search(l).is_ok());
+                        c
+                    }
+                });
+                if common.as_ref().is_some_and(Vec::is_empty) {
+                    break;
+                }
+            }
+            let mut common = common.unwrap_or_default();
+            common.truncate(MAX_IMPLIED);
+            implied[i] = common;
+        }
+    }
+    implied
 }
 
 /// The input bits a state asks about, each with the bit of its ask (`None`
@@ -1036,8 +1093,9 @@ fn asked_inputs(b: &Builder<'_>, roots: &Roots, layout: &Layout) -> Vec<(u32, Op
 
 /// The program computing the `member` atoms in layout order, each recursive
 /// group as a fixpoint, each atom's bodies factored by [`lower_bodies`].
-/// With `guarded`, atoms that require a common guard ([`choose_guards`]) are
-/// gathered into blocks that run only when the guard is set: an atom joins
+/// With `implied` (each atom's implied state literals,
+/// [`implied_state_literals`]), atoms that require a common guard
+/// ([`choose_guards`]) are gathered into blocks that run only when the guard is set: an atom joins
 /// the open block of its guard, and a block is closed (emitted) just before
 /// the first atom that reads one of its atoms, so dependencies stay first.
 fn build_program(
@@ -1045,14 +1103,17 @@ fn build_program(
     layout: &Layout,
     cyclic: &[bool],
     member: impl Fn(usize) -> bool,
-    guarded: bool,
+    implied: Option<&[Vec<Lit>]>,
 ) -> Code {
     let bit_of = &layout.bit_of;
     let bit = |l: Lit| bit_of[atom_of(l)].expect("every literal of a live atom has a bit");
     let out_bit = |i: usize| bit_of[i].expect("materialised atoms have bits");
     let mut code = Code::default();
     let groups = layout.node_order.filtered(member);
-    let guards = if guarded { choose_guards(b, &groups, cyclic) } else { vec![NO_GUARD; b.atoms.len()] };
+    let guards = match implied {
+        Some(_) => choose_guards(b, &groups, cyclic),
+        None => vec![NO_GUARD; b.atoms.len()],
+    };
     // The open blocks, by guard, and the block each open atom is in
     // ([`NO_GUARD`]: none), with the number of atoms in open blocks.
     let mut open: FastMap<Lit, Vec<usize>> = FastMap::default();
@@ -1068,7 +1129,7 @@ fn build_program(
             }
             return;
         }
-        for (second, part) in split_by_second_guard(b, guard, members) {
+        for (second, part) in split_by_second_guard(&b.defs, implied.unwrap_or_default(), guard, members) {
             let first = code.nodes.len() as u32;
             for &i in &part {
                 code.push_node(out_bit(i), &lower_bodies(&b.defs, i, &bit));
@@ -1139,22 +1200,31 @@ fn common_literals(defs: &Defs, i: usize) -> impl Iterator<Item = Lit> + '_ {
 /// The `members` of a block guarded by `guard` in parts by a second guard:
 /// for each, of the literals all its bodies require besides `guard`, the one
 /// the most members require, kept where at least [`MIN_BLOCK`] members share
-/// it (a piece on a square, under the mover's `control`); the others in a
-/// part without one. Parts in order of their first member.
-fn split_by_second_guard(b: &Builder<'_>, guard: Lit, members: Vec<usize>) -> Vec<(Option<Lit>, Vec<usize>)> {
-    let common: Vec<Vec<Lit>> =
-        members.iter().map(|&i| common_literals(&b.defs, i).filter(|&l| l != guard).collect()).collect();
-    let mut frequency: FastMap<Lit, usize> = FastMap::default();
-    for l in common.iter().flatten() {
-        *frequency.entry(*l).or_default() += 1;
+/// it (a piece on a square, under the mover's `control`); for the members
+/// left without one, likewise among the state literals their bodies imply
+/// (`implied`, [`implied_state_literals`]: the moving piece on its square,
+/// required through a derived atom); the others in a part without one.
+/// Parts in order of their first member.
+fn split_by_second_guard(
+    defs: &Defs,
+    implied: &[Vec<Lit>],
+    guard: Lit,
+    members: Vec<usize>,
+) -> Vec<(Option<Lit>, Vec<usize>)> {
+    let direct: Vec<Vec<Lit>> =
+        members.iter().map(|&i| common_literals(defs, i).filter(|&l| l != guard).collect()).collect();
+    let mut second = most_shared(&direct);
+    let left: Vec<usize> = (0..members.len()).filter(|&k| second[k].is_none()).collect();
+    let through: Vec<Vec<Lit>> = left
+        .iter()
+        .map(|&k| implied.get(members[k]).into_iter().flatten().copied().filter(|&l| l != guard).collect())
+        .collect();
+    for (k, l) in left.into_iter().zip(most_shared(&through)) {
+        second[k] = l;
     }
     let mut parts: Vec<(Option<Lit>, Vec<usize>)> = Vec::new();
     let mut part_of: FastMap<Option<Lit>, usize> = FastMap::default();
-    for (i, literals) in members.into_iter().zip(common) {
-        let second = literals
-            .into_iter()
-            .filter(|l| frequency[l] >= MIN_BLOCK)
-            .max_by_key(|l| (frequency[l], std::cmp::Reverse(*l)));
+    for (i, second) in members.into_iter().zip(second) {
         let k = *part_of.entry(second).or_insert_with(|| {
             parts.push((second, Vec::new()));
             parts.len() - 1
@@ -1162,6 +1232,24 @@ fn split_by_second_guard(b: &Builder<'_>, guard: Lit, members: Vec<usize>) -> Ve
         parts[k].1.push(i);
     }
     parts
+}
+
+/// For each list of `candidates`, the one shared by the most lists, if at
+/// least [`MIN_BLOCK`] share it.
+fn most_shared(candidates: &[Vec<Lit>]) -> Vec<Option<Lit>> {
+    let mut frequency: FastMap<Lit, usize> = FastMap::default();
+    for l in candidates.iter().flatten() {
+        *frequency.entry(*l).or_default() += 1;
+    }
+    candidates
+        .iter()
+        .map(|list| {
+            list.iter()
+                .copied()
+                .filter(|l| frequency[l] >= MIN_BLOCK)
+                .max_by_key(|&l| (frequency[&l], std::cmp::Reverse(l)))
+        })
+        .collect()
 }
 
 /// Fewest atoms a guard must be common to…
@@ -1432,6 +1520,66 @@ mod tests {
         sorted.sort();
         assert_eq!(moves, sorted.as_slice());
         assert_eq!(moves[0].to_string(), "9");
+    }
+
+    /// An atom implies the state literals all its bodies require, directly
+    /// or through derived atoms; within a recursive group, only directly.
+    #[test]
+    fn state_literals_are_implied_through_derived_atoms() {
+        // 0, 1, 2: state bits; 3 = (0 and 1) or (0 and 2): implies 0;
+        // 4 = 3 and 1: implies 0 and 1; 5 = 4 or 2: nothing; {6, 7} a cycle:
+        // 6 = 7 and 1, 7 = 6 and 0 or 1.
+        let p = |a: usize| lit(a, true);
+        let defs = vec![
+            vec![],
+            vec![],
+            vec![],
+            vec![vec![p(0), p(1)], vec![p(0), p(2)]],
+            vec![vec![p(3), p(1)]],
+            vec![vec![p(4)], vec![p(2)]],
+            vec![vec![p(7), p(1)]],
+            vec![vec![p(6), p(0)], vec![p(1)]],
+        ];
+        let defs = Defs::from_vecs(&defs);
+        let order = Components { atoms: vec![3, 4, 5, 6, 7], ends: vec![1, 2, 3, 5] };
+        let cyclic = [false, false, false, false, false, false, true, true];
+        let implied = implied_state_literals(&defs, &order, &cyclic, |i| i < 3);
+        assert_eq!(implied[3], vec![p(0)]);
+        assert_eq!(implied[4], vec![p(0), p(1)]);
+        assert!(implied[5].is_empty());
+        assert_eq!(implied[6], vec![p(1)]);
+        assert!(implied[7].is_empty());
+    }
+
+    /// Members without a second guard among the literals their bodies name
+    /// are split by the state literals they imply.
+    #[test]
+    fn blocks_split_by_implied_literals() {
+        // Guard 0 (control); atoms 10..18 read 0 and a derived atom of their
+        // own; 10..13 imply bit 1 (a piece on one square), 14..17 bit 2, 18
+        // bit 3 alone; 19..22 name bit 4 themselves.
+        let p = |a: usize| lit(a, true);
+        let mut defs: Vec<Vec<Vec<Lit>>> = vec![vec![]; 23];
+        for (i, def) in defs.iter_mut().enumerate().skip(10) {
+            *def = if i < 19 { vec![vec![p(0), p(i + 20)]] } else { vec![vec![p(0), p(4), p(i + 20)]] };
+        }
+        defs.resize(43, vec![]);
+        let defs = Defs::from_vecs(&defs);
+        let mut implied = vec![Vec::new(); 43];
+        let square = |i: usize| p(1 + usize::from(i >= 14) + usize::from(i >= 18));
+        for (i, list) in implied.iter_mut().enumerate().take(19).skip(10) {
+            *list = vec![square(i)];
+        }
+        let parts = split_by_second_guard(&defs, &implied, p(0), (10..23).collect());
+        assert_eq!(
+            parts,
+            vec![
+                (Some(p(1)), vec![10, 11, 12, 13]),
+                (Some(p(2)), vec![14, 15, 16, 17]),
+                (None, vec![18]),
+                (Some(p(4)), vec![19, 20, 21, 22]),
+            ]
+        );
     }
 
     #[test]

@@ -70,6 +70,13 @@ pub(crate) struct Code {
     pub(crate) steps: Vec<Step>,
     /// Whether the steps are every node once, in order (see [`Code::seal`]).
     straight: bool,
+    /// The output bits of guarded blocks, as (word, mask) pairs, one per
+    /// word a block writes, so that a block whose guard is clear clears its
+    /// bits without reading its nodes…
+    clears: Vec<(u32, u64)>,
+    /// … each step's range of them (empty for other steps; see
+    /// [`Code::seal`]).
+    clear_ranges: Vec<(u32, u32)>,
 }
 
 /// A term under construction: clauses by word.
@@ -188,11 +195,30 @@ impl Code {
     }
 
     /// Notes whether the program is straight-line code (every node once, in
-    /// order), which [`Code::run`] then runs without dispatching on steps.
+    /// order), which [`Code::run`] then runs without dispatching on steps,
+    /// and the bits each guarded block clears when its guard is not set.
     /// Call once the steps are complete.
     pub(crate) fn seal(&mut self) {
         self.straight = self.steps.len() == self.nodes.len()
             && self.steps.iter().enumerate().all(|(k, s)| *s == Step::Node(k as u32));
+        self.clears.clear();
+        self.clear_ranges.clear();
+        for step in &self.steps {
+            let start = self.clears.len() as u32;
+            if let Step::Guarded { first, end, .. } = *step {
+                let mut words: Vec<(u32, u64)> =
+                    self.nodes[first as usize..end as usize].iter().map(|n| (n.word, n.mask)).collect();
+                words.sort_unstable_by_key(|&(w, _)| w);
+                for (w, m) in words {
+                    let in_block = self.clears.len() as u32 > start;
+                    match self.clears.last_mut() {
+                        Some((last, mask)) if in_block && *last == w => *mask |= m,
+                        _ => self.clears.push((w, m)),
+                    }
+                }
+            }
+            self.clear_ranges.push((start, self.clears.len() as u32));
+        }
     }
 
     /// Runs every step on `bits`.
@@ -206,7 +232,7 @@ impl Code {
             }
             return;
         }
-        for step in &self.steps {
+        for (k, step) in self.steps.iter().enumerate() {
             match *step {
                 Step::Node(i) => {
                     let node = &self.nodes[i as usize];
@@ -216,6 +242,12 @@ impl Code {
                 }
                 Step::Guarded { guard, first, end } => {
                     let on = guard.iter().all(|&(word, mask)| bits[word as usize] & mask == mask);
+                    if !on && let Some(&(from, to)) = self.clear_ranges.get(k) {
+                        for &(word, mask) in &self.clears[from as usize..to as usize] {
+                            bits[word as usize] &= !mask;
+                        }
+                        continue;
+                    }
                     for node in &self.nodes[first as usize..end as usize] {
                         let v = on && self.node_value(node, bits);
                         let w = &mut bits[node.word as usize];
@@ -337,6 +369,27 @@ mod tests {
         code.steps[0] = Step::Guarded { guard: [(0, 1), (0, 0b1000)], first: 0, end: 2 };
         assert_eq!(run(&code, 0b0011, 0b11), 0);
         assert_eq!(run(&code, 0b1011, 0), 0b01);
+    }
+
+    /// A block whose guard is clear clears the bits of all its nodes, in
+    /// every word they write, and nothing else.
+    #[test]
+    fn a_block_off_clears_its_bits_in_every_word() {
+        let mut code = Code::default();
+        for out in [64, 130, 66, 191] {
+            let mut t = TermBuilder::default();
+            t.literal(0, true);
+            code.push_node(out, &[t]);
+        }
+        code.steps.push(Step::Guarded { guard: [(0, 1), (0, 0)], first: 0, end: 4 });
+        code.seal();
+        let mut bits = vec![0, u64::MAX, u64::MAX];
+        code.run(&mut bits);
+        assert_eq!(bits[1], !0b101);
+        assert_eq!(bits[2], !(1 << 2 | 1 << 63));
+        bits[0] = 1;
+        code.run(&mut bits);
+        assert_eq!((bits[1], bits[2]), (u64::MAX, u64::MAX));
     }
 
     #[test]
