@@ -135,21 +135,36 @@ impl Model {
     }
 
     /// Builds the index of `shape` on `pred` unless it exists (a relation
-    /// shared with another model is copied only when it lacks the index).
-    fn ensure_index(&mut self, pred: Pred, shape: &Shape, store: &TermStore) {
+    /// shared with another model is copied only when it lacks the index),
+    /// each atom indexed counted as a try of `budget`: should its limits
+    /// stop the building, the index is not kept, and `false` returned.
+    fn ensure_index(&mut self, pred: Pred, shape: &Shape, store: &TermStore, budget: &mut Budget) -> bool {
         let rel = self.rels.entry(pred).or_default();
-        if rel.index(shape).is_none() {
-            let rel = Arc::make_mut(rel);
-            let index = Index::build(shape.clone(), &rel.atoms, store);
-            rel.indexes.push(index);
+        if rel.index(shape).is_some() {
+            return true;
         }
+        let mut index = Index::build(shape.clone(), &[], store);
+        for (at, &atom) in rel.atoms.iter().enumerate() {
+            if budget.tried() {
+                return false;
+            }
+            index.add(atom, at as u32, store);
+        }
+        Arc::make_mut(rel).indexes.push(index);
+        true
     }
 
     /// Builds the indexes that joining `rule` by `plan` uses.
     pub(crate) fn prepare(&mut self, rule: &NRule, plan: &Plan, store: &TermStore) {
-        for (pred, shape) in plan.indexes(rule, store) {
-            self.ensure_index(pred, shape, store);
-        }
+        // A budget without limits: its tries never stop anything.
+        self.prepare_within(rule, plan, store, &mut Budget::new(0, 0));
+    }
+
+    /// As [`Model::prepare`], each atom indexed counted as a try of
+    /// `budget`; `false` (and `budget` interrupted) if its limits stop it,
+    /// the indexes built so far kept, complete.
+    fn prepare_within(&mut self, rule: &NRule, plan: &Plan, store: &TermStore, budget: &mut Budget) -> bool {
+        plan.indexes(rule, store).all(|(pred, shape)| self.ensure_index(pred, shape, store, budget))
     }
 }
 
@@ -440,11 +455,29 @@ impl Evaluator {
     /// Groups `rules` and plans their joins, `size` estimating the number of
     /// atoms of each relation.
     pub(crate) fn new(rules: Vec<NRule>, store: &TermStore, size: &dyn Fn(Pred) -> usize) -> Evaluator {
+        match Evaluator::new_within(rules, store, size, Limits::none()) {
+            Ok(evaluator) => evaluator,
+            Err(why) => unreachable!("planning without limits was stopped: {why}"),
+        }
+    }
+
+    /// As [`Evaluator::new`], within `limits` (checked before each group is
+    /// planned: planning grows with the rules, and a game's demand
+    /// rewriting can have thousands).
+    pub(crate) fn new_within(
+        rules: Vec<NRule>,
+        store: &TermStore,
+        size: &dyn Fn(Pred) -> usize,
+        limits: Limits,
+    ) -> Result<Evaluator, OutOfLimits> {
         let mut evaluator = Evaluator::unplanned(rules, store);
         for k in 0..evaluator.groups.len() {
+            if let Some(why) = limits.exceeded() {
+                return Err(why);
+            }
             evaluator.plan_group(k, store, size);
         }
-        evaluator
+        Ok(evaluator)
     }
 
     /// Groups `rules`, without plans.
@@ -564,15 +597,37 @@ impl Evaluator {
     /// Builds in `model` every index the plans use, so that models cloned
     /// from it share them.
     pub(crate) fn prepare(&self, model: &mut Model, store: &TermStore) {
+        // A budget without limits: its tries never stop anything.
+        self.prepare_within(model, store, &mut Budget::new(0, 0));
+    }
+
+    /// As [`Evaluator::prepare`], each atom indexed counted as a try of
+    /// `budget`: should its limits stop the building, the indexes built
+    /// so far are kept (complete), the others not built, and `budget` is
+    /// left interrupted.
+    pub(crate) fn prepare_within(&self, model: &mut Model, store: &TermStore, budget: &mut Budget) {
         for group in &self.groups {
-            for (k, &r) in group.rules.iter().enumerate() {
-                let (full, deltas) = &group.plans[k];
-                model.prepare(&self.rules[r], full, store);
-                for (_, plan) in deltas {
-                    model.prepare(&self.rules[r], plan, store);
+            if !self.prepare_group(group, model, store, budget) {
+                return;
+            }
+        }
+    }
+
+    /// Builds in `model` every index the plans of `group` use, each atom
+    /// indexed counted as a try of `budget`; `false` if its limits stop it.
+    fn prepare_group(&self, group: &Group, model: &mut Model, store: &TermStore, budget: &mut Budget) -> bool {
+        for (k, &r) in group.rules.iter().enumerate() {
+            let (full, deltas) = &group.plans[k];
+            if !model.prepare_within(&self.rules[r], full, store, budget) {
+                return false;
+            }
+            for (_, plan) in deltas {
+                if !model.prepare_within(&self.rules[r], plan, store, budget) {
+                    return false;
                 }
             }
         }
+        true
     }
 
     /// Declares that every model this evaluator will run on has the indexes
@@ -708,12 +763,8 @@ impl Evaluator {
         budget: &mut Budget,
         rounds: Option<usize>,
     ) -> bool {
-        for (k, &r) in group.rules.iter().enumerate().filter(|_| !self.prepared) {
-            let (full, deltas) = &group.plans[k];
-            model.prepare(&self.rules[r], full, store);
-            for (_, plan) in deltas {
-                model.prepare(&self.rules[r], plan, store);
-            }
+        if !self.prepared && !self.prepare_group(group, model, store, budget) {
+            return false;
         }
         let mut derived = Vec::with_capacity(group.rules.len());
         let mut room = *budget;
@@ -722,7 +773,7 @@ impl Evaluator {
         let empty = group.preds.iter().all(|&p| model.atoms(p).is_empty());
         for (k, &r) in group.rules.iter().enumerate() {
             let rule = &self.rules[r];
-            let join = Join::new(store, model, rule, negation, &group.plans[k].0, None);
+            let join = Join::new(store, model, rule, negation, &group.plans[k].0, None).within(&room);
             let mut heads = Heads::take();
             let known = (!empty).then_some(&*model);
             collect_heads(&join, rule, &group.head_vars[k], known, &mut heads, &mut room);
@@ -750,7 +801,7 @@ impl Evaluator {
                 for (lit, plan) in &group.plans[k].1 {
                     let Lit::Pos(p) = &rule.body[*lit] else { unreachable!("delta literals are positive") };
                     let Some(range) = fresh.get(&p.pred(store)) else { continue };
-                    let join = Join::new(store, model, rule, negation, plan, Some((*lit, range.clone())));
+                    let join = Join::new(store, model, rule, negation, plan, Some((*lit, range.clone()))).within(&room);
                     collect_heads(&join, rule, &group.head_vars[k], Some(model), &mut heads, &mut room);
                 }
                 derived.push(heads);
@@ -801,7 +852,9 @@ impl Evaluator {
             b.clear();
             b.resize(rule.vars, None);
             for i in 0..heads.count {
-                if budget.atoms == 0 {
+                // An insertion spends no join: counted as a try, so that
+                // the limits stop the insertion of many heads too.
+                if budget.atoms == 0 || budget.tried() {
                     break;
                 }
                 // The atom the join already found in the store, if any.
@@ -841,7 +894,12 @@ impl Evaluator {
 ///
 /// The deadline and the cancellation are checked as the joins are spent:
 /// at the first join, then every [`CHECK_EVERY`] joins — reading the clock
-/// at every join would cost as much as the join.
+/// at every join would cost as much as the join. They are checked as well
+/// as candidates are tried (atoms matched against a literal in vain,
+/// atoms indexed: work that finds no rule instance, and so spends no
+/// join): at the first, then every [`CHECK_EVERY`] — a join that scans
+/// millions of atoms without a match stops too. Tries are only counted:
+/// they spend nothing, so what a budget of joins allows is the same.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Budget {
     pub(crate) atoms: usize,
@@ -850,6 +908,9 @@ pub(crate) struct Budget {
     /// The deadline and the cancellation are checked next when `joins` is
     /// down to this.
     check_at: usize,
+    /// How many more candidates may be tried before the deadline and the
+    /// cancellation are checked again.
+    tries: usize,
     /// Why the limits stopped the evaluation, if they did.
     interrupted: Option<OutOfLimits>,
 }
@@ -862,7 +923,7 @@ impl Budget {
     /// A budget of `atoms` new atoms and `joins` rule instances, with no
     /// deadline and no cancellation.
     pub(crate) fn new(atoms: usize, joins: usize) -> Budget {
-        Budget { atoms, joins, limits: Limits::none(), check_at: 0, interrupted: None }
+        Budget { atoms, joins, limits: Limits::none(), check_at: 0, tries: usize::MAX, interrupted: None }
     }
 
     /// No limit.
@@ -894,9 +955,10 @@ impl Budget {
             merged = merged.cancelled_by(cancel);
         }
         let limits = merged;
-        // The first join checks them.
+        // The first join checks them, and so does the first try.
         let check_at = if limits.is_none() { 0 } else { self.joins };
-        Budget { limits, check_at, ..self }
+        let tries = if limits.is_none() { usize::MAX } else { 0 };
+        Budget { limits, check_at, tries, ..self }
     }
 
     /// Whether the evaluation ran out (or was stopped).
@@ -930,22 +992,52 @@ impl Budget {
         }
         self.check_at = self.joins.saturating_sub(CHECK_EVERY);
         if let Some(why) = self.limits.exceeded() {
-            self.interrupted = Some(why);
-            self.atoms = 0;
-            self.joins = 0;
-            self.check_at = 0;
+            self.interrupt(why);
         }
     }
 
-    /// Takes on the joins `room` (a copy of this budget) has left, and its
-    /// interruption.
+    /// Counts one candidate tried (an atom matched in vain, an atom
+    /// indexed), which spends nothing, and checks the deadline and the
+    /// cancellation when it is time to; whether the evaluation is stopped
+    /// by them (now or before).
+    #[inline]
+    pub(crate) fn tried(&mut self) -> bool {
+        if self.tries > 0 {
+            self.tries -= 1;
+            return self.interrupted.is_some();
+        }
+        self.check_tries()
+    }
+
+    /// Checks the deadline and the cancellation after [`CHECK_EVERY`]
+    /// tries; whether the evaluation is stopped by them.
+    #[cold]
+    fn check_tries(&mut self) -> bool {
+        self.tries = if self.limits.is_none() { usize::MAX } else { CHECK_EVERY - 1 };
+        if self.interrupted.is_none()
+            && let Some(why) = self.limits.exceeded()
+        {
+            self.interrupt(why);
+        }
+        self.interrupted.is_some()
+    }
+
+    /// Stops the evaluation for `why`: everything is spent.
+    fn interrupt(&mut self, why: OutOfLimits) {
+        self.interrupted = Some(why);
+        self.atoms = 0;
+        self.joins = 0;
+        self.check_at = 0;
+    }
+
+    /// Takes on the joins and tries `room` (a copy of this budget) has
+    /// left, and its interruption.
     fn joins_of(&mut self, room: &Budget) {
         self.joins = room.joins;
         self.check_at = room.check_at;
-        if room.interrupted.is_some() {
-            self.interrupted = room.interrupted;
-            self.atoms = 0;
-            self.joins = 0;
+        self.tries = room.tries;
+        if let Some(why) = room.interrupted {
+            self.interrupt(why);
         }
     }
 
@@ -1030,7 +1122,9 @@ impl Heads {
 /// Adds to `heads` the solutions of `join` whose head is not already in
 /// `known` (if given), while `room` lasts: each solution costs a join, each
 /// new head an atom; when either runs out, the join stops and `room` is left
-/// spent.
+/// spent. `join` is made [within](Join::within) `room`: its candidates
+/// tried are counted in `room`, and should the limits stop its scan, `room`
+/// is left interrupted.
 fn collect_heads(
     join: &Join<'_>,
     rule: &NRule,
@@ -1039,6 +1133,9 @@ fn collect_heads(
     heads: &mut Heads,
     room: &mut Budget,
 ) {
+    if room.interruption().is_some() {
+        return;
+    }
     let store = join.store;
     // Every head is of one relation: the atoms known are those of it.
     let known = known.and_then(|model| model.relation(rule.head.pred(store))).filter(|r| !r.atoms.is_empty());
@@ -1070,6 +1167,7 @@ fn collect_heads(
         room.atoms -= 1;
         true
     });
+    join.pass_tries_to(room);
 }
 
 impl Heads {
@@ -1142,11 +1240,18 @@ pub(crate) struct Join<'a> {
     /// Whether some positive literal has no atoms to match (the join then
     /// has no solution, and was not set up further).
     dead: bool,
-    /// Set when the caller asked to stop.
+    /// Set when the caller asked to stop, or the limits stopped the scan.
     stopped: Cell<bool>,
     /// For each body literal, the atom its positive literal matched in the
     /// current solution.
     matched: Vec<Cell<TermId>>,
+    /// The deadline and the cancellation the scan checks
+    /// ([`Join::within`]), none by default.
+    limits: Limits,
+    /// How many more candidates the scan may try before it checks them.
+    tries: Cell<usize>,
+    /// Why they stopped the scan, if they did.
+    interrupted: Cell<Option<OutOfLimits>>,
 }
 
 impl<'a> Join<'a> {
@@ -1170,6 +1275,9 @@ impl<'a> Join<'a> {
             dead: false,
             stopped: Cell::new(false),
             matched: Vec::new(),
+            limits: Limits::none(),
+            tries: Cell::new(usize::MAX),
+            interrupted: Cell::new(None),
         };
         // A positive literal without atoms (an empty delta range included)
         // settles the join before anything is allocated: in a query by
@@ -1197,6 +1305,53 @@ impl<'a> Join<'a> {
             .collect();
         join.matched = (0..rule.body.len()).map(|_| Cell::new(TermId(u32::MAX))).collect();
         join
+    }
+
+    /// This join, its scan over candidates checking the deadline and the
+    /// cancellation of `budget` as the budget's own tries do (every
+    /// [`CHECK_EVERY`] candidates, counting on from the budget's count):
+    /// once they are reached, it reports no more solutions. Hand the count
+    /// back with [`Join::pass_tries_to`].
+    pub(crate) fn within(self, budget: &Budget) -> Join<'a> {
+        Join { limits: budget.limits, tries: Cell::new(budget.tries), ..self }
+    }
+
+    /// Hands back to `budget` (the one of [`Join::within`]) the candidates
+    /// left before the next check, and the interruption, should the limits
+    /// have stopped the scan.
+    pub(crate) fn pass_tries_to(&self, budget: &mut Budget) {
+        budget.tries = self.tries.get();
+        if let Some(why) = self.interrupted.get() {
+            budget.interrupt(why);
+        }
+    }
+
+    /// Counts a candidate tried; whether the limits stop the scan (checked
+    /// every [`CHECK_EVERY`] candidates: a counter and a compare in the
+    /// loop).
+    #[inline]
+    fn tried(&self) -> bool {
+        let left = self.tries.get();
+        if left > 0 {
+            self.tries.set(left - 1);
+            return false;
+        }
+        self.check_limits()
+    }
+
+    /// Checks the limits after [`CHECK_EVERY`] candidates tried; whether
+    /// they stop the scan (which then reports no more solutions).
+    #[cold]
+    fn check_limits(&self) -> bool {
+        if self.limits.is_none() {
+            self.tries.set(usize::MAX);
+            return false;
+        }
+        self.tries.set(CHECK_EVERY - 1);
+        let Some(why) = self.limits.exceeded() else { return false };
+        self.interrupted.set(Some(why));
+        self.stopped.set(true);
+        true
     }
 
     /// The atom that positive body literal `lit` matched in the solution
@@ -1284,6 +1439,11 @@ impl<'a> Join<'a> {
         };
         let mark = trail.len();
         for at in self.candidates(k, args, None, b) {
+            // Stopped, the negative literal is taken to fail: nothing
+            // after it is reported.
+            if self.tried() {
+                return true;
+            }
             let matched = match_pat(self.store, p, rel.atoms[at as usize], b, trail);
             undo(b, trail, mark);
             if matched {
@@ -1315,6 +1475,9 @@ impl<'a> Join<'a> {
         };
         let mark = trail.len();
         for at in self.candidates(k, args, range, b) {
+            if self.tried() {
+                return;
+            }
             let atom = rel.atoms[at as usize];
             if match_pat(self.store, p, atom, b, trail) {
                 then(b, trail, atom);
@@ -1794,6 +1957,84 @@ mod tests {
         budget.joins_of(&room);
         assert!(budget.is_spent());
         assert_eq!(budget.interruption(), Some(OutOfLimits::Cancelled));
+    }
+
+    /// The rule `(<= diagonal (big ?x ?x))` and a model of 200,000 atoms
+    /// `(big i i+1)`, none of which it matches: a join that scans them all
+    /// (nothing is bound, so no index answers it) and finds no instance.
+    fn scan_without_a_match() -> (Program, Evaluator, Model) {
+        let mut program = Program::new(&Game::parse("(<= diagonal (big ?x ?x))").unwrap());
+        let big = program.symbols.lookup("big").expect("big is a relation");
+        let mut model = Model::default();
+        let mut previous = None;
+        for i in 0..=200_000 {
+            let number = program.symbols.intern(&i.to_string());
+            let number = program.store.sym(number);
+            if let Some(before) = previous {
+                let atom = program.store.app(big, &[before, number]);
+                model.insert(atom, &program.store);
+            }
+            previous = Some(number);
+        }
+        let evaluator = Evaluator::new(program.rules.clone(), &program.store, &|_| 10);
+        (program, evaluator, model)
+    }
+
+    /// A scan over candidates that match nothing spends no join, yet it
+    /// checks the limits as it tries them: it stops at a cancellation
+    /// raised before it starts, and at a deadline already past; without
+    /// limits, or with limits not reached, it tries every candidate and
+    /// finds nothing, spending no join.
+    #[test]
+    fn a_scan_that_matches_nothing_stops_at_its_limits() {
+        let (mut program, evaluator, model) = scan_without_a_match();
+        let diagonal = Pred::proposition(program.symbols.lookup("diagonal").unwrap());
+        assert_eq!(model.atoms(Pred::new(program.symbols.lookup("big").unwrap(), 2)).len(), 200_000);
+        let canceller = crate::cancel::Canceller::new();
+        let later = Instant::now() + std::time::Duration::from_secs(3600);
+        for budget in [Budget::unlimited(), Budget::unlimited().until(later).cancelled_by(canceller.handle())] {
+            let mut work = model.clone();
+            let mut budget = budget;
+            evaluator.run_limited(&mut program.store, &mut work, &Negation::Exact, &mut budget);
+            assert_eq!(budget.interruption(), None);
+            assert_eq!(budget.joins, usize::MAX, "no join spent");
+            assert!(work.atoms(diagonal).is_empty());
+        }
+        canceller.cancel();
+        let past = Instant::now() - std::time::Duration::from_millis(1);
+        let stopped = [
+            (Budget::unlimited().cancelled_by(canceller.handle()), OutOfLimits::Cancelled),
+            (Budget::unlimited().until(past), OutOfLimits::Deadline),
+        ];
+        for (budget, why) in stopped {
+            let mut work = model.clone();
+            let mut budget = budget;
+            evaluator.run_limited(&mut program.store, &mut work, &Negation::Exact, &mut budget);
+            assert_eq!(budget.interruption(), Some(why));
+            assert!(budget.is_spent());
+        }
+    }
+
+    /// Building an index counts its atoms as tries: a cancellation raised
+    /// before stops it, and the index is not kept; a budget without limits
+    /// builds it.
+    #[test]
+    fn an_index_built_within_limits_stops_at_a_cancellation() {
+        let (program, _, model) = scan_without_a_match();
+        let big = Pred::new(program.symbols.lookup("big").unwrap(), 2);
+        // The shape of `(big 5 ?x)`: the first argument a key.
+        let shape = Shape::of(&[Pat::Ground(TermId(0)), Pat::Var(0)], &|_| false);
+        let canceller = crate::cancel::Canceller::new();
+        canceller.cancel();
+        let mut stopped = model.clone();
+        let mut budget = Budget::unlimited().cancelled_by(canceller.handle());
+        assert!(!stopped.ensure_index(big, &shape, &program.store, &mut budget));
+        assert_eq!(budget.interruption(), Some(OutOfLimits::Cancelled));
+        assert!(stopped.relation(big).unwrap().index(&shape).is_none());
+        let mut built = model.clone();
+        let mut budget = Budget::unlimited();
+        assert!(built.ensure_index(big, &shape, &program.store, &mut budget));
+        assert!(built.relation(big).unwrap().index(&shape).is_some());
     }
 
     /// Of groups evaluated while they fit, one the limits stop is not kept,

@@ -31,6 +31,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::datalog::{join_order, strongly_connected};
+use crate::limits::{Limits, OutOfLimits};
 use crate::normalize::{Lit, NRule, Pat};
 use crate::store::{Pred, TermStore};
 use crate::symbol::{Symbols, kw};
@@ -61,7 +62,24 @@ pub(crate) fn transform(
     symbols: &mut Symbols,
     size: &dyn Fn(Pred) -> usize,
 ) -> Demand {
-    rewrite(rules, queries, store, symbols, size, false)
+    match transform_within(rules, queries, store, symbols, size, Limits::none()) {
+        Ok(demand) => demand,
+        Err(why) => unreachable!("a rewriting without limits was stopped: {why}"),
+    }
+}
+
+/// As [`transform`], within `limits`: checked before each relation and
+/// adornment is rewritten (the work grows with the rules and the ways they
+/// are asked: milliseconds for chess).
+pub(crate) fn transform_within(
+    rules: &[NRule],
+    queries: &[(Pred, Adornment)],
+    store: &mut TermStore,
+    symbols: &mut Symbols,
+    size: &dyn Fn(Pred) -> usize,
+    limits: Limits,
+) -> Result<Demand, OutOfLimits> {
+    rewrite(rules, queries, store, symbols, size, false, limits)
 }
 
 /// As [`transform`], but a relation asked with several adornments is asked
@@ -82,13 +100,19 @@ pub(crate) fn transform_merged(
     symbols: &mut Symbols,
     size: &dyn Fn(Pred) -> usize,
 ) -> Demand {
-    rewrite(rules, queries, store, symbols, size, true)
+    match rewrite(rules, queries, store, symbols, size, true, Limits::none()) {
+        Ok(demand) => demand,
+        Err(why) => unreachable!("a rewriting without limits was stopped: {why}"),
+    }
 }
 
 /// How many times the merged adornments are refined at most (each round can
 /// only clear bits; a round that clears none ends it).
 const MERGE_ROUNDS: usize = 8;
 
+/// The rewriting of [`transform`] (and, with `merge`, of
+/// [`transform_merged`]), within `limits`: checked before each relation
+/// and adornment is walked or rewritten.
 fn rewrite(
     rules: &[NRule],
     queries: &[(Pred, Adornment)],
@@ -96,7 +120,8 @@ fn rewrite(
     symbols: &mut Symbols,
     size: &dyn Fn(Pred) -> usize,
     merge: bool,
-) -> Demand {
+    limits: Limits,
+) -> Result<Demand, OutOfLimits> {
     let mut rules_of: HashMap<Pred, Vec<usize>> = HashMap::new();
     for (i, r) in rules.iter().enumerate() {
         rules_of.entry(r.head.pred(store)).or_default().push(i);
@@ -122,6 +147,9 @@ fn rewrite(
         let mut seen: HashSet<(Pred, Adornment)> = HashSet::new();
         let mut work: Vec<(Pred, Adornment)> = queries.to_vec();
         while let Some((p, a)) = work.pop() {
+            if let Some(why) = limits.exceeded() {
+                return Err(why);
+            }
             let a = coarsen(&merged, p, a);
             let first = if partial(&a) { seen.insert((p, a.clone())) } else { full.insert(p) };
             if !first {
@@ -175,6 +203,9 @@ fn rewrite(
         }
     }
     while let Some((p, a)) = work.pop() {
+        if let Some(why) = limits.exceeded() {
+            return Err(why);
+        }
         let a = if full.contains(&p) { vec![false; a.len()] } else { coarsen(&merged, p, a) };
         if !emitted.insert((p, a.clone())) {
             continue;
@@ -208,7 +239,7 @@ fn rewrite(
     }
     let demand = demand_of.into_values().collect();
     out.dedup();
-    Demand { rules: out, demand, seeds }
+    Ok(Demand { rules: out, demand, seeds })
 }
 
 /// What [`walk`] needs to know of the relations: which ones the rules

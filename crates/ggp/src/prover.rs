@@ -27,6 +27,11 @@
 //! budget, and a question they stop, or whose budget of operations runs
 //! out, answers [`OutOfLimits`] instead of a partial answer. A question
 //! stopped top-down is not counted as given up, nor asked bottom-up.
+//! Building the prover can be bounded the same way
+//! ([`Prover::new_within`]: chess takes about 0.2 s, laikLee_hex and sudoku
+//! seconds): the evaluation of the static relations and of the sample
+//! state, the indexes, the rewriting for demand and the planning all check
+//! the limits as they go, and a build they stop gives no prover.
 
 use std::collections::HashSet;
 
@@ -173,7 +178,8 @@ impl Planner {
     /// The rules of a query for `targets` (their adornments saying which
     /// arguments the question binds), planned with the sizes the relations
     /// have in `sample`, a state; and the model of `sample` evaluated by
-    /// them.
+    /// them, within `limits` (the rewriting for demand, the planning, the
+    /// evaluation and the indexes each check them as they go).
     #[allow(clippy::too_many_arguments)]
     fn plan(
         &self,
@@ -184,20 +190,21 @@ impl Planner {
         symbols: &mut Symbols,
         roles: &[TermId],
         budget: usize,
-    ) -> (Query, Model) {
+        limits: Limits,
+    ) -> Result<(Query, Model), OutOfLimits> {
         let guess = |p: Pred| match p.name {
             kw::DOES => roles.len(),
             _ => sample.relation(p).map_or(GUESS, |r| r.atoms.len()),
         };
-        let demand = magic::transform(&self.rules, targets, store, symbols, &guess);
-        let probe = Evaluator::new(demand.rules.clone(), store, &guess);
+        let demand = magic::transform_within(&self.rules, targets, store, symbols, &guess, limits)?;
+        let probe = Evaluator::new_within(demand.rules.clone(), store, &guess, limits)?;
         let (rules, seed) = if self.use_demand && probe.is_stratified(store) {
             (demand.rules, demand.seeds[0])
         } else {
             let preds: Vec<Pred> = targets.iter().map(|t| t.0).collect();
-            (Evaluator::new(self.rules.clone(), store, &guess).cone(&preds).rules(), None)
+            (Evaluator::new_within(self.rules.clone(), store, &guess, limits)?.cone(&preds).rules(), None)
         };
-        unlimited(Planner::order(rules, seed, sample, statics, store, roles, budget, Limits::none()))
+        Planner::order(rules, seed, sample, statics, store, roles, budget, limits)
     }
 
     /// The query of `rules` (rewritten for demand, seeded by `seed`), its
@@ -225,8 +232,13 @@ impl Planner {
             return Err(why);
         }
         let size = |p: Pred| if p.name == kw::DOES { roles.len() } else { model.atoms(p).len() };
-        let mut evaluator = Evaluator::new(rules, store, &size);
-        evaluator.prepare(statics, store);
+        let mut evaluator = Evaluator::new_within(rules, store, &size, limits)?;
+        // Stopped midway, `statics` keeps the indexes built (complete, and
+        // of use to later plans) and the query is not made.
+        evaluator.prepare_within(statics, store, &mut room);
+        if let Some(why) = room.interruption() {
+            return Err(why);
+        }
         // Every model it runs on is cloned from `statics`.
         evaluator.assume_prepared();
         Ok((Query { evaluator, seed }, model))
@@ -266,7 +278,7 @@ impl Planner {
     }
 
     /// Every query, `init` as given and the others planned on the state of
-    /// `facts`.
+    /// `facts`, within `limits`.
     #[allow(clippy::too_many_arguments)]
     fn plan_all(
         &mut self,
@@ -277,23 +289,25 @@ impl Planner {
         symbols: &mut Symbols,
         roles: &[TermId],
         budget: usize,
-    ) -> Queries {
+        limits: Limits,
+    ) -> Result<Queries, OutOfLimits> {
         let sample = state_model(statics, facts, store);
         self.facts = facts.len();
         let free = |p: Pred, n: usize| (p, vec![false; n]);
         let legal = Pred::new(kw::LEGAL, 2);
         let goal = Pred::new(kw::GOAL, 2);
         let terminal = Pred::proposition(kw::TERMINAL);
-        let mut plan =
-            |targets: &[(Pred, Adornment)]| self.plan(targets, &sample, statics, store, symbols, roles, budget).0;
-        Queries {
+        let mut plan = |targets: &[(Pred, Adornment)]| {
+            self.plan(targets, &sample, statics, store, symbols, roles, budget, limits).map(|q| q.0)
+        };
+        Ok(Queries {
             init,
-            inspect: plan(&[free(legal, 2), free(goal, 2), free(terminal, 0)]),
-            legal: plan(&[(legal, vec![true, false])]),
-            terminal: plan(&[free(terminal, 0)]),
-            goal: plan(&[free(goal, 2)]),
-            next: plan(&[free(Pred::new(kw::NEXT, 1), 1)]),
-        }
+            inspect: plan(&[free(legal, 2), free(goal, 2), free(terminal, 0)])?,
+            legal: plan(&[(legal, vec![true, false])])?,
+            terminal: plan(&[free(terminal, 0)])?,
+            goal: plan(&[free(goal, 2)])?,
+            next: plan(&[free(Pred::new(kw::NEXT, 1), 1)])?,
+        })
     }
 
     /// Whether a state of `facts` facts is large enough, against the one
@@ -353,10 +367,7 @@ impl Bounds {
 
     /// An error if a limit is reached already.
     fn check(&self) -> Result<(), OutOfLimits> {
-        match self.limits.exceeded() {
-            Some(why) => Err(why),
-            None => Ok(()),
-        }
+        check_limits(self.limits)
     }
 }
 
@@ -368,19 +379,44 @@ fn unlimited<T>(answer: Result<T, OutOfLimits>) -> T {
     }
 }
 
+/// An error if a limit of `limits` is reached already (reads the clock if
+/// they have a deadline): the check between the steps of building a prover
+/// that are not evaluations.
+fn check_limits(limits: Limits) -> Result<(), OutOfLimits> {
+    match limits.exceeded() {
+        Some(why) => Err(why),
+        None => Ok(()),
+    }
+}
+
 /// The rules of `program`'s state-dependent relations, and its static
-/// relations evaluated within `budget`; the rules of the static relations
-/// that do not fit stay with the state-dependent ones, to be evaluated with
-/// each query for what it demands.
-pub(crate) fn split_statics(program: &mut Program, mut budget: Budget) -> (Vec<NRule>, Model) {
+/// relations evaluated within `budget` (which has no deadline nor
+/// cancellation: see [`split_statics_within`]); the rules of the static
+/// relations that do not fit stay with the state-dependent ones, to be
+/// evaluated with each query for what it demands.
+#[cfg(test)]
+pub(crate) fn split_statics(program: &mut Program, budget: Budget) -> (Vec<NRule>, Model) {
+    unlimited(split_statics_within(program, budget))
+}
+
+/// As [`split_statics`], stopped by the deadline or the cancellation of
+/// `budget` (a static relation they stop is not evaluated lazily instead:
+/// nothing is, the answer is the interruption).
+pub(crate) fn split_statics_within(
+    program: &mut Program,
+    mut budget: Budget,
+) -> Result<(Vec<NRule>, Model), OutOfLimits> {
     let dynamic = dynamic_preds(program);
     let (mut rules, static_rules): (Vec<NRule>, Vec<NRule>) =
         program.rules.iter().cloned().partition(|r| dynamic.contains(&r.head.pred(&program.store)));
     let mut statics = Model::default();
     let lazy =
         Evaluator::run_while_within(static_rules, &mut program.store, &mut statics, &Negation::Exact, &mut budget);
+    if let Some(why) = budget.interruption() {
+        return Err(why);
+    }
     rules.extend(lazy);
-    (rules, statics)
+    Ok((rules, statics))
 }
 
 /// Which relations depend on the state (`true`, `does`, and everything derived
@@ -417,6 +453,9 @@ pub(crate) fn dynamic_preds(program: &Program) -> HashSet<Pred> {
 /// does not have.
 const GUESS: usize = 100;
 
+/// The most atoms [`Prover::new`] derives per evaluation.
+const DEFAULT_BUDGET: usize = 10_000_000;
+
 /// The share of the budget the static relations may take to be evaluated
 /// in full, once ([`Prover::new`]): a relation that does not fit is
 /// evaluated with each query, for what the query demands.
@@ -426,30 +465,68 @@ impl Prover {
     /// Prepares the reasoner: evaluates once everything that does not depend
     /// on the state.
     pub fn new(game: &Game) -> Prover {
-        Prover::with_budget(game, 10_000_000)
+        Prover::with_budget(game, DEFAULT_BUDGET)
+    }
+
+    /// As [`Prover::new`], but within `limits`: should their deadline pass
+    /// or their cancellation come before the prover is ready, the answer is
+    /// [`OutOfLimits`] (and no prover). Every part of the building that
+    /// grows with the game checks them: the evaluations of the static
+    /// relations and of the sample state, and the indexes built, every
+    /// 1,024 rule instances found or atoms tried; the rewriting and planning
+    /// of each question (which grow with the rules only) before and after.
+    /// A prover built within limits answers as one built without.
+    ///
+    /// ```
+    /// use bouton_ggp::limits::{Limits, OutOfLimits};
+    /// use bouton_ggp::{Game, Prover};
+    /// use std::time::{Duration, Instant};
+    ///
+    /// let game = Game::parse("(role you) (init (at 0)) (<= (legal you go) (true (at 0)))
+    ///     (<= (next (at 1)) (does you go)) (<= terminal (true (at 1))) (goal you 100)")?;
+    /// let past = Limits::none().until(Instant::now() - Duration::from_millis(1));
+    /// assert_eq!(Prover::new_within(&game, past).err(), Some(OutOfLimits::Deadline));
+    /// let soon = Limits::none().until(Instant::now() + Duration::from_secs(60));
+    /// let mut prover = Prover::new_within(&game, soon)?;
+    /// let start = prover.initial_state();
+    /// assert_eq!(prover.legal_moves(&start, 0), vec!["go".parse()?]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new_within(game: &Game, limits: Limits) -> Result<Prover, OutOfLimits> {
+        Prover::build(game, DEFAULT_BUDGET, true, true, limits)
     }
 
     /// As [`Prover::new`], deriving at most `budget` atoms per evaluation:
     /// invalid games can define infinite relations, which are then cut short
     /// (and the answers are incomplete).
     pub fn with_budget(game: &Game, budget: usize) -> Prover {
-        Prover::build(game, budget, true, true)
+        unlimited(Prover::build(game, budget, true, true, Limits::none()))
     }
 
     /// The prover, evaluating only what each query demands (`use_demand`) or
     /// every rule a query depends on, and asking top-down first
-    /// (`use_topdown`).
-    fn build(game: &Game, budget: usize, use_demand: bool, use_topdown: bool) -> Prover {
+    /// (`use_topdown`), built within `limits`.
+    fn build(
+        game: &Game,
+        budget: usize,
+        use_demand: bool,
+        use_topdown: bool,
+        limits: Limits,
+    ) -> Result<Prover, OutOfLimits> {
+        check_limits(limits)?;
         let mut program = Program::new(game);
+        check_limits(limits)?;
         // The static relations in full where they fit in a tenth of the
         // budget; the others (sudoku's `exactlyOne` over ten numbers: 9¹⁰
         // candidates; laikLee_hex's `isList`, every list of up to 25 cells)
         // are evaluated with each query, for what it demands — cut short by
         // the budget, they would silently lack atoms.
-        let (dynamic_rules, mut statics) = split_statics(&mut program, Prover::limit(budget / STATIC_SHARE));
+        let static_budget = Prover::limit(budget / STATIC_SHARE).within(limits);
+        let (dynamic_rules, mut statics) = split_statics_within(&mut program, static_budget)?;
         let free = program.symbols.fresh("free");
         let free = program.store.sym(free);
         let topdown = TopDown::new(dynamic_rules.clone(), &statics, &program.store, program.roles.len(), free);
+        check_limits(limits)?;
         let mut planner = Planner { rules: dynamic_rules, use_demand, facts: 0 };
         let free = |p: Pred, n: usize| (p, vec![false; n]);
         let init_pred = Pred::new(kw::INIT, 1);
@@ -461,7 +538,8 @@ impl Prover {
             &mut program.symbols,
             &program.roles,
             budget,
-        );
+            limits,
+        )?;
         // The sample state: the initial one.
         let facts: Vec<TermId> = start.atoms(init_pred).iter().map(|&atom| program.store.args(atom)[0]).collect();
         let queries = planner.plan_all(
@@ -472,7 +550,8 @@ impl Prover {
             &mut program.symbols,
             &program.roles,
             budget,
-        );
+            limits,
+        )?;
         let mut prover = Prover {
             budget,
             symbols: program.symbols,
@@ -487,16 +566,18 @@ impl Prover {
             given_up_per_kind: [0; 5],
             move_lists: FastMap::default(),
         };
-        let sample = unlimited(prover.bottom_up(Ask::Inspect, &facts, &[], Bounds::UNLIMITED));
+        // The sizes are a heuristic: a sample the budget of operations cut
+        // short serves.
+        let sample = prover.bottom_up(Ask::Inspect, &facts, &[], Bounds::partial(limits))?;
         prover.topdown.set_sizes(&sample);
-        prover
+        Ok(prover)
     }
 
     /// The prover asking top-down first (`top_down`) or bottom-up only,
     /// deriving at most `budget` atoms per evaluation.
     #[cfg(test)]
     pub(crate) fn evaluating(game: &Game, budget: usize, top_down: bool) -> Prover {
-        Prover::build(game, budget, true, top_down)
+        unlimited(Prover::build(game, budget, true, top_down, Limits::none()))
     }
 
     /// How many questions top-down evaluation gave up (each answered
@@ -711,8 +792,9 @@ impl Prover {
     /// partial one. The deadline and the cancellation are checked when the
     /// question is asked, then every 1,024 steps of its evaluation (rule
     /// instances found bottom-up, literals tried top-down: tens of
-    /// microseconds apart), and the question stops at the first check
-    /// that finds either.
+    /// microseconds apart) and every 1,024 atoms tried in vain, indexed or
+    /// inserted (work that finds no instance), and the question stops at
+    /// the first check that finds either.
     pub fn legal_moves_within(
         &mut self,
         state: &ProverState,
@@ -888,15 +970,14 @@ pub(crate) mod tests {
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
     use std::path::Path;
-    use std::sync::Arc;
     use std::time::{Duration, Instant};
 
     /// Plays `playouts` random matches of up to `steps` joint moves, asking
     /// the demand-driven prover and one that evaluates every rule the same
     /// questions; `None` if they always agree, else what differed.
     fn disagreement(game: &Game, playouts: usize, steps: usize) -> Option<String> {
-        let mut fast = Prover::build(game, 10_000_000, true, false);
-        let mut full = Prover::build(game, 10_000_000, false, false);
+        let mut fast = unlimited(Prover::build(game, 10_000_000, true, false, Limits::none()));
+        let mut full = unlimited(Prover::build(game, 10_000_000, false, false, Limits::none()));
         let mut rng = SmallRng::seed_from_u64(3);
         for _ in 0..playouts {
             let mut a = fast.initial_state();
@@ -1026,8 +1107,13 @@ pub(crate) mod tests {
     /// for 6), in constant memory. In the initial state `a` (only `go`
     /// legal, goal 0) nothing is expensive.
     pub(crate) fn expensive_game(k: usize) -> Game {
-        let mut rules = String::from(
-            "(role r) (init a)
+        Game::parse(&expensive_rules(k, "a")).expect("the expensive game parses")
+    }
+
+    /// The rules of [`expensive_game`], starting in state `init`.
+    fn expensive_rules(k: usize, init: &str) -> String {
+        let mut rules = format!(
+            "(role r) (init {init})
              (<= (legal r go) (true a))
              (<= (legal r stay) (true b) (cycle ?x))
              (<= (next b) (true a)) (<= (next b) (true b))
@@ -1040,7 +1126,7 @@ pub(crate) mod tests {
                 rules.push_str(&format!(" (e {i} {j})"));
             }
         }
-        Game::parse(&rules).expect("the expensive game parses")
+        rules
     }
 
     /// The expensive state of [`expensive_game`], and its move.
@@ -1101,13 +1187,7 @@ pub(crate) mod tests {
             let mut large = Prover::evaluating(&expensive_game(30), usize::MAX / 64, top_down);
             let state = expensive_state(&mut large);
             for question in 0..2 {
-                let canceller = Arc::new(Canceller::new());
-                let limits = Limits::none().cancelled_by(canceller.handle());
-                let remote = canceller.clone();
-                let cancelling = std::thread::spawn(move || {
-                    std::thread::sleep(Duration::from_millis(20));
-                    remote.cancel();
-                });
+                let (limits, cancelling) = cancelled_in_20_ms();
                 let answer = if question == 0 {
                     large.goals_within(&state, limits).map(|_| ())
                 } else {
@@ -1150,6 +1230,131 @@ pub(crate) mod tests {
         assert_eq!((inspection.terminal, inspection.legal[0].len()), (false, 4));
         let full = prover.next_state(&state, &["(mark 3)".parse().unwrap()]);
         assert_eq!(prover.goals_within(&full, Limits::none()), Ok(vec![Some(100)]));
+    }
+
+    /// A game whose static relations take hours to evaluate: `cycle` (as
+    /// in [`expensive_game`], k⁶ walks, but depending on no state) is
+    /// evaluated once, while the prover is built; the state asks about it
+    /// (`stay` is legal if some cycle exists).
+    pub(crate) fn expensive_statics_game(k: usize) -> Game {
+        let mut rules = String::from(
+            "(role r) (init a)
+             (<= (legal r go) (true a))
+             (<= (legal r stay) (true a) (cycle ?x))
+             (<= (next b) (true a))
+             (<= (cycle ?a) (e ?a ?b) (e ?b ?c) (e ?c ?d) (e ?d ?f) (e ?f ?g) (e ?g ?a))
+             (<= terminal (true b))
+             (goal r 100)",
+        );
+        for i in 0..k {
+            for j in 0..k {
+                rules.push_str(&format!(" (e {i} {j})"));
+            }
+        }
+        Game::parse(&rules).expect("the game of expensive statics parses")
+    }
+
+    /// [`expensive_game`] starting in its expensive state: planning the
+    /// questions on the initial state (while the prover is built)
+    /// evaluates every cycle.
+    fn expensive_start_game(k: usize) -> Game {
+        Game::parse(&expensive_rules(k, "b")).expect("the expensive start parses")
+    }
+
+    #[test]
+    fn a_build_refused_at_once_when_cancelled_or_late() {
+        let (_canceller, cancelled) = raised();
+        let past = Limits::none().until(Instant::now() - Duration::from_millis(1));
+        for game in [row_game(), expensive_statics_game(3)] {
+            assert_eq!(Prover::new_within(&game, cancelled).err(), Some(OutOfLimits::Cancelled));
+            assert_eq!(Prover::new_within(&game, past).err(), Some(OutOfLimits::Deadline));
+            // Cancellation comes first, as for a question.
+            let both = past.cancelled_by(cancelled.cancel().expect("a cancellation"));
+            assert_eq!(Prover::new_within(&game, both).err(), Some(OutOfLimits::Cancelled));
+        }
+    }
+
+    /// Limits that another thread cancels 20 ms from now, and that thread.
+    fn cancelled_in_20_ms() -> (Limits, std::thread::JoinHandle<()>) {
+        let canceller = Canceller::new();
+        let limits = Limits::none().cancelled_by(canceller.handle());
+        let cancelling = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(20));
+            canceller.cancel();
+        });
+        (limits, cancelling)
+    }
+
+    /// Builds whose work is hours long (the static relations; the planning
+    /// on the initial state), with a budget they cannot spend: a
+    /// cancellation raised by another thread while they run, or a deadline
+    /// a few milliseconds ahead, stops them — whenever it comes, the
+    /// outcome is the limits' error, and no prover. With six vertices the
+    /// same games build, and answer as they should.
+    #[test]
+    fn a_cancellation_or_a_deadline_stops_a_long_build() {
+        let games = [expensive_statics_game(30), expensive_start_game(30)];
+        for (g, game) in games.iter().enumerate() {
+            let (limits, cancelling) = cancelled_in_20_ms();
+            let built = Prover::build(game, usize::MAX / 64, true, true, limits);
+            assert_eq!(built.err(), Some(OutOfLimits::Cancelled), "game {g}");
+            cancelling.join().unwrap();
+            let soon = Limits::none().until(Instant::now() + Duration::from_millis(20));
+            let built = Prover::build(game, usize::MAX / 64, true, true, soon);
+            assert_eq!(built.err(), Some(OutOfLimits::Deadline), "game {g}");
+        }
+        let generous = Limits::none().until(Instant::now() + Duration::from_secs(3600));
+        let stay: Term = "stay".parse().unwrap();
+        let mut statics = Prover::new_within(&expensive_statics_game(6), generous).expect("six vertices build");
+        let start = statics.initial_state();
+        assert_eq!(statics.legal_moves(&start, 0), vec!["go".parse::<Term>().unwrap(), stay.clone()]);
+        let mut start_game = Prover::new_within(&expensive_start_game(6), generous).expect("six vertices build");
+        let start = start_game.initial_state();
+        assert_eq!(start_game.legal_moves(&start, 0), vec![stay]);
+        assert_eq!(start_game.goals(&start), vec![Some(100)]);
+    }
+
+    /// A prover built within generous limits (a deadline an hour ahead, a
+    /// cancellation never raised) answers as one built without, along
+    /// random playouts: the legal moves, terminality and goals of each
+    /// state, and the next state.
+    #[test]
+    fn a_prover_built_within_generous_limits_answers_as_one_built_without() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut games = games_in(&root.join("../../../shared/gdl"));
+        assert!(games.len() >= 2);
+        games.push(("expensive statics".into(), expensive_statics_game(6)));
+        games.push(("row".into(), row_game()));
+        for (name, game) in games_in(&root.join("tests/games")) {
+            if name.ends_with("checkers.kif") || name.ends_with("pawnToQueen.kif") {
+                games.push((name, game));
+            }
+        }
+        let canceller = Canceller::new();
+        let generous =
+            Limits::none().until(Instant::now() + Duration::from_secs(3600)).cancelled_by(canceller.handle());
+        let mut rng = SmallRng::seed_from_u64(9);
+        for (name, game) in games {
+            let mut free = Prover::new(&game);
+            let mut bound = Prover::new_within(&game, generous).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(free.roles(), bound.roles(), "{name}");
+            for playout in 0..2 {
+                let mut a = free.initial_state();
+                let mut b = bound.initial_state();
+                for step in 0..12 {
+                    let at = format!("{name}, playout {playout}, step {step}");
+                    assert_eq!(free.facts(&a), bound.facts(&b), "{at}");
+                    let seen = free.inspect(&a);
+                    assert_eq!(bound.inspect(&b), seen, "{at}");
+                    if seen.terminal || seen.legal.iter().any(Vec::is_empty) {
+                        break;
+                    }
+                    let joint: Vec<Term> = seen.legal.iter().map(|l| l[rng.random_range(0..l.len())].clone()).collect();
+                    a = free.next_state(&a, &joint);
+                    b = bound.next_state(&b, &joint);
+                }
+            }
+        }
     }
 
     /// The budget of operations is a limit too: a question it cuts short

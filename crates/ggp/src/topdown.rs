@@ -26,7 +26,10 @@
 //! ([`Stop`]) and the caller answers it bottom-up instead. Should the
 //! budget's deadline pass or its cancellation come, the question stops
 //! ([`Stop::Interrupted`]) within [`crate::datalog::CHECK_EVERY`] steps, its
-//! unfinished tables forgotten as when it is given up.
+//! unfinished tables forgotten as when it is given up. Building an index
+//! (on a large static relation, the first time it is read with some
+//! arguments bound) counts each atom as such a step, though it spends no
+//! budget.
 //!
 //! ```text
 //! let mut topdown = TopDown::new(rules, &statics, &store, size);
@@ -189,7 +192,11 @@ impl Catalog {
 
     /// The bucket of the atoms of `pred` whose arguments at the positions of
     /// `mask` hash to `key` ([`NO_BUCKET`] if none), the index built on
-    /// first use; `fill` gives the atoms of a relation not seen before.
+    /// first use, each atom indexed counted as a try of `budget` (it finds
+    /// no answer, so spends no join, but can take long on a large static
+    /// relation); `fill` gives the atoms of a relation not seen before.
+    /// Should the budget's limits stop the building, the index is left
+    /// unbuilt (its buckets given back) and the interruption returned.
     fn bucket(
         &mut self,
         pred: Pred,
@@ -197,7 +204,8 @@ impl Catalog {
         key: u64,
         store: &TermStore,
         fill: &dyn Fn(Pred) -> Vec<TermId>,
-    ) -> u32 {
+        budget: &mut Budget,
+    ) -> Result<u32, Stop> {
         let set = self.sets.entry(pred).or_insert_with(|| Indexed { atoms: fill(pred), masks: Vec::new() });
         let at = match set.masks.iter().position(|m| m.0 == mask) {
             Some(at) => at,
@@ -209,7 +217,13 @@ impl Catalog {
         let (_, map, built) = &mut set.masks[at];
         if !*built {
             map.clear();
+            let used = self.used;
             for &atom in &set.atoms {
+                if budget.tried() {
+                    map.clear();
+                    self.used = used;
+                    return Err(budget.interruption().map_or(Stop::Budget, Stop::Interrupted));
+                }
                 let k = key_of(mask, store.args(atom));
                 let b = *map.entry(k).or_insert_with(|| {
                     if self.used == self.buckets.len() {
@@ -224,7 +238,7 @@ impl Catalog {
             }
             *built = true;
         }
-        map.get(&key).copied().unwrap_or(NO_BUCKET)
+        Ok(map.get(&key).copied().unwrap_or(NO_BUCKET))
     }
 }
 
@@ -715,9 +729,14 @@ impl TopDown {
             }
             let k = key_of(mask, args);
             let statics = world.statics;
-            let bucket = self.statics.bucket(pred, mask, k, world.store, &|p| statics.atoms(p).to_vec());
+            let fill = |p: Pred| statics.atoms(p).to_vec();
+            let bucket = self.statics.bucket(pred, mask, k, world.store, &fill, &mut self.budget)?;
             if bucket != NO_BUCKET {
                 for i in 0..self.statics.buckets[bucket as usize].len() {
+                    // An atom that does not match spends nothing.
+                    if self.budget.tried() {
+                        return Err(self.stop());
+                    }
                     let atom = self.statics.buckets[bucket as usize][i];
                     let matches =
                         world.store.args(atom).iter().zip(world.store.args(key)).all(|(a, k)| k == &free || a == k);
@@ -900,7 +919,8 @@ impl TopDown {
                                 return Ok(());
                             };
                             let ipred = Pred::new(*name, inner_args.len());
-                            let bucket = self.facts.bucket(ipred, mask, key, world.store, &|_| Vec::new());
+                            let bucket =
+                                self.facts.bucket(ipred, mask, key, world.store, &|_| Vec::new(), &mut self.budget)?;
                             if bucket == NO_BUCKET {
                                 return Ok(());
                             }
@@ -956,7 +976,8 @@ impl TopDown {
                 };
                 let Some((mask, key)) = selection(args, &self.binds[base..], world.store) else { return Ok(()) };
                 let statics = world.statics;
-                let bucket = self.statics.bucket(pred, mask, key, world.store, &|p| statics.atoms(p).to_vec());
+                let fill = |p: Pred| statics.atoms(p).to_vec();
+                let bucket = self.statics.bucket(pred, mask, key, world.store, &fill, &mut self.budget)?;
                 if bucket == NO_BUCKET {
                     return Ok(());
                 }
