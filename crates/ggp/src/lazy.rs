@@ -85,7 +85,7 @@ enum Gate {
 }
 
 /// The rest of a rule body after a state literal, not grounded yet: the
-/// rule, the literals left and the bindings so far.
+/// rule, the literals left and the bindings they read.
 #[derive(Debug, Clone, Copy)]
 struct Cont {
     rule: u32,
@@ -94,14 +94,18 @@ struct Cont {
     /// Where its literals left start in [`Lazy::cont_lits`], and how many.
     lits: u32,
     len: u16,
-    /// Where its bindings start in [`Lazy::cont_binds`] (as many as the
-    /// rule's variables; [`UNBOUND`] for none).
+    /// Where its bindings start in [`Lazy::cont_binds`], and how many: the
+    /// bound variables of the literals left, as (variable, value) pairs.
     binds: u32,
+    binds_len: u16,
     depth: u16,
 }
 
-/// A variable not bound, in [`Lazy::cont_binds`].
-const UNBOUND: u32 = u32::MAX;
+/// No state bit, in [`Lazy::bit_of`].
+const NO_BIT: u32 = u32::MAX;
+
+/// No index selects, in [`Lazy::lit_indexes`].
+const NO_INDEX: u32 = u32::MAX;
 
 /// About how many bytes the circuits and what they were grounded from may
 /// take before they are all forgotten, at the start of the next state, and
@@ -171,20 +175,42 @@ pub(crate) struct Lazy {
     statics: Model,
     /// `(true p)` for each base proposition `p`, by state bit.
     truths: Vec<TermId>,
-    /// The state bit of each `(true p)`.
-    bit_of: FastMap<TermId, u32>,
+    /// The state bit of each `(true p)`, by its term id ([`NO_BIT`] for
+    /// other terms).
+    bit_of: Vec<u32>,
     /// The number of base propositions with each relation key.
     base_sizes: FastMap<Pred, usize>,
-    /// Indexes on static relations (and on `truths`, under `true`) by the
-    /// shape of the literal they answer.
-    indexes: FastMap<(Pred, Shape), Index>,
+    /// Indexes on static relations (and on `truths`, under `true`).
+    indexes: Vec<Index>,
+    /// The place in [`Lazy::indexes`] of the index of each relation and
+    /// shape of the literal it answers.
+    index_of: FastMap<(Pred, Shape), u32>,
     gates: Vec<Gate>,
     inputs: Vec<NodeId>,
     /// The deferred rests of rule bodies ([`Gate::Defer`]), with their
     /// literals and bindings stored flat.
     conts: Vec<Cont>,
     cont_lits: Vec<u8>,
-    cont_binds: Vec<u32>,
+    cont_binds: Vec<(u16, TermId)>,
+    /// The variables of each literal of each rule, as a mask (bit `v` for
+    /// variable `v`; used for rules of at most 64 variables).
+    lit_masks: Arc<[Box<[u64]>]>,
+    /// The index answering a static or `true` literal of a rule when the
+    /// literal's variables in a mask are bound, a place in
+    /// [`Lazy::indexes`] ([`NO_INDEX`] when no index selects), by the
+    /// literal (its address: the rules are shared and never change) and
+    /// the mask of its bound variables.
+    lit_indexes: FastMap<(usize, u64), u32>,
+    /// A scratch buffer for [`Lazy::combine`].
+    combine_buffer: Vec<NodeId>,
+    /// A scratch buffer for [`Lazy::pick`]: which variables are bound.
+    bound_buffer: Vec<bool>,
+    /// The candidates of the literals being solved, as a stack: each
+    /// enumeration pushes its candidates above those of the enumerations
+    /// it runs within, and pops them when done.
+    candidate_stack: Vec<TermId>,
+    /// A scratch buffer for a call's table key.
+    key_buffer: Vec<u64>,
     /// The store as it was before any grounding, to start again from.
     pristine: Arc<TermStore>,
     /// The rule being solved for a ground atom, whose rest may be deferred
@@ -230,6 +256,7 @@ impl Lazy {
         let known = store.len();
         let mut of: FastMap<Pred, Vec<u32>> = FastMap::default();
         let mut widths = Vec::with_capacity(rules.len());
+        let mut lit_masks = Vec::with_capacity(rules.len());
         for (i, rule) in rules.iter().enumerate() {
             if let Some(pred) = pred_of(&rule.head, &store) {
                 of.entry(pred).or_default().push(i as u32);
@@ -238,14 +265,30 @@ impl Lazy {
             rule.head.vars(&mut vars);
             rule.body.iter().for_each(|l| l.vars(&mut vars));
             widths.push(vars.iter().map(|&v| v as usize + 1).max().unwrap_or(0).max(rule.vars));
+            let masks: Box<[u64]> = rule
+                .body
+                .iter()
+                .map(|l| {
+                    let mut vars = Vec::new();
+                    l.vars(&mut vars);
+                    vars.iter().filter(|&&v| v < 64).fold(0, |mask, &v| mask | 1 << v)
+                })
+                .collect();
+            lit_masks.push(masks);
         }
         let mut truths = Vec::with_capacity(base.len());
-        let mut bit_of = FastMap::default();
+        let mut bit_of = Vec::new();
         let mut base_sizes: FastMap<Pred, usize> = FastMap::default();
         for (bit, &p) in base.iter().enumerate() {
             let truth = store.app(kw::TRUE, &[p]);
             truths.push(truth);
-            bit_of.entry(truth).or_insert(bit as u32);
+            let at = truth.0 as usize;
+            if bit_of.len() <= at {
+                bit_of.resize(at + 1, NO_BIT);
+            }
+            if bit_of[at] == NO_BIT {
+                bit_of[at] = bit as u32;
+            }
             *base_sizes.entry(store.pred(p)).or_default() += 1;
         }
         let pristine = Arc::new(store.clone());
@@ -259,12 +302,19 @@ impl Lazy {
             truths,
             bit_of,
             base_sizes,
-            indexes: FastMap::default(),
+            indexes: Vec::new(),
+            index_of: FastMap::default(),
             gates: vec![Gate::Const(false), Gate::Const(true)],
             inputs: Vec::new(),
             conts: Vec::new(),
             cont_lits: Vec::new(),
             cont_binds: Vec::new(),
+            lit_masks: lit_masks.into(),
+            lit_indexes: FastMap::default(),
+            candidate_stack: Vec::new(),
+            key_buffer: Vec::new(),
+            combine_buffer: Vec::new(),
+            bound_buffer: Vec::new(),
             pristine,
             deferring: None,
             heights: vec![0, 0],
@@ -286,7 +336,7 @@ impl Lazy {
             + self.inputs.len() * 4
             + self.conts.len() * std::mem::size_of::<Cont>()
             + self.cont_lits.len()
-            + self.cont_binds.len() * 4
+            + self.cont_binds.len() * std::mem::size_of::<(u16, TermId)>()
             + (self.atoms.len() + self.negations.len()) * 24
             + self.store.len().saturating_sub(self.pristine.len()) * 48
     }
@@ -367,8 +417,12 @@ impl Lazy {
     /// fail as grounding does); an evaluation that meets a node it is still
     /// evaluating (a positive cycle through deferred rests) fails.
     fn eval(&mut self, node: NodeId) -> Result<bool, Stop> {
-        if self.memo.len() < self.gates.len() {
-            self.memo.resize(self.gates.len(), 0);
+        let gate = self.gates[node as usize];
+        match gate {
+            Gate::Const(c) => return Ok(c),
+            Gate::Bit(bit) => return Ok(self.bit(bit)),
+            Gate::Defer(bit, _) if !self.bit(bit) => return Ok(false),
+            _ => {}
         }
         let memo = self.memo[node as usize];
         if memo >> 2 == self.epoch {
@@ -378,19 +432,15 @@ impl Lazy {
             return Ok(memo & 1 == 1);
         }
         self.memo[node as usize] = self.epoch << 2 | 2;
-        let value = match self.gates[node as usize] {
+        let value = match gate {
             Gate::Const(c) => Ok(c),
             Gate::Bit(bit) => Ok(self.bit(bit)),
             Gate::Not(input) => self.eval(input).map(|v| !v),
             Gate::And(from, to) => self.eval_all(from, to, true),
             Gate::Or(from, to) => self.eval_all(from, to, false),
             Gate::Defer(bit, cont) => {
-                if self.bit(bit) {
-                    let rest = self.expand(node, bit, cont);
-                    rest.and_then(|rest| self.eval(rest))
-                } else {
-                    Ok(false)
-                }
+                let rest = self.expand(node, bit, cont);
+                rest.and_then(|rest| self.eval(rest))
             }
         };
         match value {
@@ -401,10 +451,22 @@ impl Lazy {
     }
 
     /// Whether all (`all`) or any of the inputs `from..to` hold.
+    ///
+    /// An input that is a leaf, a deferred rest whose bit is unset or a gate
+    /// already evaluated in this state is read here, without a call.
     fn eval_all(&mut self, from: u32, to: u32, all: bool) -> Result<bool, Stop> {
         for k in from..to {
             let input = self.inputs[k as usize];
-            if self.eval(input)? != all {
+            let value = match self.gates[input as usize] {
+                Gate::Const(c) => c,
+                Gate::Bit(bit) => self.bit(bit),
+                Gate::Defer(bit, _) if !self.bit(bit) => false,
+                _ => {
+                    let memo = self.memo[input as usize];
+                    if memo >> 2 == self.epoch && memo & 2 == 0 { memo & 1 == 1 } else { self.eval(input)? }
+                }
+            };
+            if value != all {
                 return Ok(!all);
             }
         }
@@ -420,19 +482,21 @@ impl Lazy {
     /// `bit`): the gate becomes the AND of the bit and the rest, whose node
     /// is returned.
     fn expand(&mut self, node: NodeId, bit: u32, cont: u32) -> Result<NodeId, Stop> {
-        let Cont { rule, head, lits, len, binds, depth } = self.conts[cont as usize];
-        let left: Vec<usize> = self.cont_lits[lits as usize..][..len as usize].iter().map(|&l| l as usize).collect();
-        let width = self.widths[rule as usize];
-        let b: Vec<Option<TermId>> =
-            self.cont_binds[binds as usize..][..width].iter().map(|&t| (t != UNBOUND).then_some(TermId(t))).collect();
+        let Cont { rule, head, lits, len, binds, binds_len, depth } = self.conts[cont as usize];
+        let mut left: Vec<usize> =
+            self.cont_lits[lits as usize..][..len as usize].iter().map(|&l| l as usize).collect();
+        let mut b: Vec<Option<TermId>> = vec![None; self.widths[rule as usize]];
+        for &(var, value) in &self.cont_binds[binds as usize..][..binds_len as usize] {
+            b[var as usize] = Some(value);
+        }
         let depth = depth as usize;
         let rules = Arc::clone(&self.rules);
         let mut solutions = Vec::new();
         let saved = self.deferring.replace((rule, head));
         let result = self.solve(
             &rules[rule as usize],
-            &mut left.clone(),
-            &mut b.clone(),
+            &mut left,
+            &mut b,
             &mut Vec::new(),
             &mut Vec::new(),
             &mut solutions,
@@ -490,6 +554,7 @@ impl Lazy {
         };
         self.gates.push(gate);
         self.heights.push(height);
+        self.memo.push(0);
         Ok(id)
     }
 
@@ -526,14 +591,18 @@ impl Lazy {
         if inputs.contains(&zero) {
             return Ok(zero);
         }
-        let mut kept: Vec<NodeId> = inputs.iter().copied().filter(|&n| n != unit).collect();
+        let mut kept = std::mem::take(&mut self.combine_buffer);
+        kept.clear();
+        kept.extend(inputs.iter().copied().filter(|&n| n != unit));
         kept.sort_unstable();
         kept.dedup();
-        match kept[..] {
+        let node = match kept[..] {
             [] => Ok(unit),
             [one] => Ok(one),
             _ => self.gate(if all { Gate::And(0, 0) } else { Gate::Or(0, 0) }, &kept),
-        }
+        };
+        self.combine_buffer = kept;
+        node
     }
 
     /// The node of the ground atom `atom`, grounded if new.
@@ -573,10 +642,15 @@ impl Lazy {
     /// The node of `(true p)`: its leaf, or false when `p` is no base
     /// proposition.
     fn truth(&mut self, atom: TermId) -> Result<NodeId, Stop> {
-        match self.bit_of.get(&atom) {
-            Some(&bit) => self.leaf(bit),
+        match self.state_bit(atom) {
+            Some(bit) => self.leaf(bit),
             None => Ok(FALSE),
         }
+    }
+
+    /// The state bit of `(true p)`, if `p` is a base proposition.
+    fn state_bit(&self, atom: TermId) -> Option<u32> {
+        self.bit_of.get(atom.0 as usize).copied().filter(|&bit| bit != NO_BIT)
     }
 
     /// The OR of the solutions of the rules for `atom`.
@@ -606,15 +680,21 @@ impl Lazy {
     /// possible, which the caller's match rejects), tabled by those
     /// arguments. The atoms new to the grounder get their nodes on the way.
     fn call(&mut self, p: &Pat, b: &[Option<TermId>], depth: usize) -> Result<Arc<[TermId]>, Stop> {
-        let mut key = Vec::new();
-        call_key(p, b, &mut key);
-        let key: Box<[u64]> = key.into();
-        match self.calls.get(&key) {
-            Some(Status::Done(atoms)) => return Ok(Arc::clone(atoms)),
-            Some(Status::Busy) => return Err(Stop::Cycle),
-            Some(Status::Failed) => return Err(Stop::Failed),
-            None => {}
+        let mut buffer = std::mem::take(&mut self.key_buffer);
+        buffer.clear();
+        call_key(p, b, &mut buffer);
+        let known = match self.calls.get(&buffer[..]) {
+            Some(Status::Done(atoms)) => Some(Ok(Arc::clone(atoms))),
+            Some(Status::Busy) => Some(Err(Stop::Cycle)),
+            Some(Status::Failed) => Some(Err(Stop::Failed)),
+            None => None,
+        };
+        if let Some(known) = known {
+            self.key_buffer = buffer;
+            return known;
         }
+        let key: Box<[u64]> = buffer[..].into();
+        self.key_buffer = buffer;
         if depth > MAX_DEPTH {
             return Err(Stop::Deep);
         }
@@ -757,49 +837,91 @@ impl Lazy {
             Lit::Pos(p) => {
                 let Some(pred) = pred_of(p, &self.store) else { return Err(Stop::Unsupported) };
                 let source = self.source(pred);
-                let candidates: Arc<[TermId]> = match source {
+                let from = self.candidate_stack.len();
+                match source {
                     Source::Move => return Err(Stop::Unsupported),
-                    Source::Derived => self.call(p, b, depth + 1)?,
-                    Source::State | Source::Static => self.candidates(pred, source, p, b).into(),
-                };
-                for &atom in candidates.iter() {
-                    self.step()?;
-                    let mark = trail.len();
-                    if match_pat(&self.store, p, atom, b, trail) {
-                        let node = match source {
-                            Source::Derived => self.ground(atom, depth + 1)?,
-                            Source::State => self.truth(atom)?,
-                            _ => TRUE,
-                        };
-                        if self.deferring.is_some() && matches!(self.gates[node as usize], Gate::Bit(_)) {
-                            self.defer(node, left, b, conj, out, depth)?;
-                        } else {
-                            self.then(node, rule, left, b, trail, conj, out, depth)?;
-                        }
+                    Source::Derived => {
+                        let atoms = self.call(p, b, depth + 1)?;
+                        self.candidate_stack.extend_from_slice(&atoms);
                     }
-                    undo(b, trail, mark);
+                    Source::State | Source::Static => self.candidates(pred, source, p, b),
                 }
-                Ok(())
+                let to = self.candidate_stack.len();
+                let mut result = Ok(());
+                for k in from..to {
+                    let atom = self.candidate_stack[k];
+                    result = self.solve_candidate(atom, source, rule, p, left, b, trail, conj, out, depth);
+                    if result.is_err() {
+                        break;
+                    }
+                }
+                self.candidate_stack.truncate(from);
+                result
             }
         }
     }
 
-    /// Ends this solution with the leaf `leaf` AND the rest of the body
-    /// (`left` under `b`), the rest deferred until a state with the leaf's
-    /// bit set is evaluated: the atom's head is bound (it is a ground atom's
-    /// rule, [`Lazy::deferring`]), so the solution's head is known now, and
-    /// only the combinations of state that occur are ever grounded.
+    /// Solves the literal `p` of `rule` (from `source`) as its candidate
+    /// atom `atom`, then the rest.
+    #[allow(clippy::too_many_arguments)]
+    fn solve_candidate(
+        &mut self,
+        atom: TermId,
+        source: Source,
+        rule: &NRule,
+        p: &Pat,
+        left: &mut Vec<usize>,
+        b: &mut Vec<Option<TermId>>,
+        trail: &mut Vec<u16>,
+        conj: &mut Vec<NodeId>,
+        out: &mut Vec<(TermId, NodeId)>,
+        depth: usize,
+    ) -> Result<(), Stop> {
+        self.step()?;
+        let mark = trail.len();
+        if match_pat(&self.store, p, atom, b, trail) {
+            // The node, and its state bit when it is a leaf and the rest
+            // may be deferred.
+            let (node, bit) = match source {
+                Source::Derived => {
+                    let node = self.ground(atom, depth + 1)?;
+                    match self.gates[node as usize] {
+                        Gate::Bit(bit) if self.deferring.is_some() => (node, Some(bit)),
+                        _ => (node, None),
+                    }
+                }
+                Source::State => match self.state_bit(atom) {
+                    Some(bit) => (self.leaf(bit)?, self.deferring.is_some().then_some(bit)),
+                    None => (FALSE, None),
+                },
+                _ => (TRUE, None),
+            };
+            match bit {
+                Some(bit) => self.defer(node, bit, left, b, conj, out, depth)?,
+                None => self.then(node, rule, left, b, trail, conj, out, depth)?,
+            }
+        }
+        undo(b, trail, mark);
+        Ok(())
+    }
+
+    /// Ends this solution with the leaf `leaf` (of state bit `bit`) AND the
+    /// rest of the body (`left` under `b`), the rest deferred until a state
+    /// with the bit set is evaluated: the atom's head is bound (it is a
+    /// ground atom's rule, [`Lazy::deferring`]), so the solution's head is
+    /// known now, and only the combinations of state that occur are ever
+    /// grounded.
     #[allow(clippy::too_many_arguments)]
     fn defer(
         &mut self,
         leaf: NodeId,
+        bit: u32,
         left: &[usize],
         b: &[Option<TermId>],
         conj: &mut Vec<NodeId>,
         out: &mut Vec<(TermId, NodeId)>,
         depth: usize,
     ) -> Result<(), Stop> {
-        let Gate::Bit(bit) = self.gates[leaf as usize] else { return Err(Stop::Unsupported) };
         let Some((r, head)) = self.deferring else { return Err(Stop::Unsupported) };
         let rest = if left.is_empty() {
             leaf
@@ -810,16 +932,29 @@ impl Lazy {
             if left.iter().any(|&l| l > u8::MAX as usize) {
                 return Err(Stop::Unsupported);
             }
-            let cont = Cont {
-                rule: r,
-                head,
-                lits: self.cont_lits.len() as u32,
-                len,
-                binds: self.cont_binds.len() as u32,
-                depth,
+            // The bindings the rest reads: those of its literals' variables
+            // (of every variable, in a rule of more than 64).
+            let binds = self.cont_binds.len();
+            if self.widths[r as usize] <= 64 {
+                let masks = &self.lit_masks[r as usize];
+                let mut read = left.iter().fold(0u64, |mask, &l| mask | masks[l]);
+                while read != 0 {
+                    let v = read.trailing_zeros() as u16;
+                    read &= read - 1;
+                    if let Some(t) = b[v as usize] {
+                        self.cont_binds.push((v, t));
+                    }
+                }
+            } else {
+                self.cont_binds.extend(b.iter().enumerate().filter_map(|(v, t)| t.map(|t| (v as u16, t))));
+            }
+            let Ok(binds_len) = u16::try_from(self.cont_binds.len() - binds) else {
+                self.cont_binds.truncate(binds);
+                return Err(Stop::Unsupported);
             };
+            let cont =
+                Cont { rule: r, head, lits: self.cont_lits.len() as u32, len, binds: binds as u32, binds_len, depth };
             self.cont_lits.extend(left.iter().map(|&l| l as u8));
-            self.cont_binds.extend(b.iter().map(|t| t.map_or(UNBOUND, |t| t.0)));
             self.conts.push(cont);
             let cont = (self.conts.len() - 1) as u32;
             self.gate(Gate::Defer(bit, cont), &[])?
@@ -879,31 +1014,70 @@ impl Lazy {
         }
     }
 
-    /// The atoms of a static relation, or the `(true p)` of the base
-    /// propositions, that can match `p` under `b` (by an index on the
-    /// arguments `b` binds).
-    fn candidates(&mut self, pred: Pred, source: Source, p: &Pat, b: &[Option<TermId>]) -> Vec<TermId> {
+    /// Pushes on [`Lazy::candidate_stack`] the atoms of a static relation,
+    /// or the `(true p)` of the base propositions, that can match the rule
+    /// literal `p` under `b` (by an index on the arguments `b` binds).
+    fn candidates(&mut self, pred: Pred, source: Source, p: &Pat, b: &[Option<TermId>]) {
+        let index = self.index_for(pred, source, p, b);
         let atoms: &[TermId] = if source == Source::State { &self.truths } else { self.statics.atoms(pred) };
-        let Pat::App(_, args) = p else { return atoms.to_vec() };
-        let shape = Shape::of(args, &|v| b.get(v as usize).is_some_and(Option::is_some));
-        if !shape.selective() {
-            return atoms.to_vec();
+        match (index, p) {
+            (Some(index), Pat::App(_, args)) => {
+                let at = self.indexes[index].get(key_of_pattern(args, b));
+                self.candidate_stack.extend(at.iter().map(|&at| atoms[at as usize]));
+            }
+            _ => self.candidate_stack.extend_from_slice(atoms),
         }
-        let index =
-            self.indexes.entry((pred, shape.clone())).or_insert_with(|| Index::build(shape, atoms, &self.store));
-        index.get(key_of_pattern(args, b)).iter().map(|&at| atoms[at as usize]).collect()
+    }
+
+    /// The place in [`Lazy::indexes`] of the index answering the rule
+    /// literal `p` of `pred` under `b`, built if new; `None` when no index
+    /// selects (nothing of `p` is bound or a function symbol).
+    fn index_for(&mut self, pred: Pred, source: Source, p: &Pat, b: &[Option<TermId>]) -> Option<usize> {
+        let Pat::App(_, args) = p else { return None };
+        let mut mask = 0u64;
+        let masked = bound_mask(p, b, &mut mask);
+        let literal = (std::ptr::from_ref(p) as usize, mask);
+        if masked && let Some(&index) = self.lit_indexes.get(&literal) {
+            return (index != NO_INDEX).then_some(index as usize);
+        }
+        let shape = Shape::of(args, &|v| b.get(v as usize).is_some_and(Option::is_some));
+        let index = if !shape.selective() {
+            NO_INDEX
+        } else if let Some(&index) = self.index_of.get(&(pred, shape.clone())) {
+            index
+        } else {
+            let atoms: &[TermId] = if source == Source::State { &self.truths } else { self.statics.atoms(pred) };
+            let index = self.indexes.len() as u32;
+            self.indexes.push(Index::build(shape.clone(), atoms, &self.store));
+            self.index_of.insert((pred, shape), index);
+            index
+        };
+        if masked {
+            self.lit_indexes.insert(literal, index);
+        }
+        (index != NO_INDEX).then_some(index as usize)
     }
 
     /// Which of the literals `left` of `rule` to solve next under `b` (its
     /// place in `left`).
-    fn pick(&self, rule: &NRule, left: &[usize], b: &[Option<TermId>]) -> usize {
-        let bound: Vec<bool> = b.iter().map(Option::is_some).collect();
+    ///
+    /// The first bound test is taken at once (nothing ranks before it).
+    fn pick(&mut self, rule: &NRule, left: &[usize], b: &[Option<TermId>]) -> usize {
+        let mut bound = std::mem::take(&mut self.bound_buffer);
+        bound.clear();
         let mut best: Option<(Rank, usize)> = None;
         let mut best_call: Option<(Rank, usize)> = None;
         for (at, &lit) in left.iter().enumerate() {
+            if matches!(&rule.body[lit], Lit::Pos(p) if !is_bound(p, b)) && bound.is_empty() {
+                bound.extend(b.iter().map(Option::is_some));
+            }
             let rank = match &rule.body[lit] {
                 Lit::Distinct(x, y) | Lit::Same(x, y) => {
-                    Rank(if is_bound(x, b) && is_bound(y, b) { 0 } else { 5 }, 0.0)
+                    if is_bound(x, b) && is_bound(y, b) {
+                        best = Some((Rank(0, 0.0), at));
+                        break;
+                    }
+                    Rank(5, 0.0)
                 }
                 Lit::Neg(p) => Rank(if is_bound(p, b) { 1 } else { 6 }, 0.0),
                 Lit::Pos(p) if is_bound(p, b) => Rank(2, 0.0),
@@ -932,6 +1106,7 @@ impl Lazy {
                 *slot = Some((rank, at));
             }
         }
+        self.bound_buffer = bound;
         match (best, best_call) {
             (Some((r, at)), Some((_, call))) => {
                 if r.0 < 3 || (r.0 == 3 && r.1 <= CALL_FIRST) {
@@ -952,6 +1127,22 @@ fn pred_of(p: &Pat, store: &TermStore) -> Option<Pred> {
         Pat::Var(_) => None,
         Pat::Ground(id) => Some(store.pred(*id)),
         Pat::App(name, args) => Some(Pred::new(*name, args.len())),
+    }
+}
+
+/// Sets in `mask` the bit of each variable of `p` bound in `b`; `false` if a
+/// variable is past the mask's 64 bits.
+fn bound_mask(p: &Pat, b: &[Option<TermId>], mask: &mut u64) -> bool {
+    match p {
+        Pat::Var(v) if *v >= 64 => false,
+        Pat::Var(v) => {
+            if b.get(*v as usize).is_some_and(Option::is_some) {
+                *mask |= 1 << v;
+            }
+            true
+        }
+        Pat::Ground(_) => true,
+        Pat::App(_, args) => args.iter().all(|a| bound_mask(a, b, mask)),
     }
 }
 
@@ -1255,5 +1446,47 @@ mod tests {
         }
         assert_eq!(lazy.value(TermId(u32::MAX), &[0]), None, "a term unknown to the store");
         assert_eq!(lazy.value(u, &[]), None, "a state too short");
+    }
+
+    /// A deferred rest that reads a variable bound only by the atom's head
+    /// (`?x` of `(reach ?x)`, after the state literal `(true (on ?y))`):
+    /// its bindings keep it, and every atom in every state of the base
+    /// propositions is what the bottom-up evaluator derives there.
+    #[test]
+    fn deferred_rests_keep_what_the_head_binds() {
+        let game = Game::parse(
+            "(role r) (init (on a)) (link a b) (link b c) (link c a) (link a c)
+             (<= (near ?y ?x) (link ?y ?x) (not (true (off ?y))))
+             (<= (reach ?x) (true (on ?y)) (near ?y ?x))
+             (<= (alone ?x) (true (on ?y)) (true (off ?x)) (not (near ?x ?y)) (distinct ?x ?y))
+             (<= (legal r noop) (true (on a))) (<= (next (on ?x)) (true (on ?x)))
+             (<= terminal (true (on c))) (goal r 100)",
+        )
+        .unwrap();
+        let mut setup = Setup::new(&game);
+        let names = ["a", "b", "c"];
+        let mut base: Vec<TermId> = names.iter().map(|n| atom(&mut setup, "on", &[n])).collect();
+        base.extend(names.iter().map(|n| atom(&mut setup, "off", &[n])).collect::<Vec<_>>());
+        let asked: Vec<TermId> = ["reach", "alone"]
+            .iter()
+            .flat_map(|r| names.iter().map(|n| (*r, *n)).collect::<Vec<_>>())
+            .map(|(r, n)| atom(&mut setup, r, &[n]))
+            .collect();
+        let mut lazy = Lazy::new(&setup.rules, &setup.statics, &setup.program.store, &base);
+        let mut held = 0;
+        for state in 0..1u64 << base.len() {
+            let facts: Vec<TermId> =
+                base.iter().enumerate().filter(|(i, _)| state >> i & 1 == 1).map(|(_, &b)| b).collect();
+            let model = setup.derive(&facts, &[]);
+            for &atom in &asked {
+                let holds = model.contains(atom, &setup.program.store);
+                held += usize::from(holds);
+                let text = setup.program.store.to_term(atom, &setup.program.symbols);
+                assert_eq!(lazy.value(atom, &[state]), Some(holds), "{text} in state {state:b}");
+            }
+        }
+        assert!(held > 0, "some atom holds somewhere");
+        assert!(!lazy.conts.is_empty(), "some rest was deferred");
+        assert!(lazy.conts.iter().all(|c| c.binds_len > 0), "each rest keeps the bindings it reads");
     }
 }
