@@ -15,13 +15,16 @@
 //! completed. A newer request that extends the history does not cancel the
 //! work under way, which it needs too: START's question about the initial
 //! state (asked without a deadline) goes on through the first PLAY.
+//!
+//! The move is chosen by the search of [`ProverSearch`], kept by the thread
+//! from question to question (its tree re-rooted at the state reached), on
+//! one core while the game compiles on the other, on both once the player
+//! says the compilation is over ([`Follower::second_core`]).
 
-use std::sync::{Mutex, PoisonError, mpsc};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::thread;
 use std::time::Instant;
-
-use rand::SeedableRng;
-use rand::rngs::SmallRng;
 
 use tokio::sync::oneshot;
 
@@ -29,7 +32,7 @@ use crate::cancel::Canceller;
 use crate::game::Game;
 use crate::limits::{Limits, OutOfLimits};
 use crate::prover::{Prover, ProverState};
-use crate::prover_search::tree_search;
+use crate::prover_search::{MAX_THREADS, ProverSearch};
 use crate::term::Term;
 
 /// One question: the legal moves of the follower's role after `history`,
@@ -60,6 +63,27 @@ pub(crate) struct Follower {
     /// The line of play asked about: replaced by a question about another
     /// line, or dropped with the follower, it cancels its questions' work.
     line: Mutex<Line>,
+    /// Raised once the second core is free for the searches.
+    second_core: Arc<AtomicBool>,
+    /// Raised when the follower is dropped (the match is over): stops the
+    /// building of the prover, should it still be under way.
+    _building: Canceller,
+}
+
+/// The player's word that the core the game's compilation took is free (the
+/// compilation finished or failed, or never started): from the next search
+/// on, the follower searches on both cores. Cloned into the compilation's
+/// task, it says so when that ends.
+#[derive(Clone)]
+pub(crate) struct SecondCore {
+    free: Arc<AtomicBool>,
+}
+
+impl SecondCore {
+    /// Lets the follower's searches use the second core from now on.
+    pub(crate) fn free(&self) {
+        self.free.store(true, Ordering::Relaxed);
+    }
 }
 
 impl Follower {
@@ -69,11 +93,23 @@ impl Follower {
     pub fn start(game: &Game, role: Term, seed: u64) -> Follower {
         let (questions, inbox) = mpsc::channel::<Question>();
         let game = game.clone();
+        let second_core = Arc::new(AtomicBool::new(false));
+        let free = Arc::clone(&second_core);
+        let building = Canceller::new();
+        let build_limits = Limits::none().cancelled_by(building.handle());
         thread::Builder::new()
             .name("ggp-follower".into())
-            .spawn(move || follow(&game, &role, &inbox, seed))
+            .spawn(move || follow(&game, &role, &inbox, seed, &free, build_limits))
             .expect("a thread for the reasoner");
-        Follower { questions, line: Mutex::new(Line { history: Vec::new(), canceller: Canceller::new() }) }
+        let line = Mutex::new(Line { history: Vec::new(), canceller: Canceller::new() });
+        Follower { questions, line, second_core, _building: building }
+    }
+
+    /// The handle by which the player says that the second core is free
+    /// for the searches (until then they run on one thread: the other core
+    /// compiles the game).
+    pub fn second_core(&self) -> SecondCore {
+        SecondCore { free: Arc::clone(&self.second_core) }
     }
 
     /// The legal moves of the role after `history` (every joint move so
@@ -86,9 +122,11 @@ impl Follower {
     }
 
     /// As [`Follower::legal_after`], and the move to play there, chosen by
-    /// flat Monte Carlo over the prover until `until` (the search starts
-    /// once the prover has caught up with `history`); every question to the
-    /// prover stops at `until` too (no answer then).
+    /// tree search over the prover until `until` (the search starts once
+    /// the prover has caught up with `history`, and goes on with the tree
+    /// of the previous search); every question to the prover stops at
+    /// `until` too (no answer then, unless the prover had caught up: then
+    /// the search's best move so far).
     pub fn choose_after(&self, history: &[Vec<Term>], until: Instant) -> oneshot::Receiver<Reply> {
         self.ask(history, Some(until))
     }
@@ -193,13 +231,25 @@ impl Followed {
 /// question its limits stop goes unanswered, unless a newer one came
 /// meanwhile: then every question waiting is answered with the newer one.
 /// While a question without a deadline waits, the prover is asked without
-/// one.
-fn follow(game: &Game, role: &Term, inbox: &mpsc::Receiver<Question>, seed: u64) {
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let mut prover = Prover::new(game);
+/// one. The search is kept from question to question; it runs on both
+/// cores once `second_core` is raised. The prover is built within
+/// `build_limits`: no deadline, but a cancellation raised when the follower
+/// is dropped, so that a long build ends with the match.
+fn follow(
+    game: &Game,
+    role: &Term,
+    inbox: &mpsc::Receiver<Question>,
+    seed: u64,
+    second_core: &AtomicBool,
+    build_limits: Limits,
+) {
+    // Built without a deadline (every answer of the match needs it), but
+    // stopped once the match is over.
+    let Ok(prover) = Prover::new_within(game, build_limits) else { return };
     let Some(r) = prover.roles().iter().position(|x| x == role) else {
         return;
     };
+    let mut search = ProverSearch::new(prover, seed);
     let mut followed = Followed { state: None, applied: 0, legal: None };
     let mut waiting: Vec<Question> = Vec::new();
     loop {
@@ -217,11 +267,17 @@ fn follow(game: &Game, role: &Term, inbox: &mpsc::Receiver<Question>, seed: u64)
         let patient = waiting.iter().map(|q| q.limits).find(|l| l.deadline().is_none() && l.exceeded().is_none());
         let limits = patient.unwrap_or(latest.limits);
         let search_until = latest.search_until;
-        match followed.catch_up(&mut prover, r, &latest.history, limits) {
+        match followed.catch_up(search.prover_mut(), r, &latest.history, limits) {
             Ok((state, legal)) => {
                 // Only the latest question is searched for: the others'
                 // askers have moved on.
-                let best = search_until.and_then(|until| tree_search(&mut prover, &state, r, &legal, until, &mut rng));
+                let threads = if second_core.load(Ordering::Relaxed) { MAX_THREADS } else { 1 };
+                // The latest question's limits hold its search's deadline.
+                let best = if search_until.is_some() {
+                    search.choose(&latest.history, &state, r, &legal, latest.limits, threads)
+                } else {
+                    None
+                };
                 for question in waiting.drain(..) {
                     let _ = question.answer.send(Reply { legal: legal.clone(), best: best.clone() });
                 }
@@ -317,5 +373,32 @@ mod tests {
         let patient = follower.legal_after(&history);
         let _late = follower.choose_after(&history, Instant::now() - Duration::from_millis(1));
         assert_eq!(patient.blocking_recv().expect("an answer").legal, vec![term("stay")]);
+    }
+
+    /// Once its second core is freed, the follower searches on both: its
+    /// moves along a Connect Four match are legal (the prover's own legal
+    /// moves are the oracle), the later ones searched with the tree kept
+    /// from the earlier ones.
+    #[test]
+    fn with_the_second_core_free_the_follower_chooses_legal_moves() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(root.join("../../../shared/gdl/connectFour.kif")).unwrap();
+        let game = Game::parse(&text).unwrap();
+        let mut prover = Prover::new(&game);
+        let follower = Follower::start(&game, prover.roles()[0].clone(), 1);
+        follower.second_core().free();
+        let mut state = prover.initial_state();
+        let mut history = Vec::new();
+        for ply in 0..4 {
+            let until = Instant::now() + Duration::from_millis(300);
+            let reply = follower.choose_after(&history, until).blocking_recv().expect("an answer");
+            assert_eq!(reply.legal, prover.legal_moves(&state, 0));
+            let mv = reply.best.expect("a move chosen");
+            assert!(reply.legal.contains(&mv), "ply {ply}: {mv}");
+            let other = prover.legal_moves(&state, 1)[0].clone();
+            let joint = vec![mv, other];
+            state = prover.next_state(&state, &joint);
+            history.push(joint);
+        }
     }
 }

@@ -11,12 +11,16 @@
 //!
 //! The search is generic over the trait, monomorphised: the machine's
 //! questions are inlined into the search's loops as before, and the checks
-//! a prover needs (a deadline before every question) compile away for it.
+//! a prover needs (every question within a deadline and a cancellation)
+//! compile away for it.
 
 use std::hash::Hash;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+#[cfg(test)]
 use std::time::Instant;
 
 use crate::hash::FastMap;
+use crate::limits::{Limits, OutOfLimits};
 use crate::machine::{Evaluator, State};
 use crate::prover::{Prover, ProverState};
 use crate::solver::Solver;
@@ -55,8 +59,9 @@ pub(crate) trait Reasoner {
     /// Every role's goal under perfect play from `state`, if `oracle` knows
     /// it.
     fn known<'a>(oracle: &'a Self::Oracle, state: &Self::State) -> Option<&'a [u8]>;
-    /// Whether the reasoner has stopped answering (its deadline passed):
-    /// what it said since is meaningless and the caller drops that work.
+    /// Whether the reasoner has stopped answering (a question its limits
+    /// stopped): what it said since is meaningless and the caller drops
+    /// that work.
     fn expired(&self) -> bool {
         false
     }
@@ -135,48 +140,25 @@ struct View {
     goals: Option<Vec<Option<u8>>>,
 }
 
-/// The reference [`Prover`] as a [`Reasoner`]: moves are numbered per role
-/// in the order first seen; each question about the current state is asked
-/// once, however often the search repeats it; and no question is asked
-/// after `until`: the reasoner then says the state is terminal without
-/// goals or legal moves, and reports itself [expired](Reasoner::expired).
-pub(crate) struct ProverReasoner<'p> {
-    prover: &'p mut Prover,
-    roles: usize,
-    state: ProverState,
-    /// The answers about the current state so far.
-    view: View,
+/// The moves of every role numbered in the order first seen, shared by the
+/// reasoners of searches whose root statistics are added up move by move
+/// (one per core), so that a number means the same move in each of them.
+#[derive(Default)]
+struct MoveNumbers {
     /// Per role, the number of each move seen.
     numbers: Vec<FastMap<Term, u32>>,
     /// Per role, the moves by number.
     names: Vec<Vec<Term>>,
-    until: Instant,
-    expired: bool,
 }
 
-impl<'p> ProverReasoner<'p> {
-    /// A reasoner asking `prover` until `until`, its current state `state`.
-    pub(crate) fn new(prover: &'p mut Prover, state: &ProverState, until: Instant) -> ProverReasoner<'p> {
-        let roles = prover.roles().len();
-        ProverReasoner {
-            prover,
-            roles,
-            state: state.clone(),
-            view: View { legal: vec![None; roles], ..View::default() },
-            numbers: vec![FastMap::default(); roles],
-            names: vec![Vec::new(); roles],
-            until,
-            expired: false,
-        }
-    }
-
-    /// Move number `mv` of `role`, if numbered.
-    pub(crate) fn name(&self, role: usize, mv: u32) -> Option<&Term> {
-        self.names.get(role)?.get(mv as usize)
+impl MoveNumbers {
+    /// No move numbered yet, for `roles` roles.
+    fn new(roles: usize) -> MoveNumbers {
+        MoveNumbers { numbers: vec![FastMap::default(); roles], names: vec![Vec::new(); roles] }
     }
 
     /// The number of `role`'s move `mv`, numbering it if new.
-    pub(crate) fn number(&mut self, role: usize, mv: &Term) -> u32 {
+    fn number(&mut self, role: usize, mv: &Term) -> u32 {
         if let Some(&n) = self.numbers[role].get(mv) {
             return n;
         }
@@ -185,13 +167,149 @@ impl<'p> ProverReasoner<'p> {
         self.numbers[role].insert(mv.clone(), n);
         n
     }
+}
 
-    /// Whether a question may be asked now; past the deadline, never again.
-    fn may_ask(&mut self) -> bool {
-        if !self.expired && Instant::now() >= self.until {
-            self.expired = true;
+/// The reference [`Prover`] as a [`Reasoner`]: moves are numbered per role
+/// in the order first seen; each question about the current state is asked
+/// once, however often the search repeats it; and every question is asked
+/// within the search's [`Limits`] (a deadline, a cancellation), so that it
+/// stops at either even midway (a question of a large game can take
+/// seconds). A question they stop, or one that runs out of the prover's
+/// budget of operations, is the last: the reasoner then says the state is
+/// terminal without goals or legal moves, records why it stopped and
+/// reports itself
+/// [expired](Reasoner::expired) until given new limits
+/// ([`ProverReasoner::set_limits`]).
+pub(crate) struct ProverReasoner {
+    /// The prover, owned: the reasoner is kept from search to search (the
+    /// player's follows a match move by move).
+    prover: Box<Prover>,
+    roles: usize,
+    state: ProverState,
+    /// The answers about the current state so far.
+    view: View,
+    /// The move numbers, shared with the reasoners of the same search on
+    /// other cores.
+    numbers: Arc<Mutex<MoveNumbers>>,
+    /// What every question is asked within.
+    limits: Limits,
+    /// Why the last question was not answered, if one was not since the
+    /// limits were set: the reasoner answers no more.
+    interrupted: Option<OutOfLimits>,
+    /// Whether a move never numbered was to be played: the reasoner
+    /// answers no more either.
+    unknown_move: bool,
+}
+
+impl ProverReasoner {
+    /// A reasoner asking a copy of `prover` (so that the caller's prover
+    /// stays its own) until `until`, its current state `state` (a state of
+    /// `prover`: the copy knows every term `prover` met so far).
+    #[cfg(test)]
+    pub(crate) fn new(prover: &Prover, state: &ProverState, until: Instant) -> ProverReasoner {
+        ProverReasoner::owning(prover.clone(), state, Limits::none().until(until))
+    }
+
+    /// A reasoner owning `prover`, its current state `state`, asking within
+    /// `limits`: kept from one search to the next.
+    pub(crate) fn owning(prover: Prover, state: &ProverState, limits: Limits) -> ProverReasoner {
+        let numbers = Arc::new(Mutex::new(MoveNumbers::new(prover.roles().len())));
+        ProverReasoner::holding(prover, state, limits, numbers)
+    }
+
+    /// A reasoner owning `prover` (of the same game as this one's), its
+    /// current state `state` (a state of `prover`), asking within this one's
+    /// limits and numbering the moves as this one does, now and later.
+    pub(crate) fn alongside(&self, prover: Prover, state: &ProverState) -> ProverReasoner {
+        ProverReasoner::holding(prover, state, self.limits, Arc::clone(&self.numbers))
+    }
+
+    /// A reasoner owning `prover`, its current state `state`, asking within
+    /// `limits`, numbering moves by `numbers`.
+    fn holding(
+        prover: Prover,
+        state: &ProverState,
+        limits: Limits,
+        numbers: Arc<Mutex<MoveNumbers>>,
+    ) -> ProverReasoner {
+        let roles = prover.roles().len();
+        ProverReasoner {
+            prover: Box::new(prover),
+            roles,
+            state: state.clone(),
+            view: View { legal: vec![None; roles], ..View::default() },
+            numbers,
+            limits,
+            interrupted: None,
+            unknown_move: false,
         }
-        !self.expired
+    }
+
+    /// The prover asked (to follow a match with it between searches: its
+    /// answers about the reasoner's current state stay the same).
+    pub(crate) fn prover_mut(&mut self) -> &mut Prover {
+        &mut self.prover
+    }
+
+    /// The prover asked.
+    pub(crate) fn prover(&self) -> &Prover {
+        &self.prover
+    }
+
+    /// Move number `mv` of `role`, if numbered.
+    pub(crate) fn name(&self, role: usize, mv: u32) -> Option<Term> {
+        self.numbers().names.get(role)?.get(mv as usize).cloned()
+    }
+
+    /// The number of `role`'s move `mv`, numbering it if new.
+    #[cfg(test)]
+    pub(crate) fn number(&mut self, role: usize, mv: &Term) -> u32 {
+        self.numbers().number(role, mv)
+    }
+
+    /// The move numbers (a panic elsewhere while they were locked left them
+    /// whole: each change is a single push and insert).
+    fn numbers(&self) -> MutexGuard<'_, MoveNumbers> {
+        self.numbers.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Asks the questions of the next search within `limits`: the reasoner
+    /// answers again, and forgets what it said about its current state
+    /// after it stopped answering (placeholders, not the rules' answers).
+    pub(crate) fn set_limits(&mut self, limits: Limits) {
+        if self.expired() {
+            self.forget();
+        }
+        self.limits = limits;
+        self.interrupted = None;
+        self.unknown_move = false;
+    }
+
+    /// Why the last question asked was not answered (its limits, or the
+    /// prover's budget of operations), if one was not since the limits were
+    /// set.
+    #[cfg(test)]
+    pub(crate) fn interrupted(&self) -> Option<OutOfLimits> {
+        self.interrupted
+    }
+
+    /// The answer to `question` about the current state within the limits;
+    /// `None`, and the reasoner expired, when it was stopped (or had
+    /// expired before: then nothing is asked).
+    fn ask<T>(
+        &mut self,
+        question: impl FnOnce(&mut Prover, &ProverState, Limits) -> Result<T, OutOfLimits>,
+    ) -> Option<T> {
+        if self.expired() {
+            return None;
+        }
+        match question(&mut self.prover, &self.state, self.limits) {
+            Ok(answer) => Some(answer),
+            Err(why) => {
+                self.interrupted = Some(why);
+                None
+            }
+        }
     }
 
     /// Forgets the answers about the previous current state.
@@ -202,7 +320,7 @@ impl<'p> ProverReasoner<'p> {
     }
 }
 
-impl Reasoner for ProverReasoner<'_> {
+impl Reasoner for ProverReasoner {
     type State = ProverState;
     type Oracle = NoOracle;
 
@@ -211,7 +329,7 @@ impl Reasoner for ProverReasoner<'_> {
     }
 
     fn move_count(&self, role: usize) -> usize {
-        self.names[role].len()
+        self.numbers().names[role].len()
     }
 
     fn max_goal(&self, _role: usize) -> u8 {
@@ -231,8 +349,9 @@ impl Reasoner for ProverReasoner<'_> {
 
     fn is_terminal(&mut self) -> bool {
         if self.view.terminal.is_none() {
-            // Past the deadline: terminal, so that whatever runs stops.
-            self.view.terminal = Some(!self.may_ask() || self.prover.is_terminal(&self.state));
+            // Stopped: terminal, so that whatever runs stops.
+            let terminal = self.ask(|p, s, l| p.is_terminal_within(s, l));
+            self.view.terminal = Some(terminal.unwrap_or(true));
         }
         self.view.terminal.unwrap_or(true)
     }
@@ -240,8 +359,11 @@ impl Reasoner for ProverReasoner<'_> {
     fn legal_moves(&mut self, role: usize, out: &mut Vec<u32>) {
         out.clear();
         if self.view.legal[role].is_none() {
-            let moves = if self.may_ask() { self.prover.legal_moves(&self.state, role) } else { Vec::new() };
-            self.view.legal[role] = Some(moves.iter().map(|m| self.number(role, m)).collect());
+            let moves = self.ask(|p, s, l| p.legal_moves_within(s, role, l)).unwrap_or_default();
+            let mut numbers = self.numbers();
+            let numbered = moves.iter().map(|m| numbers.number(role, m)).collect();
+            drop(numbers);
+            self.view.legal[role] = Some(numbered);
         }
         if let Some(legal) = &self.view.legal[role] {
             out.extend_from_slice(legal);
@@ -250,20 +372,26 @@ impl Reasoner for ProverReasoner<'_> {
 
     fn goal(&mut self, role: usize) -> Option<u8> {
         if self.view.goals.is_none() {
-            let goals = if self.may_ask() { self.prover.goals(&self.state) } else { Vec::new() };
+            let goals = self.ask(|p, s, l| p.goals_within(s, l)).unwrap_or_default();
             self.view.goals = Some(goals);
         }
         self.view.goals.as_ref().and_then(|g| g.get(role).copied().flatten())
     }
 
     fn advance(&mut self, joint: &[u32]) {
-        let moves: Option<Vec<Term>> = joint.iter().enumerate().map(|(r, &m)| self.name(r, m).cloned()).collect();
+        let moves: Option<Vec<Term>> = {
+            let numbers = self.numbers();
+            joint.iter().enumerate().map(|(r, &m)| numbers.names.get(r)?.get(m as usize).cloned()).collect()
+        };
         self.forget();
         // A move never numbered cannot be played: the rules' answer is
-        // unknown, as after the deadline.
-        match moves {
-            Some(moves) if self.may_ask() => self.state = self.prover.next_state(&self.state, &moves),
-            _ => self.expired = true,
+        // unknown, as after a question stopped.
+        let Some(moves) = moves else {
+            self.unknown_move = true;
+            return;
+        };
+        if let Some(next) = self.ask(|p, s, l| p.next_state_within(s, &moves, l)) {
+            self.state = next;
         }
     }
 
@@ -272,7 +400,7 @@ impl Reasoner for ProverReasoner<'_> {
     }
 
     fn expired(&self) -> bool {
-        self.expired
+        self.interrupted.is_some() || self.unknown_move
     }
 }
 
@@ -305,7 +433,7 @@ mod tests {
             let mut prover = Prover::new(&game);
             let start = prover.initial_state();
             let far = Instant::now() + Duration::from_secs(3600);
-            let mut p = ProverReasoner::new(&mut prover, &start, far);
+            let mut p = ProverReasoner::new(&prover, &start, far);
             let mut e = Evaluator::new(&machine);
             let mut rng = SmallRng::seed_from_u64(11);
             let roles = machine.roles().len();
@@ -320,7 +448,7 @@ mod tests {
                     }
                     let legal: Vec<Vec<Term>> = (0..roles)
                         .map(|r| {
-                            let from_prover = names(&mut p, r, |p, m| p.name(r, m).expect("numbered").clone());
+                            let from_prover = names(&mut p, r, |p, m| p.name(r, m).expect("numbered"));
                             let from_machine = names(&mut e, r, |e, m| e.machine().moves(r)[m as usize].clone());
                             assert_eq!(from_prover, from_machine, "{name}");
                             from_machine
@@ -346,13 +474,50 @@ mod tests {
         let game = shared_game("ticTacToe");
         let mut prover = Prover::new(&game);
         let start = prover.initial_state();
-        let mut p = ProverReasoner::new(&mut prover, &start, Instant::now() - Duration::from_millis(1));
+        let mut p = ProverReasoner::new(&prover, &start, Instant::now() - Duration::from_millis(1));
         assert!(!p.expired());
-        assert!(Reasoner::is_terminal(&mut p), "no question asked: nothing to go on");
+        assert!(Reasoner::is_terminal(&mut p), "no question answered: nothing to go on");
         assert!(p.expired());
+        assert_eq!(p.interrupted(), Some(OutOfLimits::Deadline));
         let mut legal = vec![7];
         Reasoner::legal_moves(&mut p, 0, &mut legal);
         assert!(legal.is_empty());
         assert_eq!(Reasoner::goal(&mut p, 0), None);
+        // New limits: the placeholders are forgotten, and the rules answer
+        // (the prover's own answers are the oracle).
+        p.set_limits(Limits::none());
+        assert!(!p.expired() && p.interrupted().is_none());
+        assert_eq!(Reasoner::is_terminal(&mut p), prover.is_terminal(&start));
+        Reasoner::legal_moves(&mut p, 0, &mut legal);
+        assert_eq!(legal.len(), prover.legal_moves(&start, 0).len());
+        assert_eq!(Reasoner::goal(&mut p, 0), prover.goals(&start)[0]);
+    }
+
+    /// A reasoner made alongside another (a search on the other core, its
+    /// own copy of the prover) numbers moves as the other does: a move one
+    /// of them met first has the same number in both, whichever meets it.
+    #[test]
+    fn reasoners_alongside_each_other_share_their_move_numbers() {
+        let game = shared_game("ticTacToe");
+        let mut prover = Prover::new(&game);
+        let start = prover.initial_state();
+        let first = ProverReasoner::owning(prover.clone(), &start, Limits::none());
+        let x_moves = prover.legal_moves(&start, 0);
+        let noop = prover.legal_moves(&start, 1);
+        let after = prover.next_state(&start, &[x_moves[0].clone(), noop[0].clone()]);
+        let mut second = first.alongside(prover.clone(), &after);
+        let mut first = first;
+        // The second meets oplayer's eight marks first, then the first its
+        // `noop`: number 8 in both.
+        let mut legal = Vec::new();
+        Reasoner::legal_moves(&mut second, 1, &mut legal);
+        assert_eq!(legal, (0..8).collect::<Vec<u32>>());
+        Reasoner::legal_moves(&mut first, 1, &mut legal);
+        assert_eq!(legal, vec![8]);
+        assert_eq!(second.name(1, 8), Some(noop[0].clone()));
+        assert_eq!(Reasoner::move_count(&second, 1), 9);
+        for m in 0..8 {
+            assert_eq!(first.name(1, m), second.name(1, m));
+        }
     }
 }

@@ -52,8 +52,9 @@ pub struct PlayerConfig {
     /// Print one line per message to standard error.
     pub verbose: bool,
     /// Never compile: reason with the reference prover only, choosing moves
-    /// by flat Monte Carlo over it — what the player falls back to while a game too large to
-    /// compile in time is compiling. For diagnostics and tests.
+    /// by tree search over it on one core — what the player falls back to
+    /// while a game too large to compile in time is compiling. For
+    /// diagnostics and tests.
     pub prover_only: bool,
 }
 
@@ -334,6 +335,9 @@ impl Player {
         if self.config.prover_only {
             return Ok("ready".into());
         }
+        // The follower searches on one core while the game compiles on the
+        // other, on both once the compilation has ended.
+        let second_core = session.follower.as_ref().expect("started with the match").second_core();
         let slot = Arc::clone(&session.engine);
         let strategy = self.config.strategy;
         let seed = session.seed;
@@ -347,6 +351,7 @@ impl Player {
                     eprintln!("{id}: the rules of the last game compiled: its machine plays");
                 }
                 let compiled = cached.map_or_else(|| Machine::compile(&game), Ok);
+                second_core.free();
                 if let Ok(machine) = &compiled {
                     *lock(&cache) = Some(Compiled { rules, machine: machine.clone() });
                 }

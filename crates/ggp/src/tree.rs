@@ -37,8 +37,9 @@
 //! evaluator, or the reference prover for a game not compiled (yet). It is
 //! generic over it, so the machine's questions are inlined as if the tree
 //! were written for it alone. A prover's reasoner stops answering at its
-//! deadline ([`Reasoner::expired`]); the iteration it interrupts is dropped,
-//! leaving no node behind.
+//! deadline or cancellation, even midway through a question
+//! ([`Reasoner::expired`]); the iteration it interrupts is dropped, leaving
+//! no node behind.
 
 use std::hash::BuildHasher;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -267,6 +268,27 @@ impl<R: Reasoner> Tree<R> {
     /// The reasoner (to name the moves it numbered).
     pub(crate) fn reasoner(&self) -> &R {
         &self.eval
+    }
+
+    /// The reasoner, to change between searches (a prover's limits) or to
+    /// ask it about other states (a prover following the match); its
+    /// current state is loaded again before every question of the search.
+    pub(crate) fn reasoner_mut(&mut self) -> &mut R {
+        &mut self.eval
+    }
+
+    /// The simulations that went through the root, over every search since
+    /// its node was made (kept when the tree is reused); 0 without a root.
+    #[cfg(test)]
+    pub(crate) fn root_visits(&self) -> u32 {
+        self.nodes.get(self.root as usize).map_or(0, |n| n.visits)
+    }
+
+    /// The simulations that went through the node of `state`, if it is in
+    /// the tree.
+    #[cfg(test)]
+    pub(crate) fn visits_of(&self, state: &R::State) -> Option<u32> {
+        self.find(state, self.hasher.hash_one(state)).map(|n| self.nodes[n as usize].visits)
     }
 
     /// Nodes in the tree.
@@ -535,6 +557,11 @@ impl<R: Reasoner> Tree<R> {
             offsets = vec![0; roles + 1];
             legal.clear();
             proven = Some((0..roles).map(|r| self.eval.goal(r).unwrap_or(0)).collect());
+            if self.eval.expired() {
+                // The goals were not answered: no node, rather than one
+                // proven by placeholders.
+                return None;
+            }
         } else if self.config.solver {
             proven = oracle.and_then(|o| R::known(o, &state)).map(Box::from);
         }
@@ -785,6 +812,10 @@ impl<R: Reasoner> Tree<R> {
             self.outcome[r] = goal;
             self.rewards[r] = f64::from(goal) / 100.0;
         }
+        if self.eval.expired() {
+            // The goals were not answered: nothing to credit.
+            return false;
+        }
         self.profile.record(&self.outcome);
         true
     }
@@ -820,7 +851,7 @@ impl<R: Reasoner> Tree<R> {
         } else {
             self.window.values_into(&mut self.rewards);
         }
-        true
+        !self.eval.expired()
     }
 
     /// Whether `role` has a legal move in the evaluator's state.
@@ -942,10 +973,10 @@ mod tests {
                 loop {
                     let mut by_machine = Tree::new(Evaluator::new(&machine), &config, playout);
                     by_machine.set_root(&state, None);
-                    let mut by_prover = Tree::new(ProverReasoner::new(&mut prover, &position, far), &config, playout);
+                    let mut by_prover = Tree::new(ProverReasoner::new(&prover, &position, far), &config, playout);
                     by_prover.set_root(&position, None);
                     let machine_name = |_: &Evaluator, r: usize, m: u32| machine.moves(r)[m as usize].clone();
-                    let prover_name = |p: &ProverReasoner, r: usize, m: u32| p.name(r, m).expect("numbered").clone();
+                    let prover_name = |p: &ProverReasoner, r: usize, m: u32| p.name(r, m).expect("numbered");
                     // Before any iteration: the legal moves, and the goals
                     // of a terminal root.
                     let (legal, end) = summary(&by_machine, machine_name);
