@@ -68,6 +68,17 @@ pub(crate) struct Follower {
     /// Raised when the follower is dropped (the match is over): stops the
     /// building of the prover, should it still be under way.
     _building: Canceller,
+    /// The legal moves the thread found last, with the history they follow.
+    known: Arc<Mutex<Known>>,
+}
+
+/// The legal moves of the role after `history`, as the thread found them on
+/// catching up, before any search: what a player whose search is late can
+/// still play ([`Follower::legal_known_after`]).
+#[derive(Default)]
+struct Known {
+    history: Vec<Vec<Term>>,
+    legal: Vec<Term>,
 }
 
 /// The player's word that the core the game's compilation took is free (the
@@ -97,12 +108,24 @@ impl Follower {
         let free = Arc::clone(&second_core);
         let building = Canceller::new();
         let build_limits = Limits::none().cancelled_by(building.handle());
+        let known = Arc::new(Mutex::new(Known::default()));
+        let shared = Thread { second_core: free, build_limits, known: Arc::clone(&known) };
         thread::Builder::new()
             .name("ggp-follower".into())
-            .spawn(move || follow(&game, &role, &inbox, seed, &free, build_limits))
+            .spawn(move || follow(&game, &role, &inbox, seed, &shared))
             .expect("a thread for the reasoner");
         let line = Mutex::new(Line { history: Vec::new(), canceller: Canceller::new() });
-        Follower { questions, line, second_core, _building: building }
+        Follower { questions, line, second_core, _building: building, known }
+    }
+
+    /// The legal moves of the role after exactly `history`, if the thread
+    /// has found them (it does on catching up with a question about that
+    /// history, before it searches): when the search's answer is late, the
+    /// player can still send one of these, legal where the match is —
+    /// unlike the moves of an earlier answer.
+    pub fn legal_known_after(&self, history: &[Vec<Term>]) -> Option<Vec<Term>> {
+        let known = self.known.lock().unwrap_or_else(PoisonError::into_inner);
+        (known.history == history && !known.legal.is_empty()).then(|| known.legal.clone())
     }
 
     /// The handle by which the player says that the second core is free
@@ -225,27 +248,32 @@ impl Followed {
     }
 }
 
+/// What the thread shares with its [`Follower`] beyond the questions.
+struct Thread {
+    /// Raised once the searches may use both cores.
+    second_core: Arc<AtomicBool>,
+    /// The limits of building the prover.
+    build_limits: Limits,
+    /// Where the thread leaves the legal moves it found last.
+    known: Arc<Mutex<Known>>,
+}
+
 /// The thread: applies the joint moves as they come and answers the latest
 /// question (older ones, still queued, are answered with it — they asked
 /// about a prefix of the same match, and their askers have moved on). A
 /// question its limits stop goes unanswered, unless a newer one came
 /// meanwhile: then every question waiting is answered with the newer one.
 /// While a question without a deadline waits, the prover is asked without
-/// one. The search is kept from question to question; it runs on both
-/// cores once `second_core` is raised. The prover is built within
-/// `build_limits`: no deadline, but a cancellation raised when the follower
-/// is dropped, so that a long build ends with the match.
-fn follow(
-    game: &Game,
-    role: &Term,
-    inbox: &mpsc::Receiver<Question>,
-    seed: u64,
-    second_core: &AtomicBool,
-    build_limits: Limits,
-) {
+/// one. The legal moves found on catching up are left in `shared.known`
+/// before the search starts. The search is kept from question to question;
+/// it runs on both cores once `shared.second_core` is raised. The prover is
+/// built within `shared.build_limits`: no deadline, but a cancellation
+/// raised when the follower is dropped, so that a long build ends with the
+/// match.
+fn follow(game: &Game, role: &Term, inbox: &mpsc::Receiver<Question>, seed: u64, shared: &Thread) {
     // Built without a deadline (every answer of the match needs it), but
     // stopped once the match is over.
-    let Ok(prover) = Prover::new_within(game, build_limits) else { return };
+    let Ok(prover) = Prover::new_within(game, shared.build_limits) else { return };
     let Some(r) = prover.roles().iter().position(|x| x == role) else {
         return;
     };
@@ -269,9 +297,14 @@ fn follow(
         let search_until = latest.search_until;
         match followed.catch_up(search.prover_mut(), r, &latest.history, limits) {
             Ok((state, legal)) => {
+                {
+                    let mut known = shared.known.lock().unwrap_or_else(PoisonError::into_inner);
+                    known.history.clone_from(&latest.history);
+                    known.legal.clone_from(&legal);
+                }
                 // Only the latest question is searched for: the others'
                 // askers have moved on.
-                let threads = if second_core.load(Ordering::Relaxed) { MAX_THREADS } else { 1 };
+                let threads = if shared.second_core.load(Ordering::Relaxed) { MAX_THREADS } else { 1 };
                 // The latest question's limits hold its search's deadline.
                 let best = if search_until.is_some() {
                     search.choose(&latest.history, &state, r, &legal, latest.limits, threads)

@@ -407,8 +407,9 @@ impl Player {
 impl Session {
     /// The legal move to send and how it was chosen. Whatever happens, a
     /// move is sent: the compiled machine's choice, else the reference
-    /// prover's, else (when even the prover is late) a guess from the legal
-    /// moves it gave last.
+    /// prover's, else (when its search is late) a random move among those it
+    /// found legal here, else (when even those are late) a guess from the
+    /// legal moves it gave last.
     async fn play(&mut self, moves: Option<Vec<Term>>, received: Instant) -> Result<(Term, &'static str), String> {
         if let Some(moves) = moves {
             self.history.push(moves);
@@ -489,6 +490,12 @@ impl Session {
                 Some(mv) => (mv, "reference reasoner: flat Monte Carlo"),
                 None => (pick(&self.last_legal), "reference reasoner: random legal move"),
             };
+        }
+        // The search is late: a move the prover found legal here, if it has
+        // caught up with the match; else one it found legal before.
+        if let Some(legal) = follower.legal_known_after(&self.history) {
+            self.last_legal = legal;
+            return (pick(&self.last_legal), "reasoner late: a random legal move");
         }
         if self.last_legal.is_empty()
             && let Some(first) = self.first_legal.as_mut().and_then(|answer| answer.try_recv().ok())
@@ -599,17 +606,24 @@ mod tests {
         assert_eq!(engine.machine.roles().len(), 3, "the kept machine plays");
     }
 
+    /// A match of `rules` started as `role` by a player that reasons with
+    /// the prover only, both clocks `clock`: the player (the match ends when
+    /// it is dropped) and the match's session.
+    async fn prover_only_match(rules: &str, role: &str, clock: Duration) -> (Player, Arc<tokio::sync::Mutex<Session>>) {
+        let config = PlayerConfig { prover_only: true, ..PlayerConfig::default() };
+        let player = Player { config, current: Mutex::new(None), last_compiled: Arc::default() };
+        let rules = crate::sexp::Sexp::parse_all(rules).unwrap();
+        let started = player.start("m".into(), role.parse().unwrap(), &rules, clock, clock, Instant::now());
+        assert_eq!(started.await.unwrap(), "ready");
+        let session = player.session("m").expect("the match runs");
+        (player, session)
+    }
+
     /// A first PLAY that finds the prover late (here, a play clock already
     /// spent) still gets a legal move: the initial state's, asked at START.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_late_prover_at_the_first_play_still_gives_a_legal_move() {
-        let config = PlayerConfig { prover_only: true, ..PlayerConfig::default() };
-        let player = Player { config, current: Mutex::new(None), last_compiled: Arc::default() };
-        let rules = crate::sexp::Sexp::parse_all(COUNTER).unwrap();
-        let clock = Duration::from_secs(5);
-        let started = player.start("m".into(), "mover".parse().unwrap(), &rules, clock, clock, Instant::now());
-        assert_eq!(started.await.unwrap(), "ready");
-        let session = player.session("m").expect("the match runs");
+        let (_player, session) = prover_only_match(COUNTER, "mover", Duration::from_secs(5)).await;
         let mut session = session.lock().await;
         // Once the prover answers a later question, it has answered START's.
         let probe = session.follower.as_ref().expect("started with the match").legal_after(&[]);
@@ -617,6 +631,30 @@ mod tests {
         session.play_clock = Duration::ZERO;
         let (mv, _) = session.play(None, Instant::now() - Duration::from_secs(1)).await.unwrap();
         assert_eq!(mv.to_string(), "step", "not a noop guess");
+    }
+
+    /// A PLAY whose search is late still gets a move legal where the match
+    /// is, once the prover has caught up with it — not one of the moves the
+    /// previous answer listed, which the move played since has made illegal.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_late_search_still_gives_a_move_legal_where_the_match_is() {
+        const TURNS: &str = "(role mover) (role watcher) (init even)
+            (<= (legal mover left) (true even)) (<= (legal mover right) (true odd)) (legal watcher noop)
+            (<= (next odd) (true even)) (<= (next even) (true odd)) (<= terminal (true done))
+            (goal mover 50) (goal watcher 50)";
+        let (_player, session) = prover_only_match(TURNS, "mover", Duration::from_secs(2)).await;
+        let mut session = session.lock().await;
+        let (first, _) = session.play(None, Instant::now()).await.unwrap();
+        assert_eq!(first.to_string(), "left");
+        // The prover catches up with the move played; the next PLAY's clock
+        // is spent before its search can answer.
+        let played: Vec<Term> = vec!["left".parse().unwrap(), "noop".parse().unwrap()];
+        let history = vec![played.clone()];
+        let probe = session.follower.as_ref().expect("started with the match").legal_after(&history);
+        assert_eq!(probe.await.unwrap().legal, vec!["right".parse::<Term>().unwrap()]);
+        session.play_clock = Duration::ZERO;
+        let (mv, how) = session.play(Some(played), Instant::now() - Duration::from_secs(1)).await.unwrap();
+        assert_eq!((mv.to_string().as_str(), how), ("right", "reasoner late: a random legal move"));
     }
 
     /// Without a machine the player searches with the prover: of a winning
@@ -628,13 +666,7 @@ mod tests {
             (<= (next won) (does r good)) (<= (next lost) (does r bad))
             (<= terminal (true won)) (<= terminal (true lost))
             (<= (goal r 100) (true won)) (<= (goal r 0) (not (true won)))";
-        let config = PlayerConfig { prover_only: true, ..PlayerConfig::default() };
-        let player = Player { config, current: Mutex::new(None), last_compiled: Arc::default() };
-        let rules = crate::sexp::Sexp::parse_all(CHOICE).unwrap();
-        let clock = Duration::from_secs(2);
-        let started = player.start("m".into(), "r".parse().unwrap(), &rules, clock, clock, Instant::now());
-        assert_eq!(started.await.unwrap(), "ready");
-        let session = player.session("m").expect("the match runs");
+        let (_player, session) = prover_only_match(CHOICE, "r", Duration::from_secs(2)).await;
         let mut session = session.lock().await;
         let (mv, how) = session.play(None, Instant::now()).await.unwrap();
         assert_eq!((mv.to_string().as_str(), how), ("good", "reference reasoner: flat Monte Carlo"));
