@@ -155,15 +155,17 @@ impl Model {
     }
 
     /// Builds the indexes that joining `rule` by `plan` uses.
+    #[cfg(test)]
     pub(crate) fn prepare(&mut self, rule: &NRule, plan: &Plan, store: &TermStore) {
         // A budget without limits: its tries never stop anything.
         self.prepare_within(rule, plan, store, &mut Budget::new(0, 0));
     }
 
-    /// As [`Model::prepare`], each atom indexed counted as a try of
-    /// `budget`; `false` (and `budget` interrupted) if its limits stop it,
-    /// the indexes built so far kept, complete.
-    fn prepare_within(&mut self, rule: &NRule, plan: &Plan, store: &TermStore, budget: &mut Budget) -> bool {
+    /// Builds the indexes that joining `rule` by `plan` uses, each atom
+    /// indexed counted as a try of `budget`; `false` (and `budget`
+    /// interrupted) if its limits stop it, the indexes built so far kept,
+    /// complete.
+    pub(crate) fn prepare_within(&mut self, rule: &NRule, plan: &Plan, store: &TermStore, budget: &mut Budget) -> bool {
         plan.indexes(rule, store).all(|(pred, shape)| self.ensure_index(pred, shape, store, budget))
     }
 }
@@ -886,8 +888,8 @@ impl Evaluator {
 
 /// What an evaluation may still do: derive `atoms` new atoms, and find
 /// `joins` rule instances (solutions of rule bodies, which bounds the time
-/// and, in grounding, the ground rules); and, optionally, until when
-/// ([`Budget::until`]) and unless cancelled ([`Budget::cancelled_by`]). An
+/// and, in grounding, the ground rules); and, optionally, until when and
+/// unless cancelled ([`Budget::within`] the request's limits). An
 /// evaluation that runs out, or is stopped by those limits, stops, leaving
 /// its result incomplete and the budget [spent](Budget::is_spent) (and,
 /// when stopped, [interrupted](Budget::interruption)).
@@ -918,6 +920,67 @@ pub(crate) struct Budget {
 /// How many joins an evaluation with a deadline or a cancellation spends
 /// between two checks of them.
 pub(crate) const CHECK_EVERY: usize = 1024;
+
+/// The deadline and the cancellation of a loop that spends no [`Budget`]
+/// (a pass over the rules, the instantiation of ground rules): its steps
+/// are counted, and the limits read at the first step and then every
+/// [`CHECK_EVERY`] — a counter and a compare per step. Once reached, they
+/// stay reached (a cancellation is for good, time only passes).
+///
+/// ```text
+/// let mut check = PeriodicCheck::new(limits);
+/// for rule in rules { check.step()?; … }
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PeriodicCheck {
+    limits: Limits,
+    /// How many more steps before the limits are read again.
+    left: usize,
+    /// Why the limits stopped the loop, once they did.
+    stopped: Option<OutOfLimits>,
+}
+
+impl PeriodicCheck {
+    /// The check of `limits`, due at the first step (never, for
+    /// [`Limits::none`]).
+    pub(crate) fn new(limits: Limits) -> PeriodicCheck {
+        let left = if limits.is_none() { usize::MAX } else { 0 };
+        PeriodicCheck { limits, left, stopped: None }
+    }
+
+    /// Counts a step, and reads the limits when it is time to; why they
+    /// stop the loop, if they do (now or before).
+    #[inline]
+    pub(crate) fn step(&mut self) -> Result<(), OutOfLimits> {
+        if self.left > 0 {
+            self.left -= 1;
+            return Ok(());
+        }
+        self.check()
+    }
+
+    /// Reads the limits now (whatever the count); why they stop the loop,
+    /// if they do.
+    #[cold]
+    pub(crate) fn check(&mut self) -> Result<(), OutOfLimits> {
+        if let Some(why) = self.stopped {
+            return Err(why);
+        }
+        if self.limits.is_none() {
+            self.left = usize::MAX;
+            return Ok(());
+        }
+        self.left = CHECK_EVERY - 1;
+        match self.limits.exceeded() {
+            Some(why) => {
+                self.stopped = Some(why);
+                self.left = 0;
+                Err(why)
+            }
+            None => Ok(()),
+        }
+    }
+}
 
 impl Budget {
     /// A budget of `atoms` new atoms and `joins` rule instances, with no
@@ -1256,7 +1319,7 @@ pub(crate) struct Join<'a> {
 
 impl<'a> Join<'a> {
     /// A join of `rule` against `model` by `plan` (whose indexes should have
-    /// been built: see [`Model::prepare`]; without them the literals are
+    /// been built: see [`Model::prepare_within`]; without them the literals are
     /// answered by scanning their relations).
     pub(crate) fn new(
         store: &'a TermStore,

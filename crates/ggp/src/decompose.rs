@@ -37,24 +37,31 @@
 
 use std::collections::HashMap;
 
+use crate::datalog::PeriodicCheck;
+use crate::limits::{Limits, OutOfLimits};
 use crate::normalize::{Lit, NRule, Pat};
 use crate::store::{Pred, TermId, TermStore};
 use crate::symbol::Symbols;
 
 /// Rewrites `rules`; `dynamic` tells the state-dependent relations, `facts`
 /// which relations given by facts determine one argument from another.
-/// Returns the rules and the helper relations created (all state-dependent).
+/// Returns the rules and the helper relations created (all state-dependent);
+/// or, should `limits` stop it (checked as the rules are rewritten, one
+/// step each), why.
 pub(crate) fn decompose(
     rules: Vec<NRule>,
     dynamic: &dyn Fn(Pred) -> bool,
     facts: &Determined,
     store: &mut TermStore,
     symbols: &mut Symbols,
-) -> (Vec<NRule>, Vec<Pred>) {
+    limits: Limits,
+) -> Result<(Vec<NRule>, Vec<Pred>), OutOfLimits> {
+    let mut check = PeriodicCheck::new(limits);
     let mut helpers = Helpers { known: HashMap::new(), preds: Vec::new(), rules: Vec::new() };
     let mut out = Vec::with_capacity(rules.len());
     let mut work = rules;
     while let Some(rule) = work.pop() {
+        check.step()?;
         let rule = project(rule, dynamic, store, symbols, &mut helpers);
         let rule = split(rule, dynamic, store, symbols, &mut helpers);
         let rule = eliminate(rule, dynamic, facts, store, symbols, &mut helpers);
@@ -62,7 +69,7 @@ pub(crate) fn decompose(
         work.append(&mut helpers.rules);
     }
     out.reverse();
-    (out, helpers.preds)
+    Ok((out, helpers.preds))
 }
 
 /// For the relations given only by facts, which argument positions determine
@@ -78,11 +85,14 @@ pub(crate) struct Determined {
 impl Determined {
     /// The dependencies of the relations that `rules` define by facts alone
     /// (ground heads, empty bodies), up to [`Determined::MAX_ARITY`]
-    /// arguments.
-    pub(crate) fn of_facts(rules: &[NRule], store: &TermStore) -> Determined {
+    /// arguments; or, should `limits` stop it (checked per rule and per
+    /// fact compared), why.
+    pub(crate) fn of_facts(rules: &[NRule], store: &TermStore, limits: Limits) -> Result<Determined, OutOfLimits> {
+        let mut check = PeriodicCheck::new(limits);
         let mut facts: HashMap<Pred, Vec<Vec<TermId>>> = HashMap::new();
         let mut ruled: Vec<Pred> = Vec::new();
         for rule in rules {
+            check.step()?;
             let pred = rule.head.pred(store);
             let args: Option<Vec<TermId>> = match &rule.head {
                 Pat::Ground(id) if rule.body.is_empty() => Some(store.args(*id).to_vec()),
@@ -108,7 +118,15 @@ impl Determined {
             for from in 0..arity {
                 for to in (0..arity).filter(|&t| t != from) {
                     let mut image: HashMap<TermId, TermId> = HashMap::new();
-                    if rows.iter().all(|row| *image.entry(row[from]).or_insert(row[to]) == row[to]) {
+                    let mut function = true;
+                    for row in &rows {
+                        check.step()?;
+                        if *image.entry(row[from]).or_insert(row[to]) != row[to] {
+                            function = false;
+                            break;
+                        }
+                    }
+                    if function {
                         found.push((from, to));
                     }
                 }
@@ -117,7 +135,7 @@ impl Determined {
                 pairs.insert(pred, found);
             }
         }
-        Determined { pairs }
+        Ok(Determined { pairs })
     }
 
     /// Relations with more arguments are not examined.
@@ -490,9 +508,10 @@ mod tests {
         let names: Vec<_> = dynamic.iter().map(|n| program.symbols.lookup(n).unwrap()).collect();
         let is_dynamic = |p: Pred| names.contains(&p.name);
         let original = program.rules.clone();
-        let facts = Determined::of_facts(&program.rules, &program.store);
+        let facts = Determined::of_facts(&program.rules, &program.store, Limits::none()).expect("no limits");
         let (rules, helpers) =
-            decompose(original.clone(), &is_dynamic, &facts, &mut program.store, &mut program.symbols);
+            decompose(original.clone(), &is_dynamic, &facts, &mut program.store, &mut program.symbols, Limits::none())
+                .expect("no limits");
         let mut before = Model::default();
         Evaluator::run_once(
             original.clone(),
@@ -592,7 +611,7 @@ mod tests {
     fn determined_positions_come_from_facts_only() {
         let program =
             Program::new(&Game::parse("(f 1 2) (f 2 2) (g 1 2) (<= (g ?x ?x) (f ?x ?x)) (h 1 2 3) (h 2 2 4)").unwrap());
-        let facts = Determined::of_facts(&program.rules, &program.store);
+        let facts = Determined::of_facts(&program.rules, &program.store, Limits::none()).expect("no limits");
         let pairs = |name: &str, arity: usize| {
             let pred = Pred::new(program.symbols.lookup(name).unwrap(), arity);
             facts.pairs.get(&pred).cloned().unwrap_or_default()

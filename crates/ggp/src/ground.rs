@@ -35,7 +35,7 @@
 use std::collections::HashSet;
 
 use crate::compile_error::CompileError;
-use crate::datalog::{Budget, Evaluator, Model, Negation, Plan};
+use crate::datalog::{Budget, Evaluator, Model, Negation, PeriodicCheck, Plan};
 use crate::decompose::{Determined, decompose};
 use crate::fluents;
 use crate::game::Game;
@@ -43,13 +43,15 @@ use crate::guards;
 use crate::hash::FastMap;
 use crate::hybrid;
 use crate::instantiate::{Against, ToGround, instantiate_all};
+use crate::limits::{self, OutOfLimits};
 use crate::magic;
 use crate::normalize::{Lit, NRule, Pat, Program};
 use crate::prover::dynamic_preds;
 use crate::store::{Pred, TermId, TermStore};
 use crate::symbol::{Sym, Symbols, kw};
 
-/// Limits that keep grounding of huge games from exhausting memory.
+/// Limits that keep grounding of huge games from exhausting memory, and
+/// from running past the request's deadline or cancellation.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Limits {
     /// Most atoms in the over-approximation.
@@ -58,19 +60,39 @@ pub(crate) struct Limits {
     pub(crate) rules: usize,
     /// Most rule instances found while over-approximating.
     pub(crate) joins: usize,
+    /// The deadline and the cancellation of the request
+    /// ([`Limits::within`]): every attempt checks them as it goes, and once
+    /// they are reached grounding ends with [`CompileError::OutOfLimits`],
+    /// no other attempt made. None by default.
+    pub(crate) stop: limits::Limits,
 }
 
 impl Limits {
     /// At most `limit` atoms, `limit` ground rules and [`JOINS_PER_RULE`]
-    /// times as many rule instances.
+    /// times as many rule instances, with no deadline and no cancellation.
     pub(crate) fn new(limit: usize) -> Limits {
-        Limits { atoms: limit, rules: limit, joins: limit.saturating_mul(JOINS_PER_RULE) }
+        Limits { atoms: limit, rules: limit, joins: limit.saturating_mul(JOINS_PER_RULE), stop: limits::Limits::none() }
+    }
+
+    /// These limits, stopped by `stop` too (its deadline, its
+    /// cancellation).
+    pub(crate) fn within(self, stop: limits::Limits) -> Limits {
+        Limits { stop, ..self }
     }
 
     /// These limits with a `share` of the atoms, and with one of the rule
     /// instances too when `joins` (the ground rules keep their limit).
     fn share(self, share: usize, joins: bool) -> Limits {
         Limits { atoms: self.atoms / share, joins: if joins { self.joins / share } else { self.joins }, ..self }
+    }
+
+    /// Whether the deadline or the cancellation is reached now: the error
+    /// that ends grounding, if so.
+    pub(crate) fn stopped(&self) -> Result<(), CompileError> {
+        match self.stop.exceeded() {
+            Some(why) => Err(CompileError::OutOfLimits(why)),
+            None => Ok(()),
+        }
     }
 }
 
@@ -184,6 +206,33 @@ impl From<CompileError> for Failure {
     }
 }
 
+impl From<OutOfLimits> for Failure {
+    fn from(why: OutOfLimits) -> Failure {
+        CompileError::OutOfLimits(why).into()
+    }
+}
+
+impl Failure {
+    /// The error that ends grounding at once, if this attempt was stopped
+    /// by the deadline or the cancellation (no other attempt is then made).
+    fn stop(&self) -> Result<(), CompileError> {
+        match self.error {
+            CompileError::OutOfLimits(why) => Err(CompileError::OutOfLimits(why)),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Ends grounding with `error` when it says that the deadline or the
+/// cancellation stopped it; any other error (a network refused by
+/// `accept`) lets the next attempt go ahead.
+fn stop_on(error: CompileError) -> Result<(), CompileError> {
+    match error {
+        CompileError::OutOfLimits(_) => Err(error),
+        _ => Ok(()),
+    }
+}
+
 /// The rules, simplified and decomposed, ready to ground.
 #[derive(Clone)]
 struct Prepared {
@@ -260,10 +309,16 @@ pub(crate) fn ground(game: &Game, limits: Limits, networks: Networks) -> Result<
 /// 5. The plain network with demand as asked, within all the atoms
 ///    (alexChess: merging asks for far more of `between` than the rules do).
 ///
+/// Every step checks the deadline and the cancellation of `limits`
+/// ([`Limits::within`]) as it goes: once they are reached, grounding ends
+/// with [`CompileError::OutOfLimits`] — no later attempt is made, and
+/// `accept` returning that error ends it too.
+///
 /// # Errors
 ///
-/// The failure of the last plain attempt when `accept` takes none, or
-/// `accept`'s error for a plain network.
+/// The failure of the last plain attempt when `accept` takes none,
+/// `accept`'s error for a plain network, or [`CompileError::OutOfLimits`]
+/// as soon as the deadline or the cancellation stops any attempt.
 pub(crate) fn ground_first<T>(
     game: &Game,
     limits: Limits,
@@ -271,7 +326,7 @@ pub(crate) fn ground_first<T>(
     accept: &mut dyn FnMut(Grounding, Kind) -> Result<T, CompileError>,
 ) -> Result<T, CompileError> {
     let clock = std::time::Instant::now();
-    let mut prepared = prepare(game)?;
+    let mut prepared = prepare(game, limits.stop)?;
     debug_time("prepared", clock);
     let probe = limits.share(PROBE_SHARE, false);
     if networks == Networks::Hybrid {
@@ -282,11 +337,13 @@ pub(crate) fn ground_first<T>(
             Ok(g) => return accept(g, Kind::Plain),
             Err(f) => f,
         };
+        failure.stop()?;
         debug_time("probe failed", clock);
-        if let Some(g) = ground_hybrid(&prepared, limits, &failure, true)
-            && let Ok(t) = accept(g, Kind::Hybrid)
-        {
-            return Ok(t);
+        if let Some(g) = ground_hybrid(&prepared, limits, &failure, true)? {
+            match accept(g, Kind::Hybrid) {
+                Ok(t) => return Ok(t),
+                Err(e) => stop_on(e)?,
+            }
         }
         return ground_plain(prepared, limits, accept, clock);
     }
@@ -294,7 +351,7 @@ pub(crate) fn ground_first<T>(
     // attempts that share their budget.
     let share = limits.share(MERGED_SHARE, true);
     let statics =
-        evaluate_statics(&prepared.static_rules, &mut prepared.program.store, limits.share(MERGED_SHARE, false));
+        evaluate_statics(&prepared.static_rules, &mut prepared.program.store, limits.share(MERGED_SHARE, false))?;
     debug_time("static relations, once", clock);
     let outcome = limits.share(OUTCOME_SHARE, false);
     let any = networks == Networks::Any;
@@ -303,33 +360,42 @@ pub(crate) fn ground_first<T>(
     // oracle could not answer the initial state): the hybrid network is
     // then chosen by the heavy relations only, not built again.
     let mut outcome_offered = false;
-    if outcome_first && let Some(g) = ground_outcome_oracle(&prepared, outcome, &statics) {
+    if outcome_first && let Some(g) = ground_outcome_oracle(&prepared, outcome, &statics)? {
         match accept(g, Kind::OutcomeOracle) {
             Ok(t) => return Ok(t),
-            Err(_) => outcome_offered = true,
+            Err(e) => {
+                stop_on(e)?;
+                outcome_offered = true;
+            }
         }
     }
     let merged = match ground_with(prepared.clone(), share, None, true, Some(statics.clone()), true) {
         Ok(g) => return accept(g, Kind::Plain),
         Err(f) => f,
     };
+    merged.stop()?;
     debug_time("merged attempt failed", clock);
     if any && !merged.heavy.is_empty() {
-        if !outcome_first && let Some(g) = ground_outcome_oracle(&prepared, outcome, &statics) {
+        if !outcome_first && let Some(g) = ground_outcome_oracle(&prepared, outcome, &statics)? {
             match accept(g, Kind::OutcomeOracle) {
                 Ok(t) => return Ok(t),
-                Err(_) => outcome_offered = true,
+                Err(e) => {
+                    stop_on(e)?;
+                    outcome_offered = true;
+                }
             }
         }
         let asked = match ground_with(prepared.clone(), probe, None, false, None, true) {
             Ok(g) => return accept(g, Kind::Plain),
             Err(f) => f,
         };
+        asked.stop()?;
         debug_time("as-asked probe failed", clock);
-        if let Some(g) = ground_hybrid(&prepared, limits, &asked, !outcome_offered)
-            && let Ok(t) = accept(g, Kind::Hybrid)
-        {
-            return Ok(t);
+        if let Some(g) = ground_hybrid(&prepared, limits, &asked, !outcome_offered)? {
+            match accept(g, Kind::Hybrid) {
+                Ok(t) => return Ok(t),
+                Err(e) => stop_on(e)?,
+            }
         }
     }
     ground_plain(prepared, limits, accept, clock)
@@ -341,9 +407,19 @@ pub(crate) fn ground_first<T>(
 /// ([`hybrid::choose_externals`]), within `limits`; `None` when that attempt
 /// did not run out estimating what can ever hold, or the network cannot be
 /// built.
-fn ground_hybrid(prepared: &Prepared, limits: Limits, failure: &Failure, or_outcome: bool) -> Option<Grounding> {
+///
+/// # Errors
+///
+/// [`CompileError::OutOfLimits`] when the deadline or the cancellation of
+/// `limits` stops it.
+fn ground_hybrid(
+    prepared: &Prepared,
+    limits: Limits,
+    failure: &Failure,
+    or_outcome: bool,
+) -> Result<Option<Grounding>, CompileError> {
     if failure.heavy.is_empty() {
-        return None;
+        return Ok(None);
     }
     let debug = std::env::var_os("BOUTON_GGP_DEBUG").is_some();
     let mut hybrid_prepared = prepared.clone();
@@ -353,11 +429,13 @@ fn ground_hybrid(prepared: &Prepared, limits: Limits, failure: &Failure, or_outc
         eprintln!("probe: {}; heavy {heavy:?}", failure.error);
     }
     let (rules, heavy) = (&hybrid_prepared.dynamic_rules, &failure.heavy);
-    let h = if or_outcome {
-        hybrid::choose_externals(rules, heavy, &mut program.store, &mut program.symbols)?
+    let chosen = if or_outcome {
+        hybrid::choose_externals(rules, heavy, &mut program.store, &mut program.symbols)
     } else {
-        hybrid::choose_by_heavy(rules, heavy, &mut program.store, &mut program.symbols)?
+        hybrid::choose_by_heavy(rules, heavy, &mut program.store, &mut program.symbols)
     };
+    limits.stopped()?;
+    let Some(h) = chosen else { return Ok(None) };
     if debug {
         let mut names: Vec<String> = h
             .externals
@@ -368,12 +446,13 @@ fn ground_hybrid(prepared: &Prepared, limits: Limits, failure: &Failure, or_outc
         eprintln!("externals {names:?}");
     }
     match ground_with(hybrid_prepared, limits, Some(&h), false, None, false) {
-        Ok(g) => Some(g),
+        Ok(g) => Ok(Some(g)),
         Err(f) => {
+            f.stop()?;
             if debug {
                 eprintln!("hybrid: {}", f.error);
             }
-            None
+            Ok(None)
         }
     }
 }
@@ -396,11 +475,25 @@ fn ground_plain<T>(
 /// when the relations left to the oracle are what made the plain grounding
 /// too large, and fails early otherwise (chess). `None` when there is no
 /// such network or it does not fit.
-fn ground_outcome_oracle(prepared: &Prepared, limits: Limits, statics: &Statics) -> Option<Grounding> {
+///
+/// # Errors
+///
+/// [`CompileError::OutOfLimits`] when the deadline or the cancellation of
+/// `limits` stops it.
+fn ground_outcome_oracle(
+    prepared: &Prepared,
+    limits: Limits,
+    statics: &Statics,
+) -> Result<Option<Grounding>, CompileError> {
     let mut outcome_prepared = prepared.clone();
     let program = &mut outcome_prepared.program;
-    let h = hybrid::outcome_externals(&outcome_prepared.dynamic_rules, &mut program.store, &mut program.symbols)?;
-    ground_with(outcome_prepared, limits, Some(&h), true, Some(statics.clone()), false).ok()
+    let chosen = hybrid::outcome_externals(&outcome_prepared.dynamic_rules, &mut program.store, &mut program.symbols);
+    limits.stopped()?;
+    let Some(h) = chosen else { return Ok(None) };
+    match ground_with(outcome_prepared, limits, Some(&h), true, Some(statics.clone()), false) {
+        Ok(g) => Ok(Some(g)),
+        Err(f) => f.stop().map(|()| None),
+    }
 }
 
 /// Whether terminality or goals read a relation that does not depend on the
@@ -448,37 +541,54 @@ struct Statics {
     used: Budget,
 }
 
-fn evaluate_statics(static_rules: &[NRule], store: &mut TermStore, limits: Limits) -> Statics {
+/// The relations that do not depend on the state, evaluated within
+/// `limits` ([`Statics`]).
+///
+/// # Errors
+///
+/// [`CompileError::OutOfLimits`] when the deadline or the cancellation of
+/// `limits` stops the evaluation.
+fn evaluate_statics(static_rules: &[NRule], store: &mut TermStore, limits: Limits) -> Result<Statics, CompileError> {
     let budget = budget_of(limits);
-    let mut exact = Budget::new(budget.atoms / STATIC_SHARE, budget.joins / STATIC_SHARE);
+    let mut exact = Budget::new(budget.atoms / STATIC_SHARE, budget.joins / STATIC_SHARE).within(limits.stop);
     let before = exact;
     let mut model = Model::default();
     let lazy = Evaluator::run_while_within(static_rules.to_vec(), store, &mut model, &Negation::Exact, &mut exact);
-    Statics { model, lazy, used: Budget::new(before.atoms - exact.atoms, before.joins - exact.joins) }
+    if let Some(why) = exact.interruption() {
+        return Err(CompileError::OutOfLimits(why));
+    }
+    Ok(Statics { model, lazy, used: Budget::new(before.atoms - exact.atoms, before.joins - exact.joins) })
 }
 
-/// The grounding budget of `limits`: atoms, and rule instances found.
+/// The grounding budget of `limits`: atoms, and rule instances found, until
+/// their deadline and unless cancelled.
 fn budget_of(limits: Limits) -> Budget {
-    Budget::new(limits.atoms, limits.joins)
+    Budget::new(limits.atoms, limits.joins).within(limits.stop)
 }
 
 /// The rules simplified ([`crate::fluents`], [`crate::guards`]) and the
-/// state-dependent ones decomposed.
-fn prepare(game: &Game) -> Result<Prepared, CompileError> {
-    let mut program = Program::new(game);
+/// state-dependent ones decomposed, within `stop` (checked by the
+/// normaliser and the decomposition as they go, and between the passes).
+fn prepare(game: &Game, stop: limits::Limits) -> Result<Prepared, CompileError> {
+    let mut program = Program::new_within(game, stop)?;
     fluents::inline_constant_fluents(&mut program.rules, &mut program.store);
     if program.roles.is_empty() {
         return Err(CompileError::NoRoles);
     }
     let dynamic = dynamic_preds(&program);
     guards::project_guarded_arguments(&mut program.rules, &dynamic, &mut program.store, &mut program.symbols);
+    // The passes above (not bounded themselves) are linear in the rules.
+    if let Some(why) = stop.exceeded() {
+        return Err(CompileError::OutOfLimits(why));
+    }
     let mut dynamic = dynamic_preds(&program);
     let state = |p: Pred| dynamic.contains(&p) || matches!(p.name, kw::TRUE | kw::DOES);
     let (dynamic_rules, static_rules): (Vec<NRule>, Vec<NRule>) =
         program.rules.iter().cloned().partition(|r| state(r.head.pred(&program.store)));
     let original = dynamic_rules.clone();
-    let facts = Determined::of_facts(&static_rules, &program.store);
-    let (dynamic_rules, helpers) = decompose(dynamic_rules, &state, &facts, &mut program.store, &mut program.symbols);
+    let facts = Determined::of_facts(&static_rules, &program.store, stop)?;
+    let (dynamic_rules, helpers) =
+        decompose(dynamic_rules, &state, &facts, &mut program.store, &mut program.symbols, stop)?;
     dynamic.extend(helpers.iter().copied());
     Ok(Prepared { program, dynamic, dynamic_rules, original, static_rules })
 }
@@ -518,8 +628,10 @@ fn ground_with(
     // numbers, of which a few board squares are ever asked about) are left
     // to demand below.
     let clock = std::time::Instant::now();
-    let Statics { model: mut statics, lazy, used } =
-        statics.unwrap_or_else(|| evaluate_statics(&static_rules, &mut program.store, limits));
+    let Statics { model: mut statics, lazy, used } = match statics {
+        Some(statics) => statics,
+        None => evaluate_statics(&static_rules, &mut program.store, limits)?,
+    };
     let mut budget = budget_of(limits);
     budget.atoms = budget.atoms.saturating_sub(used.atoms);
     budget.joins = budget.joins.saturating_sub(used.joins);
@@ -559,10 +671,11 @@ fn ground_with(
         free(Pred::new(kw::DOES, 2), 2),
     ];
     let size = |p: Pred| statics.relation(p).map_or(GUESS, |r| r.atoms.len());
+    let (store, symbols) = (&mut program.store, &mut program.symbols);
     let demand = if merge {
-        magic::transform_merged(&bridged, &queries, &mut program.store, &mut program.symbols, &size)
+        magic::transform_merged(&bridged, &queries, store, symbols, &size, limits.stop)?
     } else {
-        magic::transform(&bridged, &queries, &mut program.store, &mut program.symbols, &size)
+        magic::transform_within(&bridged, &queries, store, symbols, &size, limits.stop)?
     };
     let mut domain = statics.clone();
     let not_dynamic = |p: Pred| !is_dynamic(p) && !demand.demand.contains(&p);
@@ -578,6 +691,9 @@ fn ground_with(
         &mut budget,
         give_up.then_some(HOPELESS_ROUNDS),
     );
+    if let Some(why) = budget.interruption() {
+        return Err(why.into());
+    }
     if !lazy_preds.is_empty() && !budget.is_spent() {
         let exact: Vec<NRule> =
             demand.rules.iter().filter(|r| lazy_preds.contains(&r.head.pred(&program.store))).cloned().collect();
@@ -592,6 +708,9 @@ fn ground_with(
             }
         }
         Evaluator::run_once(exact, &mut program.store, &mut asked, &Negation::Exact, &mut budget);
+        if let Some(why) = budget.interruption() {
+            return Err(why.into());
+        }
         for &p in &lazy_preds {
             domain.remove(p);
             for &atom in asked.atoms(p) {
@@ -634,7 +753,11 @@ fn ground_with(
     let mut to_ground = Vec::new();
     for (rule, filtered) in rules_to_ground(&demand, &program.store, &|p| is_dynamic(p) && !external(p)) {
         let plan = Plan::new(&rule, None, &program.store, &|p| domain.atoms(p).len());
-        domain.prepare(&rule, &plan, &program.store);
+        if !domain.prepare_within(&rule, &plan, &program.store, &mut budget)
+            && let Some(why) = budget.interruption()
+        {
+            return Err(why.into());
+        }
         to_ground.push(ToGround { rule, filtered, plan });
     }
     let is_demand = |p: Pred| demand.demand.contains(&p);
@@ -645,9 +768,7 @@ fn ground_with(
         is_demand: &is_demand,
         checked: &not_dynamic,
     };
-    let Some((mut rules, per_rule)) = instantiate_all(&to_ground, &against, limits.rules) else {
-        return Err(CompileError::TooLarge("the ground rules").into());
-    };
+    let (mut rules, per_rule) = instantiate_all(&to_ground, &against, limits.rules, limits.stop)?;
     if std::env::var_os("BOUTON_GGP_DEBUG").is_some() {
         for (ToGround { rule, .. }, &(count, seconds)) in to_ground.iter().zip(&per_rule) {
             if seconds > 0.05 {
@@ -662,9 +783,11 @@ fn ground_with(
     if std::env::var_os("BOUTON_GGP_DEBUG").is_some() {
         debug_sizes(&rules, &domain, &program.store, &program.symbols);
     }
+    let mut check = PeriodicCheck::new(limits.stop);
     if hybrid.is_some() {
         let mut inputs: HashSet<TermId> = HashSet::new();
         for rule in rules.iter() {
+            check.step()?;
             inputs.extend(rule.body.iter().map(|&(a, _)| a).filter(|&a| external(program.store.pred(a))));
         }
         if inputs.len() > hybrid::MAX_INPUTS {
@@ -679,6 +802,7 @@ fn ground_with(
             .collect();
     for pred in &constant {
         for &atom in domain.atoms(*pred) {
+            check.step()?;
             rules.push(atom, &[]);
         }
     }
@@ -870,8 +994,11 @@ fn is_bridge(rule: &NRule, store: &TermStore) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cancel::Canceller;
+    use std::time::{Duration, Instant};
 
-    const LIMITS: Limits = Limits { atoms: 1_000_000, rules: 1_000_000, joins: 4_000_000 };
+    const LIMITS: Limits =
+        Limits { atoms: 1_000_000, rules: 1_000_000, joins: 4_000_000, stop: limits::Limits::none() };
 
     #[test]
     fn static_relations_disappear_from_ground_rules() {
@@ -935,6 +1062,164 @@ mod tests {
         assert_eq!(all[0], GroundRule { head: a, body: &[(b, true), (c, false)] });
         assert_eq!(all[1], GroundRule { head: b, body: &[] });
         assert_eq!(rules.get(2), GroundRule { head: c, body: &[(a, true)] });
+    }
+
+    /// Chess, from the repository's games.
+    fn chess() -> Game {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/games/chess.kif");
+        Game::parse(&std::fs::read_to_string(path).expect("chess.kif")).expect("chess parses")
+    }
+
+    /// A generated game with a board of `side`² cells, any of them marked
+    /// each turn: about `3 side²` ground rules, grounded plain.
+    fn marking(side: usize) -> Game {
+        let numbers: String = (0..side).map(|i| format!("(index {i}) ")).collect();
+        Game::parse(&format!(
+            "(role r) (init (at 0 0)) {numbers}
+             (<= (legal r (mark ?x ?y)) (index ?x) (index ?y) (not (true (at ?x ?y))))
+             (<= (next (at ?x ?y)) (does r (mark ?x ?y)))
+             (<= (next (at ?x ?y)) (true (at ?x ?y)) (not (does r (mark ?y ?x))))
+             (<= terminal (true (at 1 1))) (goal r 100)"
+        ))
+        .expect("the generated game parses")
+    }
+
+    /// The grounding limits of the machine, with `stop` too.
+    fn default_within(stop: limits::Limits) -> Limits {
+        Limits::new(crate::DEFAULT_GROUNDING_LIMIT).within(stop)
+    }
+
+    /// A deadline already passed.
+    fn passed() -> limits::Limits {
+        limits::Limits::none().until(Instant::now() - Duration::from_millis(1))
+    }
+
+    /// Grounds `game` (any network) within the default limits, cancelled
+    /// from another thread [`CANCEL_AFTER`] after the start.
+    fn ground_cancelled(game: &Game) -> Result<Grounding, CompileError> {
+        let canceller = Canceller::new();
+        let limits = default_within(limits::Limits::none().cancelled_by(canceller.handle()));
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(CANCEL_AFTER);
+                canceller.cancel();
+            });
+            ground(game, limits, Networks::Any)
+        })
+    }
+
+    /// How long after the start the cancellation is raised: far less than
+    /// grounding chess or [`marking`]`(300)` takes.
+    const CANCEL_AFTER: Duration = Duration::from_millis(20);
+
+    /// What tells two networks apart: the ground rules (head, body), the
+    /// initial state, the number of relations left to the oracle.
+    type Network = (Vec<(TermId, Vec<(TermId, bool)>)>, Vec<TermId>, usize);
+
+    /// The ground rules, initial state and oracle's relations of `g`.
+    fn network(g: &Grounding) -> Network {
+        (g.rules.iter().map(|r| (r.head, r.body.to_vec())).collect(), g.init.clone(), g.externals.len())
+    }
+
+    #[test]
+    fn a_passed_deadline_stops_grounding_before_any_network() {
+        for game in [chess(), marking(300)] {
+            let stopped = ground(&game, default_within(passed()), Networks::Any);
+            assert_eq!(stopped.err(), Some(CompileError::OutOfLimits(OutOfLimits::Deadline)));
+            let hybrid = ground(&game, default_within(passed()), Networks::Hybrid);
+            assert_eq!(hybrid.err(), Some(CompileError::OutOfLimits(OutOfLimits::Deadline)));
+        }
+    }
+
+    #[test]
+    fn a_cancellation_from_another_thread_stops_grounding_chess() {
+        assert_eq!(ground_cancelled(&chess()).err(), Some(CompileError::OutOfLimits(OutOfLimits::Cancelled)));
+    }
+
+    #[test]
+    fn a_cancellation_from_another_thread_stops_grounding_a_large_game() {
+        assert_eq!(ground_cancelled(&marking(300)).err(), Some(CompileError::OutOfLimits(OutOfLimits::Cancelled)));
+    }
+
+    #[test]
+    fn limits_not_reached_change_no_network() {
+        // Without the new field, and with a deadline far off and a
+        // cancellation never raised: the same network, rule for rule (the
+        // hybrid one for chess, the plain one for the generated game).
+        let canceller = Canceller::new();
+        let far =
+            limits::Limits::none().until(Instant::now() + Duration::from_secs(3600)).cancelled_by(canceller.handle());
+        for game in [chess(), marking(120)] {
+            let before = ground(&game, Limits::new(crate::DEFAULT_GROUNDING_LIMIT), Networks::Any).unwrap();
+            let none = ground(&game, default_within(limits::Limits::none()), Networks::Any).unwrap();
+            let within = ground(&game, default_within(far), Networks::Any).unwrap();
+            assert!(before.rules.len() > 10_000, "{} ground rules", before.rules.len());
+            assert_eq!(network(&none), network(&before));
+            assert_eq!(network(&within), network(&before));
+        }
+        assert!(!canceller.is_cancelled());
+    }
+
+    #[test]
+    fn a_stop_returned_by_accept_ends_every_attempt() {
+        // Chess offers its hybrid network, then would ground plain within
+        // the full budget: a stop returned by `accept` ends it there.
+        let mut offered = Vec::new();
+        let result: Result<(), CompileError> =
+            ground_first(&chess(), Limits::new(crate::DEFAULT_GROUNDING_LIMIT), Networks::Any, &mut |_, kind| {
+                offered.push(kind);
+                Err(CompileError::OutOfLimits(OutOfLimits::Cancelled))
+            });
+        assert_eq!(result, Err(CompileError::OutOfLimits(OutOfLimits::Cancelled)));
+        assert_eq!(offered, vec![Kind::Hybrid]);
+    }
+
+    /// A game of the repository's test games, by path under the crate.
+    fn test_game(path: &str) -> Game {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+        Game::parse(&std::fs::read_to_string(&path).expect("the game's file")).expect("the game parses")
+    }
+
+    /// Grounds `game` (any network) cancelled from another thread `after`
+    /// the start; the result, and how long after the cancellation it came
+    /// (zero when it came before).
+    fn cancelled_after(game: &Game, after: Duration) -> (Result<Grounding, CompileError>, Duration) {
+        let canceller = Canceller::new();
+        let limits = default_within(limits::Limits::none().cancelled_by(canceller.handle()));
+        let cancelled_at = std::sync::Mutex::new(None);
+        let (result, ended) = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(after);
+                *cancelled_at.lock().unwrap() = Some(Instant::now());
+                canceller.cancel();
+            });
+            let result = ground(game, limits, Networks::Any);
+            (result, Instant::now())
+        });
+        let cancelled_at = cancelled_at.into_inner().unwrap().expect("cancelled");
+        (result, ended.saturating_duration_since(cancelled_at))
+    }
+
+    #[test]
+    fn how_soon_grounding_stops_after_a_cancellation() {
+        // Printed, not asserted (`--nocapture`): how long grounding runs on
+        // after a cancellation raised at a few points of its work.
+        let games = ["tests/games/chess.kif", "tests/grounding-games/laikLee_hex.kif", "tests/games/sudoku.kif"];
+        for path in games {
+            let game = test_game(path);
+            for after in [Duration::from_millis(20), Duration::from_millis(500)] {
+                let (result, late) = cancelled_after(&game, after);
+                let what = match &result {
+                    Ok(g) => format!("done first ({} ground rules)", g.rules.len()),
+                    Err(e) => e.to_string(),
+                };
+                println!("{path}: cancelled after {after:?}: {what}, {:.1} ms after it", late.as_secs_f64() * 1e3);
+                assert!(
+                    matches!(result, Ok(_) | Err(CompileError::OutOfLimits(OutOfLimits::Cancelled))),
+                    "{path}: {what}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -8,15 +8,22 @@
 //! rules it has already found, and the parts' rules are then put back in
 //! the order of the rules. The ground rules, and their order, are those of
 //! instantiating every rule in turn on one thread.
+//!
+//! The deadline and the cancellation of the request are checked as the
+//! joins try candidates ([`Join::within`]) and as the instances are kept
+//! (every [`CHECK_EVERY`](crate::datalog::CHECK_EVERY) of either): once
+//! they are reached, every thread stops and there are no ground rules.
 
 use std::hash::Hasher;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
-use crate::datalog::{Join, Model, Negation, Plan, find_instance};
+use crate::compile_error::CompileError;
+use crate::datalog::{Budget, Join, Model, Negation, PeriodicCheck, Plan, find_instance};
 use crate::ground::{GroundRule, GroundRules};
 use crate::hash::{FastMap, WordHasher};
+use crate::limits::Limits;
 use crate::normalize::{Lit, NRule, Pat};
 use crate::store::{Pred, TermId, TermStore};
 
@@ -45,12 +52,19 @@ pub(crate) struct ToGround {
 }
 
 /// The ground rules of `rules`, and for each rule how many it added and
-/// the seconds it took; `None` when there are more than `max_rules`.
+/// the seconds it took, found within `limits`.
+///
+/// # Errors
+///
+/// [`CompileError::TooLarge`] when there are more than `max_rules`,
+/// [`CompileError::OutOfLimits`] when the deadline or the cancellation of
+/// `limits` stops the instantiation.
 pub(crate) fn instantiate_all(
     rules: &[ToGround],
     against: &Against<'_>,
     max_rules: usize,
-) -> Option<(GroundRules, Vec<(usize, f64)>)> {
+    limits: Limits,
+) -> Result<(GroundRules, Vec<(usize, f64)>), CompileError> {
     // The parts: the rules of each head relation, in order of their first.
     let mut part_of: FastMap<Pred, usize> = FastMap::default();
     let mut parts: Vec<Vec<usize>> = Vec::new();
@@ -71,17 +85,23 @@ pub(crate) fn instantiate_all(
         std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS).min(parts.len())
     };
     let next = AtomicUsize::new(0);
-    let overflow = AtomicBool::new(false);
+    // Set when a part fails: the other workers take no more parts.
+    let failed = AtomicBool::new(false);
+    // The first failure.
+    let failure: Mutex<Option<CompileError>> = Mutex::new(None);
     let done: Mutex<Vec<Option<Part>>> = Mutex::new((0..parts.len()).map(|_| None).collect());
     let work = || {
         loop {
             let k = next.fetch_add(1, Ordering::Relaxed);
-            if k >= parts.len() || overflow.load(Ordering::Relaxed) {
+            if k >= parts.len() || failed.load(Ordering::Relaxed) {
                 return;
             }
-            match instantiate_part(rules, &parts[k], against, max_rules) {
-                Some(part) => done.lock().expect("no worker panics")[k] = Some(part),
-                None => overflow.store(true, Ordering::Relaxed),
+            match instantiate_part(rules, &parts[k], against, max_rules, limits) {
+                Ok(part) => done.lock().expect("no worker panics")[k] = Some(part),
+                Err(error) => {
+                    failed.store(true, Ordering::Relaxed);
+                    failure.lock().expect("no worker panics").get_or_insert(error);
+                }
             }
         }
     };
@@ -98,14 +118,16 @@ pub(crate) fn instantiate_all(
     } else {
         work();
     }
-    if overflow.load(Ordering::Relaxed) {
-        return None;
+    if let Some(error) = failure.into_inner().expect("no worker panics") {
+        // A stop by the limits wins over too many rules found meanwhile:
+        // it ends every attempt at grounding.
+        return Err(limits.exceeded().map_or(error, CompileError::OutOfLimits));
     }
     let done: Vec<Part> =
         done.into_inner().expect("no worker panics").into_iter().map(|p| p.expect("every part done")).collect();
     let total: usize = done.iter().map(|p| p.rules.len()).sum();
     if total > max_rules {
-        return None;
+        return Err(TOO_MANY);
     }
     // Back in the order of the rules.
     let literals = done.iter().map(|p| p.rules.literal_count()).sum();
@@ -121,8 +143,11 @@ pub(crate) fn instantiate_all(
         stats[r] = (count, seconds);
         at[k] = (next_rule + 1, first + count);
     }
-    Some((out, stats))
+    Ok((out, stats))
 }
+
+/// The error when there are more ground rules than allowed.
+const TOO_MANY: CompileError = CompileError::TooLarge("the ground rules");
 
 /// Below this many atoms in the heads' relations, one thread instantiates.
 const PARALLEL_WORK: usize = 20_000;
@@ -160,9 +185,25 @@ enum Kept<'r> {
 }
 
 /// The ground rules of the rules `part` (numbers in `rules`, all of one
-/// head relation), each once; `None` when there are more than `max_rules`.
-fn instantiate_part(rules: &[ToGround], part: &[usize], against: &Against<'_>, max_rules: usize) -> Option<Part> {
+/// head relation), each once, found within `limits`.
+///
+/// # Errors
+///
+/// As [`instantiate_all`].
+fn instantiate_part(
+    rules: &[ToGround],
+    part: &[usize],
+    against: &Against<'_>,
+    max_rules: usize,
+    limits: Limits,
+) -> Result<Part, CompileError> {
     let Against { store, domain, is_dynamic, is_demand, checked } = *against;
+    // Spends nothing: it carries the limits to the joins' scans, which
+    // count their candidates in it.
+    let mut scan = Budget::new(usize::MAX, usize::MAX).within(limits);
+    // The instances found, counted apart: a rule without a positive literal
+    // has instances without candidates.
+    let mut check = PeriodicCheck::new(limits);
     let negation = Negation::Only(checked);
     let mut out = GroundRules::default();
     let mut per_rule = Vec::with_capacity(part.len());
@@ -179,7 +220,7 @@ fn instantiate_part(rules: &[ToGround], part: &[usize], against: &Against<'_>, m
         let before = out.len();
         // The body's own literals (the head filter, last, is not one).
         let own = rule.body.len() - usize::from(*filtered);
-        let join = Join::new(store, domain, rule, &negation, plan, None);
+        let join = Join::new(store, domain, rule, &negation, plan, None).within(&scan);
         // What each body literal leaves in a ground rule, decided once for
         // the rule rather than for each instance.
         let kept: Vec<Kept<'_>> = rule.body[..own]
@@ -192,7 +233,12 @@ fn instantiate_part(rules: &[ToGround], part: &[usize], against: &Against<'_>, m
             })
             .collect();
         let mut overflow = false;
+        let mut stopped = None;
         join.solutions(&mut |b| {
+            if let Err(why) = check.step() {
+                stopped = Some(why);
+                return false;
+            }
             // A filtered head is the atom its filter, the last literal,
             // matched: no need to look it up.
             let head =
@@ -229,12 +275,16 @@ fn instantiate_part(rules: &[ToGround], part: &[usize], against: &Against<'_>, m
             out.push(head, &body);
             true
         });
+        join.pass_tries_to(&mut scan);
+        if let Some(why) = stopped.or(scan.interruption()) {
+            return Err(CompileError::OutOfLimits(why));
+        }
         if overflow {
-            return None;
+            return Err(TOO_MANY);
         }
         per_rule.push((out.len() - before, clock.elapsed().as_secs_f64()));
     }
-    Some(Part { rules: out, per_rule })
+    Ok(Part { rules: out, per_rule })
 }
 
 fn hash_rule(rule: GroundRule<'_>) -> u64 {
@@ -249,8 +299,13 @@ fn hash_rule(rule: GroundRule<'_>) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cancel::Canceller;
+    use crate::datalog::Evaluator;
     use crate::game::Game;
-    use crate::ground::{Limits, Networks, ground};
+    use crate::ground::{Limits as GroundLimits, Networks, ground};
+    use crate::limits::OutOfLimits;
+    use crate::normalize::Program;
+    use std::time::Duration;
 
     /// Set, instantiation runs on one thread (another test running at the
     /// same time may then run on one thread too: the result is the same).
@@ -270,7 +325,7 @@ mod tests {
              (<= terminal (true (at 1 1))) (goal r 100)"
         ))
         .unwrap();
-        let limits = Limits::new(1_000_000);
+        let limits = GroundLimits::new(1_000_000);
         let both = ground(&game, limits, Networks::Plain).unwrap();
         ONE_THREAD.store(true, Ordering::Relaxed);
         let one = ground(&game, limits, Networks::Plain);
@@ -281,5 +336,75 @@ mod tests {
             g.rules.iter().map(|r| (r.head, r.body.to_vec())).collect()
         };
         assert_eq!(rules(&both), rules(&one));
+    }
+
+    /// The number of ground rules of `(pair x y)` and `(twin x y)` (`x`
+    /// and `y` distinct) over `side` cells, `(cell x)` depending on the
+    /// state, instantiated within `limits` and `max_rules` — on one thread
+    /// or two (`one_thread`; two relations of more than 20,000 atoms each
+    /// for `side` 150).
+    fn pairs(side: usize, one_thread: bool, limits: Limits, max_rules: usize) -> Result<usize, CompileError> {
+        let cells: String = (0..side).map(|i| format!("(cell {i}) ")).collect();
+        let text = format!(
+            "{cells} (<= (pair ?x ?y) (cell ?x) (cell ?y)) (<= (twin ?x ?y) (cell ?x) (cell ?y) (distinct ?x ?y))"
+        );
+        let mut program = Program::new(&Game::parse(&text).expect("the generated rules parse"));
+        let cell = program.symbols.lookup("cell").expect("cell");
+        let mut domain = Model::default();
+        let all = program.rules.clone();
+        Evaluator::run_once(all, &mut program.store, &mut domain, &Negation::Exact, &mut Budget::unlimited());
+        let store = &program.store;
+        let to_ground: Vec<ToGround> = program
+            .rules
+            .iter()
+            .filter(|r| !r.body.is_empty())
+            .map(|rule| {
+                let plan = Plan::new(rule, None, store, &|p| domain.atoms(p).len());
+                domain.prepare(rule, &plan, store);
+                ToGround { rule: rule.clone(), filtered: false, plan }
+            })
+            .collect();
+        let against = Against {
+            store,
+            domain: &domain,
+            is_dynamic: &|p: Pred| p.name == cell,
+            is_demand: &|_| false,
+            checked: &|_| true,
+        };
+        if one_thread {
+            ONE_THREAD.store(true, Ordering::Relaxed);
+        }
+        let result = instantiate_all(&to_ground, &against, max_rules, limits);
+        ONE_THREAD.store(false, Ordering::Relaxed);
+        result.map(|(rules, per_rule)| {
+            assert_eq!(per_rule.iter().map(|&(count, _)| count).sum::<usize>(), rules.len());
+            rules.len()
+        })
+    }
+
+    #[test]
+    fn instantiation_stops_at_the_limits_on_one_thread_and_two() {
+        let side = 150;
+        let all = side * side + side * (side - 1);
+        let canceller = Canceller::new();
+        let cancellable = Limits::none().cancelled_by(canceller.handle());
+        let passed = Limits::none().until(Instant::now() - Duration::from_millis(1));
+        for one_thread in [true, false] {
+            assert_eq!(pairs(side, one_thread, Limits::none(), usize::MAX), Ok(all));
+            assert_eq!(pairs(side, one_thread, cancellable, usize::MAX), Ok(all));
+            assert_eq!(pairs(side, one_thread, Limits::none(), all - 1), Err(TOO_MANY));
+            assert_eq!(
+                pairs(side, one_thread, passed, usize::MAX),
+                Err(CompileError::OutOfLimits(OutOfLimits::Deadline))
+            );
+        }
+        canceller.cancel();
+        for one_thread in [true, false] {
+            let stopped = pairs(side, one_thread, cancellable, usize::MAX);
+            assert_eq!(stopped, Err(CompileError::OutOfLimits(OutOfLimits::Cancelled)));
+            // Stopped while too many rules are found: the stop wins.
+            let both = pairs(side, one_thread, cancellable, 10);
+            assert_eq!(both, Err(CompileError::OutOfLimits(OutOfLimits::Cancelled)));
+        }
     }
 }

@@ -184,19 +184,53 @@ impl Machine {
     ///
     /// As [`Machine::compile`].
     pub fn compile_within(game: &Game, limit: usize) -> Result<Machine, CompileError> {
+        Machine::compile_with(game, Limits::new(limit))
+    }
+
+    /// As [`Machine::compile`], stopped at the deadline or the cancellation
+    /// of `stop`: the player's compilation ends with its match.
+    ///
+    /// ```
+    /// use bouton_ggp::cancel::Canceller;
+    /// use bouton_ggp::limits::{Limits, OutOfLimits};
+    /// use bouton_ggp::{CompileError, Game, Machine};
+    ///
+    /// let game = Game::parse("(role you) (init (at 0)) (<= (legal you go) (true (at 0)))
+    ///     (<= (next (at 1)) (does you go)) (<= terminal (true (at 1))) (goal you 100)")?;
+    /// assert!(Machine::compile_limited(&game, Limits::none()).is_ok());
+    /// let canceller = Canceller::new();
+    /// canceller.cancel();
+    /// let stopped = Machine::compile_limited(&game, Limits::none().cancelled_by(canceller.handle()));
+    /// assert!(matches!(stopped, Err(CompileError::OutOfLimits(OutOfLimits::Cancelled))));
+    /// # Ok::<(), bouton_ggp::GameError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Machine::compile`], and [`CompileError::OutOfLimits`] once
+    /// `stop` is reached (no other network is tried after it).
+    pub fn compile_limited(game: &Game, stop: crate::limits::Limits) -> Result<Machine, CompileError> {
+        Machine::compile_with(game, Limits::new(DEFAULT_GROUNDING_LIMIT).within(stop))
+    }
+
+    /// [`Machine::compile`] within the grounding `limits` (their stop
+    /// checked between the phases grounding does not check itself).
+    fn compile_with(game: &Game, limits: Limits) -> Result<Machine, CompileError> {
         let started = Instant::now();
-        let limits = Limits::new(limit);
         ground::ground_first(game, limits, Networks::Any, &mut |g, kind| {
             // A network with an oracle that cannot answer the initial state
             // is passed over (assemble refuses it), and a hybrid network
             // that the prover clearly outpaces too: the prover would reason
-            // about the game faster.
+            // about the game faster. A stop ends every attempt.
+            limits.stopped()?;
             let machine = Machine::assemble(g, started)?;
+            limits.stopped()?;
             if kind == Kind::Hybrid {
                 let pace = pace::race(&machine, game, RACE_STEPS, RACE_BUDGET);
                 if std::env::var_os("BOUTON_GGP_DEBUG").is_some() {
                     eprintln!("race: {pace:?}");
                 }
+                limits.stopped()?;
                 if !pace.machine_keeps_pace() {
                     return Err(CompileError::TooLarge(SLOWER_THAN_PROVER));
                 }

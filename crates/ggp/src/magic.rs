@@ -93,17 +93,17 @@ pub(crate) fn transform_within(
 /// (q a b) asked with a bound in one rule and with a and b in another
 ///     → one demand relation over a
 /// ```
+///
+/// Within `limits`, as [`transform_within`].
 pub(crate) fn transform_merged(
     rules: &[NRule],
     queries: &[(Pred, Adornment)],
     store: &mut TermStore,
     symbols: &mut Symbols,
     size: &dyn Fn(Pred) -> usize,
-) -> Demand {
-    match rewrite(rules, queries, store, symbols, size, true, Limits::none()) {
-        Ok(demand) => demand,
-        Err(why) => unreachable!("a rewriting without limits was stopped: {why}"),
-    }
+    limits: Limits,
+) -> Result<Demand, OutOfLimits> {
+    rewrite(rules, queries, store, symbols, size, true, limits)
 }
 
 /// How many times the merged adornments are refined at most (each round can
@@ -613,7 +613,9 @@ mod tests {
         Evaluator::run_once(facts, &mut program.store, &mut statics, &Negation::Exact, &mut Budget::unlimited());
         let queries = [(q, vec![false])];
         let asked = transform(&rules, &queries, &mut program.store, &mut program.symbols, &|_| 10);
-        let merged = transform_merged(&rules, &queries, &mut program.store, &mut program.symbols, &|_| 10);
+        let merged =
+            transform_merged(&rules, &queries, &mut program.store, &mut program.symbols, &|_| 10, Limits::none())
+                .expect("no limits to stop it");
         let demands_of_lt = |d: &Demand, p: &Program| {
             d.demand.iter().filter(|r| p.symbols.name(r.name).starts_with("demand lt")).count()
         };

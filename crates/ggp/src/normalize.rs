@@ -13,8 +13,10 @@
 
 use std::collections::HashMap;
 
+use crate::datalog::PeriodicCheck;
 use crate::dnf::{self, Flat};
 use crate::game::{Ast, Game};
+use crate::limits::{Limits, OutOfLimits};
 use crate::store::{Pred, TermId, TermStore};
 use crate::symbol::{Sym, Symbols, kw};
 
@@ -90,12 +92,29 @@ pub(crate) struct Program {
 }
 
 impl Program {
+    /// The program of `game` (the tests' way: compilation and the prover
+    /// normalise [within](Program::new_within) the request's limits).
+    #[cfg(test)]
     pub(crate) fn new(game: &Game) -> Program {
+        match Program::new_within(game, Limits::none()) {
+            Ok(program) => program,
+            Err(why) => unreachable!("normalising without limits was stopped: {why}"),
+        }
+    }
+
+    /// The program of `game`, normalised within `limits`: checked every
+    /// [`CHECK_EVERY`](crate::datalog::CHECK_EVERY) bodies normalised (a
+    /// rule with `or` has one per alternative, up to
+    /// [`dnf::MAX_BODIES`]); stopped, it gives no program.
+    pub(crate) fn new_within(game: &Game, limits: Limits) -> Result<Program, OutOfLimits> {
+        let mut check = PeriodicCheck::new(limits);
+        check.check()?;
         let mut symbols = game.symbols.clone();
         let mut store = TermStore::default();
         let mut rules = Vec::new();
         let mut roles = Vec::new();
         for rule in &game.rules {
+            check.step()?;
             if rule.head.name() == Some(kw::ROLE)
                 && rule.body.is_empty()
                 && let [role] = rule.head.args()
@@ -106,10 +125,11 @@ impl Program {
             }
             let Some(bodies) = dnf::expand(&rule.body) else { continue };
             for body in bodies {
+                check.step()?;
                 normalize(&rule.head, &body, &mut symbols, &mut store, &mut rules);
             }
         }
-        Program { symbols, store, rules, roles }
+        Ok(Program { symbols, store, rules, roles })
     }
 }
 
@@ -197,6 +217,8 @@ fn normalize(head: &Ast, body: &[Flat], symbols: &mut Symbols, store: &mut TermS
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cancel::Canceller;
+    use std::time::{Duration, Instant};
 
     fn program(text: &str) -> Program {
         Program::new(&Game::parse(text).unwrap())
@@ -223,5 +245,53 @@ mod tests {
     fn heads_with_unbound_variables_are_dropped() {
         let p = program("(cell 1 1) (<= (dc ?x ?y) (distinct ?x ?y)) (<= terminal (cell 1 1))");
         assert_eq!(p.rules.len(), 2);
+    }
+
+    /// Chess, from the repository's games.
+    fn chess() -> Game {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/games/chess.kif");
+        Game::parse(&std::fs::read_to_string(path).expect("chess.kif")).expect("chess parses")
+    }
+
+    /// A generated game of `rules` rules each with twelve `or`s of two
+    /// literals: 4,096 bodies each once normalised (`rules` 100: seconds of
+    /// normalising, far more than a cancellation after 20 ms lets run).
+    fn many_alternatives(rules: usize) -> Game {
+        let alternatives: String = (0..12).map(|i| format!("(or (a{i} ?x) (b{i} ?x)) ")).collect();
+        let text: String = (0..rules).map(|r| format!("(<= (p{r} ?x) (q ?x) {alternatives}) ")).collect();
+        Game::parse(&format!("(role r) {text}")).expect("the generated game parses")
+    }
+
+    #[test]
+    fn a_passed_deadline_or_a_cancellation_stops_the_normaliser() {
+        let passed = Limits::none().until(Instant::now() - Duration::from_millis(1));
+        assert_eq!(Program::new_within(&chess(), passed).err(), Some(OutOfLimits::Deadline));
+        assert_eq!(Program::new_within(&many_alternatives(100), passed).err(), Some(OutOfLimits::Deadline));
+        let canceller = Canceller::new();
+        let cancellable = Limits::none().cancelled_by(canceller.handle());
+        let game = many_alternatives(100);
+        let stopped = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(Duration::from_millis(20));
+                canceller.cancel();
+            });
+            Program::new_within(&game, cancellable)
+        });
+        assert_eq!(stopped.err(), Some(OutOfLimits::Cancelled));
+        assert_eq!(Program::new_within(&chess(), cancellable).err(), Some(OutOfLimits::Cancelled));
+    }
+
+    #[test]
+    fn limits_not_reached_change_no_program() {
+        let canceller = Canceller::new();
+        let far = Limits::none().until(Instant::now() + Duration::from_secs(3600)).cancelled_by(canceller.handle());
+        for game in [chess(), many_alternatives(2)] {
+            let before = Program::new(&game);
+            let within = Program::new_within(&game, far).expect("far from the limits");
+            assert!(before.rules.len() > 150, "{} rules", before.rules.len());
+            assert_eq!(within.rules, before.rules);
+            assert_eq!(within.roles, before.roles);
+            assert_eq!(within.store.len(), before.store.len());
+        }
     }
 }

@@ -29,9 +29,10 @@
 //! stopped top-down is not counted as given up, nor asked bottom-up.
 //! Building the prover can be bounded the same way
 //! ([`Prover::new_within`]: chess takes about 0.2 s, laikLee_hex and sudoku
-//! seconds): the evaluation of the static relations and of the sample
-//! state, the indexes, the rewriting for demand and the planning all check
-//! the limits as they go, and a build they stop gives no prover.
+//! seconds): the normaliser ([`Program::new_within`]), the evaluation of
+//! the static relations and of the sample state, the indexes, the rewriting
+//! for demand and the planning all check the limits as they go, and a build
+//! they stop gives no prover.
 
 use std::collections::HashSet;
 
@@ -399,9 +400,12 @@ pub(crate) fn split_statics(program: &mut Program, budget: Budget) -> (Vec<NRule
     unlimited(split_statics_within(program, budget))
 }
 
-/// As [`split_statics`], stopped by the deadline or the cancellation of
-/// `budget` (a static relation they stop is not evaluated lazily instead:
-/// nothing is, the answer is the interruption).
+/// The rules of `program`'s state-dependent relations, and its static
+/// relations evaluated within `budget`; the rules of the static relations
+/// that do not fit stay with the state-dependent ones, to be evaluated with
+/// each query for what it demands. Stopped by the deadline or the
+/// cancellation of `budget` (a static relation they stop is not evaluated
+/// lazily instead: nothing is, the answer is the interruption).
 pub(crate) fn split_statics_within(
     program: &mut Program,
     mut budget: Budget,
@@ -513,9 +517,7 @@ impl Prover {
         use_topdown: bool,
         limits: Limits,
     ) -> Result<Prover, OutOfLimits> {
-        check_limits(limits)?;
-        let mut program = Program::new(game);
-        check_limits(limits)?;
+        let mut program = Program::new_within(game, limits)?;
         // The static relations in full where they fit in a tenth of the
         // budget; the others (sudoku's `exactlyOne` over ten numbers: 9¹⁰
         // candidates; laikLee_hex's `isList`, every list of up to 25 cells)
@@ -1272,6 +1274,20 @@ pub(crate) mod tests {
             let both = past.cancelled_by(cancelled.cancel().expect("a cancellation"));
             assert_eq!(Prover::new_within(&game, both).err(), Some(OutOfLimits::Cancelled));
         }
+    }
+
+    /// A build whose normalising alone takes seconds (each of 100 rules
+    /// has twelve `or`s of two literals: 4,096 bodies) stops there, at a
+    /// cancellation raised by another thread after 20 ms.
+    #[test]
+    fn a_cancellation_stops_a_build_in_the_normaliser() {
+        let alternatives: String = (0..12).map(|i| format!("(or (a{i} ?x) (b{i} ?x)) ")).collect();
+        let rules: String = (0..100).map(|r| format!("(<= (p{r} ?x) (q ?x) {alternatives}) ")).collect();
+        let game = Game::parse(&format!("(role r) (init s) (legal r go) (<= terminal (p0 1)) (goal r 0) {rules}"))
+            .expect("the game of many alternatives parses");
+        let (limits, cancelling) = cancelled_in_20_ms();
+        assert_eq!(Prover::new_within(&game, limits).err(), Some(OutOfLimits::Cancelled));
+        cancelling.join().expect("the cancelling thread");
     }
 
     /// Limits that another thread cancels 20 ms from now, and that thread.

@@ -5,14 +5,16 @@
 //!   keeps compiling in the background while the reference
 //!   [`Prover`](crate::Prover), on a thread of its own that follows the
 //!   match, answers), then uses the rest of the start clock to solve the game
-//!   if it can; answers `ready`. A START for another match while one is
+//!   if it can; answers `ready`. The compilation ends with the match at the
+//!   latest (cancelled when the match's session is dropped). A START for another match while one is
 //!   running gets `busy`.
 //! - `PLAY`: applies the previous joint move and answers a legal move,
 //!   spelled as the rules spell it, before the play clock ends minus a safety
 //!   margin — the thinking runs on a blocking thread and, should it overrun,
 //!   a legal move computed up front is sent instead. Without a compiled
 //!   machine the prover's choice by flat Monte Carlo is sent (a random
-//!   legal move if no playout finished in time); should the prover be
+//!   legal move if no playout finished in time); should its search be late,
+//!   a random move it found legal in the current state; should even that be
 //!   late, a move it found legal before (never an error: a manager counts an
 //!   error as an illegal move, and a guess may still be legal).
 //! - `STOP`/`ABORT` end the match (`done`/`aborted`); `INFO` tells whether
@@ -27,10 +29,12 @@ use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::time::{Instant, timeout_at};
 
+use crate::cancel::Canceller;
 use crate::follower::{Follower, Reply};
 use crate::game::Game;
 use crate::http;
 use crate::leaf_evaluation::LeafEvaluation;
+use crate::limits::Limits;
 use crate::machine::{Evaluator, Machine, State};
 use crate::protocol::Message;
 use crate::term::Term;
@@ -121,6 +125,9 @@ struct Session {
     /// clock; the guess was `noop`, illegal there).
     first_legal: Option<tokio::sync::oneshot::Receiver<Reply>>,
     seed: u64,
+    /// Dropped with the match, it stops the game's compilation, should it
+    /// still be under way.
+    compiling: Canceller,
 }
 
 /// The compiled machine's view of the match, advanced one joint move at a
@@ -315,6 +322,7 @@ impl Player {
                 last_legal: Vec::new(),
                 first_legal: None,
                 seed,
+                compiling: Canceller::new(),
             }));
             *current = Some(Current {
                 id: id.clone(),
@@ -341,6 +349,7 @@ impl Player {
         let slot = Arc::clone(&session.engine);
         let strategy = self.config.strategy;
         let seed = session.seed;
+        let stop = Limits::none().cancelled_by(session.compiling.handle());
         let compile = {
             let game = Arc::clone(&game);
             let (id, verbose, answered_by) = (id.clone(), self.config.verbose, deadline.into_std());
@@ -350,7 +359,7 @@ impl Player {
                 if verbose && cached.is_some() {
                     eprintln!("{id}: the rules of the last game compiled: its machine plays");
                 }
-                let compiled = cached.map_or_else(|| Machine::compile(&game), Ok);
+                let compiled = cached.map_or_else(|| Machine::compile_limited(&game, stop), Ok);
                 second_core.free();
                 if let Ok(machine) = &compiled {
                     *lock(&cache) = Some(Compiled { rules, machine: machine.clone() });
@@ -617,6 +626,23 @@ mod tests {
         assert_eq!(started.await.unwrap(), "ready");
         let session = player.session("m").expect("the match runs");
         (player, session)
+    }
+
+    /// Ending a match cancels its compilation: dropped with the match, the
+    /// session's canceller raises the cancellation the compilation runs
+    /// within ([`Machine::compile_limited`]).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn ending_a_match_cancels_its_compilation() {
+        let player =
+            Player { config: PlayerConfig::default(), current: Mutex::new(None), last_compiled: Arc::default() };
+        let rules = crate::sexp::Sexp::parse_all(COUNTER).unwrap();
+        let clock = Duration::from_secs(5);
+        let start = player.start("m".into(), "mover".parse().unwrap(), &rules, clock, clock, Instant::now());
+        assert_eq!(start.await.unwrap(), "ready");
+        let compiling = player.session("m").expect("the match runs").lock().await.compiling.handle();
+        assert!(!compiling.is_cancelled());
+        player.end("m", "stop");
+        assert!(compiling.is_cancelled(), "the match's compilation is cancelled once it ends");
     }
 
     /// A first PLAY that finds the prover late (here, a play clock already
