@@ -14,7 +14,10 @@
 //! over-approximated by a few positive literals of its body that bind its
 //! arguments ([`relax`]). Each state, the [`Oracle`] evaluates the external
 //! relations (those that read the joint move, with it) from the same
-//! rewritten rules and sets their bits before the network runs.
+//! rewritten rules and sets their bits before the network runs: atom by
+//! atom with the lazy grounder ([`Lazy`]) where it can (the state's asked
+//! atoms, [`crate::asks`], and every atom that reads the joint move), as a
+//! whole, bottom-up with demand, where it cannot.
 //!
 //! Where no heavy relation can be so enclosed, what only terminality and
 //! goals read (sudoku's "is the grid solved") is left to the oracle instead
@@ -652,14 +655,25 @@ pub(crate) struct Oracle {
     /// With `BOUTON_GGP_TRACE` set, the symbols: each evaluation reports
     /// its cost and its largest relations by name.
     trace: Option<Box<Symbols>>,
-    /// The externals answered atom by atom as the network asks for them,
-    /// where every external evaluated per state is decided by the state
-    /// alone ([`state_only_externals`]).
+    /// The externals answered atom by atom as the network asks for them
+    /// (and those that read the joint move, after each joint move), where
+    /// every external evaluated per state is decided by the state alone
+    /// ([`state_only_externals`]).
     lazy: Option<Box<Lazy>>,
     /// The atom of each input bit, from the first.
     inputs: Vec<TermId>,
     /// How many states the lazy grounder could not answer.
     lazy_failures: u32,
+    /// The input bits of the externals that read the joint move, with
+    /// their atoms, in bit order.
+    move_inputs: Vec<(u32, TermId)>,
+    /// How many joint moves the lazy grounder could not answer; from
+    /// [`LAZY_FAILURES`] on, the rules answer them.
+    move_failures: u32,
+    /// The `does` atoms of the joint move being answered (a buffer).
+    joint: Vec<TermId>,
+    /// The input bits the lazy grounder set for a joint move (a buffer).
+    set: Vec<u32>,
 }
 
 /// After this many states that the lazy grounder could not answer, the
@@ -726,6 +740,9 @@ impl Oracle {
             when_evaluated(externals, &read, rules, asks, &store, &symbols);
         let lazy =
             on_state.iter().all(|p| !on_move.contains(p)).then(|| Box::new(Lazy::new(rules, &statics, &store, &base)));
+        let mut move_inputs: Vec<(u32, TermId)> =
+            bits.iter().filter(|(atom, _)| on_move.contains(&store.pred(**atom))).map(|(&a, &b)| (b, a)).collect();
+        move_inputs.sort_unstable();
         let mut inputs = vec![TermId(0); bits.len()];
         for (&atom, &bit) in &bits {
             if let Some(slot) = inputs.get_mut((bit - words.0 * 64) as usize) {
@@ -764,7 +781,7 @@ impl Oracle {
             for q in &goal {
                 eprintln!("oracle, when goals are asked: {:?} ({} rules)", names(&q.preds), q.evaluator.rules().len());
             }
-            eprintln!("oracle: {} terms interned", store.len());
+            eprintln!("oracle: {} terms interned, {} inputs read the joint move", store.len(), move_inputs.len());
         }
         let trace = std::env::var_os("BOUTON_GGP_TRACE").is_some().then(|| Box::new(symbols));
         // What a state derives is scratch, forgotten before the next
@@ -786,6 +803,10 @@ impl Oracle {
             lazy,
             inputs,
             lazy_failures: 0,
+            move_inputs,
+            move_failures: 0,
+            joint: Vec::new(),
+            set: Vec::new(),
         }
     }
 
@@ -884,11 +905,25 @@ impl Oracle {
     }
 
     /// Sets the input bits of the externals that read the joint move
-    /// (`joint`: each role's move number).
+    /// (`joint`: each role's move number), those bits cleared first (the
+    /// same state may be followed by several joint moves).
+    ///
+    /// They are answered atom by atom by the lazy grounder ([`Lazy`], which
+    /// grounds each atom once, the rest of a rule from its `does` literal
+    /// once per joint move met, and reads the state and the move), and only
+    /// if it cannot answer one are they evaluated as a whole, by the rules;
+    /// after [`LAZY_FAILURES`] such joint moves, by the rules only.
     pub(crate) fn fill_move(&mut self, memory: &mut [u64], joint: &[u32]) {
-        if !self.moves.is_empty() {
-            let does: Vec<TermId> =
-                self.does.iter().zip(joint).filter_map(|(atoms, &m)| atoms.get(m as usize).copied()).collect();
+        if self.moves.is_empty() {
+            return;
+        }
+        let mut does = std::mem::take(&mut self.joint);
+        does.clear();
+        does.extend(self.does.iter().zip(joint).filter_map(|(atoms, &m)| atoms.get(m as usize).copied()));
+        for &(bit, _) in &self.move_inputs {
+            memory[(bit / 64) as usize] &= !(1 << (bit % 64));
+        }
+        if !self.fill_move_lazily(memory, &does) {
             for q in &mut self.moves {
                 let spent = Oracle::evaluate(
                     &mut self.store,
@@ -903,6 +938,54 @@ impl Oracle {
                 Oracle::set(&self.bits, q, memory);
             }
         }
+        self.joint = does;
+    }
+
+    /// Sets the input bits of the externals that read the joint move whose
+    /// `does` atoms are `does`, by the lazy grounder; whether it answered
+    /// them all (if not, no bit is set).
+    fn fill_move_lazily(&mut self, memory: &mut [u64], does: &[TermId]) -> bool {
+        if self.move_failures >= LAZY_FAILURES {
+            return false;
+        }
+        let Some(lazy) = &mut self.lazy else { return false };
+        self.set.clear();
+        for &(bit, atom) in &self.move_inputs {
+            match lazy.value_after(atom, memory, does) {
+                Some(true) => self.set.push(bit),
+                Some(false) => {}
+                None => {
+                    self.move_failures += 1;
+                    return false;
+                }
+            }
+        }
+        for &bit in &self.set {
+            memory[(bit / 64) as usize] |= 1 << (bit % 64);
+        }
+        true
+    }
+
+    /// The input bits of the externals that read the joint move `joint`
+    /// (the state the first bits of `memory`), as the lazy grounder sets
+    /// them (`None` if it could not answer them all) and as the rules do,
+    /// each masked to those bits.
+    #[cfg(test)]
+    pub(crate) fn move_answers_both_ways(&mut self, memory: &[u64], joint: &[u32]) -> (Option<Vec<u64>>, Vec<u64>) {
+        let mut mask = vec![0u64; memory.len()];
+        for &(bit, _) in &self.move_inputs {
+            mask[(bit / 64) as usize] |= 1 << (bit % 64);
+        }
+        let masked = |m: &[u64]| m.iter().zip(&mask).map(|(w, k)| w & k).collect::<Vec<u64>>();
+        let does: Vec<TermId> =
+            self.does.iter().zip(joint).filter_map(|(atoms, &m)| atoms.get(m as usize).copied()).collect();
+        let mut lazy: Vec<u64> = memory.iter().zip(&mask).map(|(w, k)| w & !k).collect();
+        let answered = self.fill_move_lazily(&mut lazy, &does);
+        let failures = std::mem::replace(&mut self.move_failures, LAZY_FAILURES);
+        let mut rules = memory.to_vec();
+        self.fill_move(&mut rules, joint);
+        self.move_failures = failures;
+        (answered.then(|| masked(&lazy)), masked(&rules))
     }
 
     /// Evaluates `q` in the state of `memory` (with the atoms `facts`, the
@@ -1087,6 +1170,190 @@ mod tests {
             }
         }
         assert!(states > 100 && asked > 0, "{states} states, {asked} atoms true");
+    }
+
+    /// A hybrid network of `game` run by hand, as [`crate::machine`] runs
+    /// it: its circuit, its oracle and its memory (the current state
+    /// first).
+    struct ByHand {
+        circuit: crate::circuit::Circuit,
+        oracle: Oracle,
+        memory: Vec<u64>,
+    }
+
+    impl ByHand {
+        /// The hybrid network of `game` grounded within `limit` atoms, in
+        /// its initial state (`None` if it has no oracle).
+        fn new(game: &Game, limit: usize) -> Option<ByHand> {
+            use crate::ground::{Limits, Networks, ground};
+            let mut g = ground(game, Limits::new(limit), Networks::Hybrid).unwrap();
+            if g.externals.is_empty() {
+                return None;
+            }
+            let asked = state_only_externals(&g);
+            crate::asks::add_asks(&mut g, &asked);
+            let circuit = crate::circuit::compile(&g);
+            let moves: Vec<Vec<TermId>> = circuit.moves.iter().map(|l| l.iter().map(|i| i.term).collect()).collect();
+            let oracle = Oracle::new(
+                &g.oracle_rules,
+                &g.externals,
+                &g.oracle_asks,
+                &g.oracle_original,
+                g.statics.clone(),
+                g.store.clone(),
+                g.symbols.clone(),
+                g.roles.clone(),
+                &moves,
+                circuit.inputs.iter().copied().collect(),
+                circuit.input_words,
+                circuit.base.clone(),
+            );
+            let mut memory = vec![0u64; circuit.total_words as usize];
+            memory[..circuit.init.len()].copy_from_slice(&circuit.init);
+            let mut network = ByHand { circuit, oracle, memory };
+            network.derive_state();
+            Some(network)
+        }
+
+        /// The asks, the oracle's state answers, legal moves, terminality.
+        fn derive_state(&mut self) {
+            let c = &self.circuit;
+            c.ask.run(&mut self.memory);
+            self.oracle.fill_state(&mut self.memory, &c.asks);
+            c.legal.run(&mut self.memory);
+        }
+
+        /// A random legal joint move, `None` in a terminal state or where a
+        /// role has no legal move.
+        fn random_joint(&self, rng: &mut impl rand::Rng) -> Option<Vec<u32>> {
+            let c = &self.circuit;
+            let set = |bit: u32| self.memory[(bit / 64) as usize] >> (bit % 64) & 1 == 1;
+            if set(c.terminal_bit) {
+                return None;
+            }
+            let mut joint = Vec::new();
+            for infos in &c.moves {
+                let legal: Vec<u32> = (0..infos.len() as u32).filter(|&m| set(infos[m as usize].legal_bit)).collect();
+                if legal.is_empty() {
+                    return None;
+                }
+                joint.push(legal[rng.random_range(0..legal.len())]);
+            }
+            Some(joint)
+        }
+
+        /// Plays `joint`: the oracle's move answers, the next state.
+        fn advance(&mut self, joint: &[u32]) {
+            let c = &self.circuit;
+            self.oracle.fill_move(&mut self.memory, joint);
+            let (s, d, next) = (c.state_words as usize, c.does_words as usize, c.next_word as usize);
+            self.memory[s..s + d].iter_mut().for_each(|w| *w = 0);
+            self.memory[next..next + s].iter_mut().for_each(|w| *w = 0);
+            for (infos, &m) in c.moves.iter().zip(joint) {
+                if let Some(bit) = infos[m as usize].does_bit {
+                    self.memory[(bit / 64) as usize] |= 1 << (bit % 64);
+                }
+            }
+            c.next.run(&mut self.memory);
+            self.memory.copy_within(next..next + s, 0);
+            self.derive_state();
+        }
+    }
+
+    /// Along random playouts of `game`'s hybrid network, the externals that
+    /// read the joint move are answered by the lazy grounder for every joint
+    /// move played and a second one from the same state, exactly as the
+    /// rules answer them (by demand, bottom-up); returns the number of
+    /// transitions checked and of those answers true.
+    fn check_move_answers(game: &Game, limit: usize, playouts: usize, steps: usize, seed: u64) -> (usize, u32) {
+        use rand::SeedableRng;
+        let mut network = ByHand::new(game, limit).expect("a hybrid network");
+        assert!(!network.oracle.move_inputs.is_empty(), "some inputs read the joint move");
+        let initial = network.memory.clone();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+        let (mut transitions, mut true_answers) = (0, 0);
+        for _ in 0..playouts {
+            network.memory.copy_from_slice(&initial);
+            network.derive_state();
+            for _ in 0..steps {
+                let Some(joint) = network.random_joint(&mut rng) else { break };
+                let other = network.random_joint(&mut rng).expect("a joint move");
+                for j in [&other, &joint] {
+                    let (lazy, rules) = network.oracle.move_answers_both_ways(&network.memory, j);
+                    let lazy = lazy.unwrap_or_else(|| panic!("the lazy grounder answers transition {transitions}"));
+                    assert_eq!(lazy, rules, "transition {transitions}, joint move {j:?}");
+                    true_answers += rules.iter().map(|w| w.count_ones()).sum::<u32>();
+                }
+                transitions += 1;
+                network.advance(&joint);
+            }
+        }
+        (transitions, true_answers)
+    }
+
+    /// Chess's discovered checks (the externals that read the joint move)
+    /// answered lazily agree with the rules along random playouts, and
+    /// some of them hold.
+    #[test]
+    fn move_answers_lazily_agree_with_the_rules_in_chess() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/games/chess.kif");
+        let game = Game::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let (transitions, true_answers) = check_move_answers(&game, crate::DEFAULT_GROUNDING_LIMIT, 4, 100, 5);
+        eprintln!("{transitions} transitions, {true_answers} answers true");
+        assert!(transitions > 200, "{transitions} transitions");
+        assert!(true_answers > 0, "no discovered check in {transitions} transitions");
+    }
+
+    /// A game on a line of 40 cells, too large to ground within 20,000
+    /// atoms for its rays "open from one cell to another once a third is
+    /// vacated" (a relation over triples of cells, as chess's threats): its
+    /// discovered checks (the rook's ray to the king opened by a blocker
+    /// leaving it) read the joint move and the rays, so they are externals
+    /// that read the move, with `vacated` (the cell a move leaves). Answered
+    /// lazily, they agree with the rules along random playouts, and some
+    /// hold.
+    #[test]
+    fn move_answers_lazily_agree_with_the_rules_on_a_line() {
+        let cells = 40;
+        let mut text = String::from(
+            "(role p) (role q)
+             (init (at r 1)) (init (at b 3)) (init (at b 6)) (init (at b 12)) (init (at k 20))
+             (<= (occupied ?x) (true (at ?piece ?x)))
+             (<= (legal p (move ?u ?v)) (true (at b ?u)) (succ ?u ?v) (not (occupied ?v)))
+             (<= (legal p (move ?u ?v)) (true (at b ?u)) (succ ?v ?u) (not (occupied ?v)))
+             (<= (legal p (move ?u off)) (true (at b ?u)))
+             (<= (legal p (slide ?u ?v)) (true (at r ?u)) (succ ?u ?v) (not (occupied ?v)))
+             (<= (legal p (slide ?u ?v)) (true (at r ?u)) (succ ?v ?u) (not (occupied ?v)))
+             (<= (legal q (step ?u ?v)) (true (at k ?u)) (succ ?v ?u) (not (occupied ?v)))
+             (<= (legal q (step ?u ?v)) (true (at k ?u)) (succ ?u ?v) (not (occupied ?v)))
+             (legal q noop)
+             (<= (vacated ?u) (does p (move ?u ?v)))
+             (<= (vacated ?u) (does q (step ?u ?v)))
+             (<= (vacated ?u) (does p (slide ?u ?v)))
+             (<= (next (at ?piece ?x)) (true (at ?piece ?x)) (not (vacated ?x)))
+             (<= (next (at b ?v)) (does p (move ?u ?v)))
+             (<= (next (at k ?v)) (does q (step ?u ?v)))
+             (<= (next (at r ?v)) (does p (slide ?u ?v)))
+             (<= (empty_or ?z ?z) (cell ?z))
+             (<= (empty_or ?z ?u) (cell ?u) (not (occupied ?z)))
+             (<= (open ?x ?y ?u) (succ ?x ?y) (cell ?u))
+             (<= (open ?x ?y ?u) (succ ?x ?z) (empty_or ?z ?u) (open ?z ?y ?u))
+             (<= (discovered ?x) (does p (move ?u ?v)) (true (at r ?x)) (true (at k ?y)) (open ?x ?y ?u))
+             (<= (next (check ?x)) (true (at r ?x)) (discovered ?x))
+             (<= terminal (true (check ?x)))
+             (goal p 100) (goal q 0)",
+        );
+        for c in 1..=cells {
+            text.push_str(&format!(" (cell {c})"));
+            if c < cells {
+                text.push_str(&format!(" (succ {c} {})", c + 1));
+            }
+        }
+        let game = Game::parse(&text).unwrap();
+        let (transitions, true_answers) = check_move_answers(&game, 20_000, 20, 40, 3);
+        eprintln!("{transitions} transitions, {true_answers} answers true");
+        assert!(transitions > 100, "{transitions} transitions");
+        assert!(true_answers > 0, "no discovered check in {transitions} transitions");
     }
 
     /// A relation that reads a heavy one only through `legal` (chess's

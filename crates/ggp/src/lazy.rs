@@ -18,6 +18,11 @@
 //!   literal with free arguments is a *call*, tabled by its bound arguments:
 //!   the atoms it can match, found once by solving its rules with those
 //!   bindings; negation is NOT of the atom's node, a static one is checked;
+//! - `(does r m)`, ground, is a leaf reading the joint move; with free
+//!   arguments, it makes the rest of the body a *switch* on the joint move:
+//!   for each `does` atom of a joint move it is evaluated with, the literal
+//!   is matched to the atom and the rest grounded, once (chess's discovered
+//!   checks: grounded once per rook, king square and move met);
 //! - the atom's node is the OR over its rules' solutions of the AND of each
 //!   solution's state-dependent parts, constants folded.
 //!
@@ -25,10 +30,15 @@
 //! the atoms asked in one state share what they read; AND and OR stop at
 //! their first deciding input.
 //!
+//! The rest of a body after a state literal is *deferred*, grounded only the
+//! first time a state with that literal's bit is evaluated.
+//!
 //! What a circuit cannot evaluate, [`Lazy::value`] declines (`None`), and the
 //! caller asks the rules instead: an atom that depends positively on itself
 //! through ground atoms (a circuit has no fixpoints), a literal other than
-//! those above (`does`, a negation with unbound variables), and anything past
+//! those above (a negation with unbound variables, a `does` literal with
+//! free arguments in a call), the joint move where none is given
+//! ([`Lazy::value`] rather than [`Lazy::value_after`]), and anything past
 //! the limits: [`MAX_NODES`] nodes in all, [`WORK`] steps per ask, calls
 //! nested [`MAX_DEPTH`] deep, circuits [`MAX_HEIGHT`] gates deep.
 
@@ -82,6 +92,14 @@ enum Gate {
     /// State bit `.0` AND the rest of a rule body, grounded only the first
     /// time the bit is set in a state evaluated ([`Lazy::conts`]`[.1]`).
     Defer(u32, u32),
+    /// Whether the joint move evaluated holds this `(does r m)` atom.
+    Move(TermId),
+    /// The rest of a rule body from a `does` literal with free arguments on
+    /// ([`Lazy::conts`]`[.0]`, the literal first): the OR, over the joint
+    /// move's `does` atoms, of that rest with the literal matched to the
+    /// atom, each grounded the first time that atom is evaluated
+    /// ([`Lazy::switches`]).
+    Switch(u32),
 }
 
 /// The rest of a rule body after a state literal, not grounded yet: the
@@ -153,7 +171,7 @@ impl Stop {
 enum Source {
     /// `(true p)`: the state.
     State,
-    /// `(does r m)`: not supported.
+    /// `(does r m)`: the joint move ([`Lazy::value_after`]).
     Move,
     /// Defined by the rules.
     Derived,
@@ -232,6 +250,17 @@ pub(crate) struct Lazy {
     epoch: u32,
     /// The state the memo is for (its words).
     seen: Vec<u64>,
+    /// The `does` atoms of the joint move the memo is for (one per role),
+    /// when [`Lazy::moving`].
+    joint: Vec<TermId>,
+    /// Whether the memo is for a joint move: without one, a gate that reads
+    /// the move cannot be evaluated.
+    moving: bool,
+    /// The leaf of each `(does r m)` atom, once made ([`Gate::Move`]).
+    move_leaves: FastMap<TermId, NodeId>,
+    /// The rest of each [`Gate::Switch`] for each `does` atom it has been
+    /// evaluated with, by the switch's node and the atom.
+    switches: FastMap<(NodeId, TermId), NodeId>,
 }
 
 /// A literal's choice rank: bound tests, then ground literals, then the
@@ -326,6 +355,10 @@ impl Lazy {
             memo: vec![0; 2],
             epoch: 1,
             seen: vec![0; base.len().div_ceil(64)],
+            joint: Vec::new(),
+            moving: false,
+            move_leaves: FastMap::default(),
+            switches: FastMap::default(),
         }
     }
 
@@ -337,7 +370,8 @@ impl Lazy {
             + self.conts.len() * std::mem::size_of::<Cont>()
             + self.cont_lits.len()
             + self.cont_binds.len() * std::mem::size_of::<(u16, TermId)>()
-            + (self.atoms.len() + self.negations.len()) * 24
+            + (self.atoms.len() + self.negations.len() + self.move_leaves.len()) * 24
+            + self.switches.len() * 32
             + self.store.len().saturating_sub(self.pristine.len()) * 48
     }
 
@@ -352,6 +386,8 @@ impl Lazy {
         self.cont_binds.clear();
         self.leaves.fill(NONE);
         self.negations.clear();
+        self.move_leaves.clear();
+        self.switches.clear();
         self.atoms.clear();
         self.calls.clear();
         self.memo.clear();
@@ -360,8 +396,9 @@ impl Lazy {
 
     /// Starts a new state: the node values computed so far are forgotten.
     /// [`Lazy::value`] also starts one by itself whenever the state words it
-    /// is given differ from those of its last call, so calling this is never
-    /// needed for correct answers; it is cheap.
+    /// is given (or the joint move, [`Lazy::value_after`]) differ from those
+    /// of its last call, so calling this is never needed for correct
+    /// answers; it is cheap.
     pub(crate) fn begin_state(&mut self) {
         self.epoch += 1;
         if self.epoch >= 1 << 29 {
@@ -376,23 +413,48 @@ impl Lazy {
     ///
     /// `None` when it cannot say within its limits: a positive cycle through
     /// ground atoms (a circuit cannot evaluate a fixpoint), a literal it does
-    /// not support (`does`, a negation with unbound variables), a relation
-    /// neither derived nor static, grounding past [`WORK`] steps or calls
-    /// nested past [`MAX_DEPTH`] (a later ask goes on from what was
+    /// not support (a negation with unbound variables, a `does` literal with
+    /// free arguments where the atoms it can match must all be found), a
+    /// relation neither derived nor static, grounding past [`WORK`] steps or
+    /// calls nested past [`MAX_DEPTH`] (a later ask goes on from what was
     /// completed), or [`MAX_NODES`] reached; also for a term unknown to the
-    /// store and a `state` shorter than the state words. An atom declined
-    /// for a cycle or an unsupported literal is declined at once from then
-    /// on. The caller then asks the rules.
+    /// store, a `state` shorter than the state words, and an atom that reads
+    /// the joint move (see [`Lazy::value_after`]). An atom declined for a
+    /// cycle or an unsupported literal is declined at once from then on. The
+    /// caller then asks the rules.
     pub(crate) fn value(&mut self, atom: TermId, state: &[u64]) -> Option<bool> {
+        self.answer(atom, state, None)
+    }
+
+    /// As [`Lazy::value`], with the joint move whose `does` atoms (one per
+    /// role, terms of the store given to [`Lazy::new`]) are `joint`: a
+    /// ground `does` literal is a leaf reading the move, and the rest of a
+    /// rule body from a `does` literal with free arguments is grounded for
+    /// each joint move it is evaluated with, once ([`Gate::Switch`]).
+    pub(crate) fn value_after(&mut self, atom: TermId, state: &[u64], joint: &[TermId]) -> Option<bool> {
+        self.answer(atom, state, Some(joint))
+    }
+
+    /// [`Lazy::value`] (`joint` `None`) or [`Lazy::value_after`].
+    fn answer(&mut self, atom: TermId, state: &[u64], joint: Option<&[TermId]>) -> Option<bool> {
         if atom.0 as usize >= self.known || state.len() < self.seen.len() {
             return None;
         }
         let words = self.seen.len();
-        if state[..words] != self.seen[..] {
-            self.seen.copy_from_slice(&state[..words]);
-            if self.bytes() > MEMORY {
-                self.forget();
+        let same_move = match joint {
+            None => !self.moving,
+            Some(joint) => self.moving && self.joint == joint,
+        };
+        if state[..words] != self.seen[..] || !same_move {
+            if state[..words] != self.seen[..] {
+                self.seen.copy_from_slice(&state[..words]);
+                if self.bytes() > MEMORY {
+                    self.forget();
+                }
             }
+            self.moving = joint.is_some();
+            self.joint.clear();
+            self.joint.extend_from_slice(joint.unwrap_or_default());
             self.begin_state();
         }
         let node = match self.atoms.get(&atom) {
@@ -422,6 +484,7 @@ impl Lazy {
             Gate::Const(c) => return Ok(c),
             Gate::Bit(bit) => return Ok(self.bit(bit)),
             Gate::Defer(bit, _) if !self.bit(bit) => return Ok(false),
+            Gate::Move(atom) => return self.moved(atom),
             _ => {}
         }
         let memo = self.memo[node as usize];
@@ -442,6 +505,8 @@ impl Lazy {
                 let rest = self.expand(node, bit, cont);
                 rest.and_then(|rest| self.eval(rest))
             }
+            Gate::Move(atom) => self.moved(atom),
+            Gate::Switch(cont) => self.eval_switch(node, cont),
         };
         match value {
             Ok(v) => self.memo[node as usize] = self.epoch << 2 | u32::from(v),
@@ -453,29 +518,96 @@ impl Lazy {
     /// Whether all (`all`) or any of the inputs `from..to` hold.
     ///
     /// An input that is a leaf, a deferred rest whose bit is unset or a gate
-    /// already evaluated in this state is read here, without a call.
+    /// already evaluated in this state is read here, without a call. An
+    /// input that cannot be evaluated (the joint move without one, a
+    /// cycle, a limit) fails the gate only if no other input decides it.
     fn eval_all(&mut self, from: u32, to: u32, all: bool) -> Result<bool, Stop> {
+        let mut failed = None;
         for k in from..to {
             let input = self.inputs[k as usize];
             let value = match self.gates[input as usize] {
-                Gate::Const(c) => c,
-                Gate::Bit(bit) => self.bit(bit),
-                Gate::Defer(bit, _) if !self.bit(bit) => false,
+                Gate::Const(c) => Ok(c),
+                Gate::Bit(bit) => Ok(self.bit(bit)),
+                Gate::Defer(bit, _) if !self.bit(bit) => Ok(false),
+                Gate::Move(atom) => self.moved(atom),
                 _ => {
                     let memo = self.memo[input as usize];
-                    if memo >> 2 == self.epoch && memo & 2 == 0 { memo & 1 == 1 } else { self.eval(input)? }
+                    if memo >> 2 == self.epoch && memo & 2 == 0 { Ok(memo & 1 == 1) } else { self.eval(input) }
                 }
             };
-            if value != all {
-                return Ok(!all);
+            match value {
+                Ok(value) if value != all => return Ok(!all),
+                Ok(_) => {}
+                Err(stop) => failed = failed.or(Some(stop)),
             }
         }
-        Ok(all)
+        match failed {
+            Some(stop) => Err(stop),
+            None => Ok(all),
+        }
     }
 
     /// Whether state bit `bit` is set in the state evaluated.
     fn bit(&self, bit: u32) -> bool {
         self.seen[(bit / 64) as usize] >> (bit % 64) & 1 == 1
+    }
+
+    /// Whether the joint move evaluated holds the `does` atom `atom`; fails
+    /// when no joint move is evaluated ([`Lazy::value`]).
+    fn moved(&self, atom: TermId) -> Result<bool, Stop> {
+        if self.moving { Ok(self.joint.contains(&atom)) } else { Err(Stop::Unsupported) }
+    }
+
+    /// The value of the switch `node` (the rest `cont`, from a `does`
+    /// literal on): whether its rest holds for one of the joint move's
+    /// `does` atoms, each rest grounded the first time it is needed.
+    fn eval_switch(&mut self, node: NodeId, cont: u32) -> Result<bool, Stop> {
+        if !self.moving {
+            return Err(Stop::Unsupported);
+        }
+        for k in 0..self.joint.len() {
+            let atom = self.joint[k];
+            let rest = match self.switches.get(&(node, atom)) {
+                Some(&rest) => rest,
+                None => {
+                    let rest = self.expand_switch(cont, atom)?;
+                    self.switches.insert((node, atom), rest);
+                    rest
+                }
+            };
+            if self.eval(rest)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Grounds the rest `cont` of a switch (its first literal the `does`
+    /// literal) with that literal matched to the `does` atom `atom`: the OR
+    /// of its solutions (false when the atom does not match).
+    fn expand_switch(&mut self, cont: u32, atom: TermId) -> Result<NodeId, Stop> {
+        let Cont { rule, head, lits, len, binds, binds_len, depth } = self.conts[cont as usize];
+        let mut left: Vec<usize> =
+            self.cont_lits[lits as usize..][..len as usize].iter().map(|&l| l as usize).collect();
+        let mut b: Vec<Option<TermId>> = vec![None; self.widths[rule as usize]];
+        for &(var, value) in &self.cont_binds[binds as usize..][..binds_len as usize] {
+            b[var as usize] = Some(value);
+        }
+        let rules = Arc::clone(&self.rules);
+        let rule_ = &rules[rule as usize];
+        let does = left.remove(0);
+        let Lit::Pos(p) = &rule_.body[does] else { return Err(Stop::Unsupported) };
+        let mut trail = Vec::new();
+        if !match_pat(&self.store, p, atom, &mut b, &mut trail) {
+            return Ok(FALSE);
+        }
+        let mut solutions = Vec::new();
+        let saved = self.deferring.replace((rule, head));
+        let result = self.solve(rule_, &mut left, &mut b, &mut trail, &mut Vec::new(), &mut solutions, depth as usize);
+        self.deferring = saved;
+        result?;
+        let nodes: Vec<NodeId> = solutions.iter().map(|&(_, n)| n).collect();
+        self.combine(false, &nodes)
     }
 
     /// Grounds the deferred rest `cont` of gate `node` (after state bit
@@ -616,7 +748,7 @@ impl Lazy {
         let pred = self.store.pred(atom);
         match self.source(pred) {
             Source::State => return self.truth(atom),
-            Source::Move => return Err(Stop::Unsupported),
+            Source::Move => return self.move_leaf(atom),
             Source::Static => return Ok(if self.statics.contains(atom, &self.store) { TRUE } else { FALSE }),
             Source::Derived => {}
         }
@@ -646,6 +778,16 @@ impl Lazy {
             Some(bit) => self.leaf(bit),
             None => Ok(FALSE),
         }
+    }
+
+    /// The leaf of the `does` atom `atom` ([`Gate::Move`]).
+    fn move_leaf(&mut self, atom: TermId) -> Result<NodeId, Stop> {
+        if let Some(&leaf) = self.move_leaves.get(&atom) {
+            return Ok(leaf);
+        }
+        let leaf = self.gate(Gate::Move(atom), &[])?;
+        self.move_leaves.insert(atom, leaf);
+        Ok(leaf)
     }
 
     /// The state bit of `(true p)`, if `p` is a base proposition.
@@ -832,14 +974,19 @@ impl Lazy {
             }
             Lit::Pos(p) if is_bound(p, b) => {
                 let node = self.ground_literal(p, b, depth)?;
-                self.then(node, rule, left, b, trail, conj, out, depth)
+                // A state literal's rest is deferred as an enumerated one's
+                // is: grounded only once a state with its bit is evaluated.
+                match self.gates[node as usize] {
+                    Gate::Bit(bit) if self.deferring.is_some() => self.defer(node, bit, left, b, conj, out, depth),
+                    _ => self.then(node, rule, left, b, trail, conj, out, depth),
+                }
             }
             Lit::Pos(p) => {
                 let Some(pred) = pred_of(p, &self.store) else { return Err(Stop::Unsupported) };
                 let source = self.source(pred);
                 let from = self.candidate_stack.len();
                 match source {
-                    Source::Move => return Err(Stop::Unsupported),
+                    Source::Move => return self.switch(lit, left, b, conj, out, depth),
                     Source::Derived => {
                         let atoms = self.call(p, b, depth + 1)?;
                         self.candidate_stack.extend_from_slice(&atoms);
@@ -922,43 +1069,44 @@ impl Lazy {
         out: &mut Vec<(TermId, NodeId)>,
         depth: usize,
     ) -> Result<(), Stop> {
-        let Some((r, head)) = self.deferring else { return Err(Stop::Unsupported) };
         let rest = if left.is_empty() {
             leaf
         } else {
-            let (Ok(len), Ok(depth)) = (u16::try_from(left.len()), u16::try_from(depth)) else {
-                return Err(Stop::Deep);
-            };
-            if left.iter().any(|&l| l > u8::MAX as usize) {
-                return Err(Stop::Unsupported);
-            }
-            // The bindings the rest reads: those of its literals' variables
-            // (of every variable, in a rule of more than 64).
-            let binds = self.cont_binds.len();
-            if self.widths[r as usize] <= 64 {
-                let masks = &self.lit_masks[r as usize];
-                let mut read = left.iter().fold(0u64, |mask, &l| mask | masks[l]);
-                while read != 0 {
-                    let v = read.trailing_zeros() as u16;
-                    read &= read - 1;
-                    if let Some(t) = b[v as usize] {
-                        self.cont_binds.push((v, t));
-                    }
-                }
-            } else {
-                self.cont_binds.extend(b.iter().enumerate().filter_map(|(v, t)| t.map(|t| (v as u16, t))));
-            }
-            let Ok(binds_len) = u16::try_from(self.cont_binds.len() - binds) else {
-                self.cont_binds.truncate(binds);
-                return Err(Stop::Unsupported);
-            };
-            let cont =
-                Cont { rule: r, head, lits: self.cont_lits.len() as u32, len, binds: binds as u32, binds_len, depth };
-            self.cont_lits.extend(left.iter().map(|&l| l as u8));
-            self.conts.push(cont);
-            let cont = (self.conts.len() - 1) as u32;
+            let cont = self.cont(left, b, depth)?;
             self.gate(Gate::Defer(bit, cont), &[])?
         };
+        self.conclude(rest, conj, out)
+    }
+
+    /// Ends this solution with the rest of the body from the `does` literal
+    /// `lit` with free arguments (then `left`, under `b`) as a switch on the
+    /// joint move ([`Gate::Switch`]): its rest is grounded for each joint
+    /// move it is evaluated with. Only in a ground atom's rule (whose head is
+    /// known): a call's heads must all be found now.
+    fn switch(
+        &mut self,
+        lit: usize,
+        left: &[usize],
+        b: &[Option<TermId>],
+        conj: &mut Vec<NodeId>,
+        out: &mut Vec<(TermId, NodeId)>,
+        depth: usize,
+    ) -> Result<(), Stop> {
+        if self.deferring.is_none() {
+            return Err(Stop::Unsupported);
+        }
+        let mut lits = Vec::with_capacity(left.len() + 1);
+        lits.push(lit);
+        lits.extend_from_slice(left);
+        let cont = self.cont(&lits, b, depth)?;
+        let node = self.gate(Gate::Switch(cont), &[])?;
+        self.conclude(node, conj, out)
+    }
+
+    /// Ends this solution of the ground atom's rule being solved
+    /// ([`Lazy::deferring`]) with `rest` AND the nodes `conj`.
+    fn conclude(&mut self, rest: NodeId, conj: &mut Vec<NodeId>, out: &mut Vec<(TermId, NodeId)>) -> Result<(), Stop> {
+        let Some((_, head)) = self.deferring else { return Err(Stop::Unsupported) };
         conj.push(rest);
         let node = self.combine(true, conj);
         conj.pop();
@@ -967,6 +1115,44 @@ impl Lazy {
             out.push((head, node));
         }
         Ok(())
+    }
+
+    /// Records the rest of the body of the rule being solved for a ground
+    /// atom ([`Lazy::deferring`]): its literals `left` and the bindings of
+    /// `b` they read; its place in [`Lazy::conts`].
+    fn cont(&mut self, left: &[usize], b: &[Option<TermId>], depth: usize) -> Result<u32, Stop> {
+        let Some((r, head)) = self.deferring else { return Err(Stop::Unsupported) };
+        let (Ok(len), Ok(depth)) = (u16::try_from(left.len()), u16::try_from(depth)) else {
+            return Err(Stop::Deep);
+        };
+        if left.iter().any(|&l| l > u8::MAX as usize) {
+            return Err(Stop::Unsupported);
+        }
+        // The bindings the rest reads: those of its literals' variables
+        // (of every variable, in a rule of more than 64).
+        let binds = self.cont_binds.len();
+        if self.widths[r as usize] <= 64 {
+            let masks = &self.lit_masks[r as usize];
+            let mut read = left.iter().fold(0u64, |mask, &l| mask | masks[l]);
+            while read != 0 {
+                let v = read.trailing_zeros() as u16;
+                read &= read - 1;
+                if let Some(t) = b[v as usize] {
+                    self.cont_binds.push((v, t));
+                }
+            }
+        } else {
+            self.cont_binds.extend(b.iter().enumerate().filter_map(|(v, t)| t.map(|t| (v as u16, t))));
+        }
+        let Ok(binds_len) = u16::try_from(self.cont_binds.len() - binds) else {
+            self.cont_binds.truncate(binds);
+            return Err(Stop::Unsupported);
+        };
+        let cont =
+            Cont { rule: r, head, lits: self.cont_lits.len() as u32, len, binds: binds as u32, binds_len, depth };
+        self.cont_lits.extend(left.iter().map(|&l| l as u8));
+        self.conts.push(cont);
+        Ok((self.conts.len() - 1) as u32)
     }
 
     /// Goes on solving with `node` holding too (nothing if it is false).
@@ -998,7 +1184,12 @@ impl Lazy {
     fn ground_literal(&mut self, p: &Pat, b: &[Option<TermId>], depth: usize) -> Result<NodeId, Stop> {
         let Some(pred) = pred_of(p, &self.store) else { return Err(Stop::Unsupported) };
         match self.source(pred) {
-            Source::Move => Err(Stop::Unsupported),
+            // Even one the store lacked (no joint move's): without a joint
+            // move, it is declined.
+            Source::Move => match instantiate(p, b, &mut self.store) {
+                Some(atom) => self.move_leaf(atom),
+                None => Err(Stop::Unsupported),
+            },
             Source::State => match find_instance(p, b, &self.store) {
                 Some(atom) => self.truth(atom),
                 None => Ok(FALSE),
@@ -1083,6 +1274,9 @@ impl Lazy {
                 Lit::Pos(p) if is_bound(p, b) => Rank(2, 0.0),
                 Lit::Pos(p) => match pred_of(p, &self.store).map(|pred| (pred, self.source(pred))) {
                     Some((_, Source::Derived)) => Rank(4, -(bound_leaves(p, b) as f64)),
+                    // One atom per role, but grounded once per joint move
+                    // met: after the state's enumerations, before calls.
+                    Some((_, Source::Move)) => Rank(3, CALL_FIRST),
                     Some((_, Source::State)) => {
                         let size = match p {
                             Pat::App(_, args) => match args.first() {
@@ -1231,13 +1425,29 @@ mod tests {
 
     /// A game's rules as the grounder is given them: the static relations
     /// evaluated (those too large to evaluate in full keep their rules), the
-    /// state-dependent rules, and which derived relations do not read the
-    /// joint move.
+    /// state-dependent rules, which derived relations do not read the
+    /// joint move and which do.
     struct Setup {
         program: Program,
         statics: Model,
         rules: Vec<NRule>,
         tested: HashSet<Pred>,
+        moving: HashSet<Pred>,
+    }
+
+    /// A state visited by a playout.
+    struct Visit {
+        /// Its base propositions.
+        facts: Vec<TermId>,
+        /// The atoms of the relations that do not read the joint move
+        /// holding in it.
+        holding: HashSet<TermId>,
+        /// The `does` atoms of the joint move played from it (none in the
+        /// last state).
+        does: Vec<TermId>,
+        /// The atoms of the relations that read the joint move holding
+        /// with it.
+        moved: HashSet<TermId>,
     }
 
     impl Setup {
@@ -1246,8 +1456,10 @@ mod tests {
             let (rules, statics) = split_statics(&mut program, Budget::new(1 << 20, 1 << 24));
             let does: HashSet<Pred> = [Pred::new(kw::DOES, 2)].into_iter().collect();
             let moving = depending_on(&rules, &does, &program.store);
-            let tested = rules.iter().map(|r| r.head.pred(&program.store)).filter(|p| !moving.contains(p)).collect();
-            Setup { program, statics, rules, tested }
+            let heads: HashSet<Pred> = rules.iter().map(|r| r.head.pred(&program.store)).collect();
+            let tested = heads.iter().copied().filter(|p| !moving.contains(p)).collect();
+            let moving = heads.into_iter().filter(|p| moving.contains(p)).collect();
+            Setup { program, statics, rules, tested, moving }
         }
 
         /// The model of the rules in the state of `facts` with the joint
@@ -1270,7 +1482,7 @@ mod tests {
 
         /// The states of `playouts` random playouts of up to `steps` joint
         /// moves, each with the atoms of the tested relations that hold in it.
-        fn playouts(&mut self, playouts: usize, steps: usize, seed: u64) -> Vec<(Vec<TermId>, HashSet<TermId>)> {
+        fn playouts(&mut self, playouts: usize, steps: usize, seed: u64) -> Vec<Visit> {
             let mut rng = SmallRng::seed_from_u64(seed);
             let start = self.derive(&[], &[]);
             let init: Vec<TermId> =
@@ -1282,7 +1494,7 @@ mod tests {
                     let model = self.derive(&facts, &[]);
                     let holding: HashSet<TermId> =
                         self.tested.iter().flat_map(|&p| model.atoms(p).iter().copied()).collect();
-                    states.push((facts.clone(), holding));
+                    states.push(Visit { facts: facts.clone(), holding, does: Vec::new(), moved: HashSet::new() });
                     let terminal = self.program.store.sym(kw::TERMINAL);
                     if model.contains(terminal, &self.program.store) {
                         break;
@@ -1302,6 +1514,9 @@ mod tests {
                         break;
                     }
                     let after = self.derive(&facts, &does);
+                    let visit = states.last_mut().expect("this state");
+                    visit.moved = self.moving.iter().flat_map(|&p| after.atoms(p).iter().copied()).collect();
+                    visit.does = does;
                     let mut next: Vec<TermId> =
                         after.atoms(Pred::new(kw::NEXT, 1)).iter().map(|&a| self.program.store.args(a)[0]).collect();
                     next.sort();
@@ -1327,18 +1542,25 @@ mod tests {
         words
     }
 
-    /// Along random playouts, every atom of every derived relation that does
-    /// not read the joint move, derived in some visited state, is asked in
-    /// every visited state: the answer is what the bottom-up evaluator
-    /// derived there (true where derived, false where not), or `None`.
-    /// Returns the number of answers and of declines.
-    fn check(game: &Game, playouts: usize, steps: usize) -> Result<(usize, usize), String> {
+    /// Along random playouts, every atom of every derived relation that
+    /// reads the joint move (`with_moves`) or that does not, derived in some
+    /// visited state (with `with_moves`: after some transition), is asked in
+    /// every visited state (after every transition, with its joint move):
+    /// the answer is what the bottom-up evaluator derived there (true where
+    /// derived, false where not), or `None`. Returns the number of answers
+    /// and of declines.
+    fn check_along(
+        game: &Game,
+        (playouts, steps, seed): (usize, usize, u64),
+        with_moves: bool,
+    ) -> Result<(usize, usize), String> {
         let mut setup = Setup::new(game);
-        let states = setup.playouts(playouts, steps, 7);
-        let mut base: Vec<TermId> = states.iter().flat_map(|(f, _)| f.iter().copied()).collect();
+        let states = setup.playouts(playouts, steps, seed);
+        let holding = |v: &Visit| if with_moves { v.moved.clone() } else { v.holding.clone() };
+        let mut base: Vec<TermId> = states.iter().flat_map(|v| v.facts.iter().copied()).collect();
         base.sort();
         base.dedup();
-        let mut asked: Vec<TermId> = states.iter().flat_map(|(_, h)| h.iter().copied()).collect();
+        let mut asked: Vec<TermId> = states.iter().flat_map(holding).collect();
         asked.sort();
         asked.dedup();
         // A sample of the larger games' atoms.
@@ -1346,20 +1568,111 @@ mod tests {
         let asked: Vec<TermId> = asked.into_iter().step_by(stride.max(1)).collect();
         let mut lazy = Lazy::new(&setup.rules, &setup.statics, &setup.program.store, &base);
         let (mut answered, mut declined) = (0, 0);
-        for (step, (facts, holding)) in states.iter().enumerate() {
-            let words = words_of(facts, &base);
+        for (step, visit) in states.iter().enumerate().filter(|(_, v)| !with_moves || !v.does.is_empty()) {
+            let words = words_of(&visit.facts, &base);
+            let holds = holding(visit);
             for &atom in &asked {
-                match lazy.value(atom, &words) {
-                    Some(v) if v == holding.contains(&atom) => answered += 1,
+                let value =
+                    if with_moves { lazy.value_after(atom, &words, &visit.does) } else { lazy.value(atom, &words) };
+                match value {
+                    Some(v) if v == holds.contains(&atom) => answered += 1,
                     None => declined += 1,
                     Some(v) => {
                         let text = setup.program.store.to_term(atom, &setup.program.symbols);
-                        return Err(format!("state {step}: {text} is {v}"));
+                        let at = if with_moves { "transition" } else { "state" };
+                        return Err(format!("{at} {step}: {text} is {v}"));
                     }
                 }
             }
         }
         Ok((answered, declined))
+    }
+
+    /// [`check_along`] for the relations that do not read the joint move.
+    fn check(game: &Game, playouts: usize, steps: usize) -> Result<(usize, usize), String> {
+        check_along(game, (playouts, steps, 7), false)
+    }
+
+    /// [`check_along`] for the relations that read the joint move.
+    fn check_moves(game: &Game, playouts: usize, steps: usize, seed: u64) -> Result<(usize, usize), String> {
+        check_along(game, (playouts, steps, seed), true)
+    }
+
+    /// The games of the shared directory, the atoms that read the joint
+    /// move (`next` among them): every answer right, and most atoms
+    /// answered.
+    #[test]
+    fn move_atoms_agree_with_bottom_up_along_playouts() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut games = games_in(&root.join("../../../shared/gdl"));
+        assert!(!games.is_empty());
+        games.extend(games_in(&root.join("../../../shared/gdl/testcases")));
+        let (mut answered, mut declined) = (0, 0);
+        for (name, game) in games {
+            let result = check_moves(&game, 2, 12, 7);
+            eprintln!("{name}: {result:?}");
+            match result {
+                Ok((a, d)) => {
+                    answered += a;
+                    declined += d;
+                }
+                Err(e) => panic!("{name}: {e}"),
+            }
+        }
+        assert!(answered > 10 * declined, "{answered} answered, {declined} declined");
+    }
+
+    /// A line of cells where a rook's ray to the king opens when the piece
+    /// between moves away (a discovered check, as in chess): `does` literals
+    /// with free arguments under a ground atom (`vacated`, `next`), under a
+    /// negation, with the role free (`last`), and bound (`stayed`). Every
+    /// atom that reads the move is answered, as the bottom-up evaluator
+    /// derives it, after every transition of many random playouts.
+    #[test]
+    fn discovered_checks_agree_with_bottom_up() {
+        let game = Game::parse(
+            "(role p) (role q)
+             (init (at r 1)) (init (at b 2)) (init (at b 4)) (init (at k 6))
+             (cell 1) (cell 2) (cell 3) (cell 4) (cell 5) (cell 6)
+             (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6)
+             (<= (occupied ?x) (true (at ?piece ?x)))
+             (<= (legal p (move ?u ?v)) (true (at b ?u)) (succ ?u ?v) (not (occupied ?v)))
+             (<= (legal p (move ?u ?v)) (true (at b ?u)) (succ ?v ?u) (not (occupied ?v)))
+             (legal p wait)
+             (<= (legal q (step ?u ?v)) (true (at k ?u)) (succ ?v ?u) (not (occupied ?v)))
+             (<= (legal q (step ?u ?v)) (true (at k ?u)) (succ ?u ?v) (not (occupied ?v)))
+             (legal q noop)
+             (<= (vacated ?u) (does p (move ?u ?v)))
+             (<= (vacated ?u) (does q (step ?u ?v)))
+             (<= (next (at ?piece ?x)) (true (at ?piece ?x)) (not (vacated ?x)))
+             (<= (next (at b ?v)) (does p (move ?u ?v)))
+             (<= (next (at k ?v)) (does q (step ?u ?v)))
+             (<= (empty_or ?z ?z) (cell ?z))
+             (<= (empty_or ?z ?u) (cell ?u) (not (occupied ?z)))
+             (<= (open ?x ?y ?u) (succ ?x ?y) (cell ?u))
+             (<= (open ?x ?y ?u) (succ ?x ?z) (empty_or ?z ?u) (open ?z ?y ?u))
+             (<= (discovered ?x) (does p (move ?u ?v)) (true (at r ?x)) (true (at k ?y)) (open ?x ?y ?u))
+             (<= (next (check ?x)) (discovered ?x))
+             (<= (last ?role) (does ?role ?m) (distinct ?m noop) (distinct ?m wait))
+             (<= (next (moved ?role)) (last ?role))
+             (<= (stayed) (does p wait) (does q noop))
+             (<= (next calm) (stayed))
+             (<= terminal (true (check ?x)))
+             (goal p 100) (goal q 0)",
+        )
+        .unwrap();
+        let (mut answered, mut held) = (0, 0);
+        for seed in 0..8 {
+            let result = check_moves(&game, 4, 30, seed);
+            let Ok((a, 0)) = result else { panic!("seed {seed}: {result:?}") };
+            answered += a;
+            let mut setup = Setup::new(&game);
+            let discovered = Pred::new(setup.program.symbols.lookup("discovered").unwrap(), 1);
+            let visits = setup.playouts(4, 30, seed);
+            let store = &setup.program.store;
+            held += visits.iter().filter(|v| v.moved.iter().any(|&a| store.pred(a) == discovered)).count();
+        }
+        assert!(answered > 1000 && held > 0, "{answered} answered, {held} discovered checks");
     }
 
     /// The games of the shared directory: every atom answered, and rightly.
@@ -1405,9 +1718,10 @@ mod tests {
     }
 
     /// A positive cycle through ground atoms (`p` and `q` of each other)
-    /// is declined, every time, as is what reads the joint move; the
-    /// atoms around them, recursion without a ground cycle and negation of
-    /// a declined-free atom included, are answered.
+    /// is declined, every time, as is what reads the joint move when no
+    /// joint move is given (and answered when one is); the atoms around
+    /// them, recursion without a ground cycle and negation of a
+    /// declined-free atom included, are answered.
     #[test]
     fn cycles_and_moves_are_declined() {
         let game = Game::parse(
@@ -1428,17 +1742,23 @@ mod tests {
         let (u, count) = (atom(&mut setup, "u", &["a"]), atom(&mut setup, "count", &["3"]));
         let base = [atom(&mut setup, "on", &["a"]), atom(&mut setup, "on", &["b"]), atom(&mut setup, "off", &["a"])];
         let (off_two, off_a) = (atom(&mut setup, "off", &["2"]), base[2]);
+        let (does_a, does_b) = (atom(&mut setup, "does", &["r", "a"]), atom(&mut setup, "does", &["r", "b"]));
         let mut base = base.to_vec();
         base.push(off_two);
         let mut lazy = Lazy::new(&setup.rules, &setup.statics, &setup.program.store, &base);
         for state in [[0b0001u64], [0b0111], [0b1001], [0b0000]] {
+            let on_a = state[0] & 1 == 1;
+            // `(s a)` reads the move only where `(on a)` holds.
+            let without_move = if on_a { None } else { Some(false) };
             for _ in 0..2 {
                 for &atom in &cyclic {
                     assert_eq!(lazy.value(atom, &state), None);
                 }
-                assert_eq!(lazy.value(moving, &state), None);
+                assert_eq!(lazy.value(moving, &state), without_move);
             }
-            let on_a = state[0] & 1 == 1;
+            assert_eq!(lazy.value_after(moving, &state, &[does_a]), Some(false));
+            assert_eq!(lazy.value_after(moving, &state, &[does_b]), Some(on_a));
+            assert_eq!(lazy.value(moving, &state), without_move, "no joint move again");
             let facts: Vec<TermId> =
                 base.iter().enumerate().filter(|(i, _)| state[0] >> i & 1 == 1).map(|(_, &b)| b).collect();
             assert_eq!(lazy.value(u, &state), Some(on_a && !facts.contains(&off_a)));
