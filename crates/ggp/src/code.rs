@@ -9,6 +9,16 @@
 //!
 //! A node's clauses lie contiguously, the last clause of each term marked,
 //! so that evaluating a node is one pass over a slice.
+//!
+//! [`Code::seal`] lowers the steps to the form [`Code::run`] executes: a
+//! flat list of operations over a stream of packed tests (a test of one bit
+//! in 8 bytes, the usual case, of a mask in 24), where a failed test jumps
+//! straight to the next term, guarded blocks that share their first guard
+//! are skipped together, and inside a block the tests of the guard bits
+//! (which hold there) are dropped. Programs of fewer than [`LOWER_FROM`] clauses are run as
+//! written instead, guarded blocks cleared word by word. [`Code::run_steps`]
+//! interprets the steps plainly, the reference both forms are tested
+//! against.
 
 /// A test on one word: all `pos` bits set, all `neg` bits clear, and (when
 /// `any` is not zero) at least one `any` bit set.
@@ -23,6 +33,7 @@ pub(crate) struct Clause {
 }
 
 impl Clause {
+    /// Whether the clause holds of `bits`.
     #[inline(always)]
     pub(crate) fn holds(&self, bits: &[u64]) -> bool {
         let x = bits[self.word as usize];
@@ -68,15 +79,158 @@ pub(crate) struct Code {
     pub(crate) nodes: Vec<Node>,
     pub(crate) clauses: Vec<Clause>,
     pub(crate) steps: Vec<Step>,
-    /// Whether the steps are every node once, in order (see [`Code::seal`]).
-    straight: bool,
-    /// The output bits of guarded blocks, as (word, mask) pairs, one per
-    /// word a block writes, so that a block whose guard is clear clears its
-    /// bits without reading its nodes…
+    /// How [`Code::run`] runs the program (set by [`Code::seal`], reset by
+    /// [`Code::push_node`]).
+    form: Form,
+    /// The steps lowered by [`Code::seal`], what [`Code::run`] executes in
+    /// [`Form::Lowered`]…
+    ops: Vec<Op>,
+    /// … the tests of their nodes, encoded (see [`Test::encode`])…
+    tests: Vec<u64>,
+    /// … and the output bits their guards clear, as (word, mask) pairs (in
+    /// [`Form::Direct`], those of the guarded blocks…
     clears: Vec<(u32, u64)>,
-    /// … each step's range of them (empty for other steps; see
-    /// [`Code::seal`]).
+    /// … each step's range of them, empty for other steps).
     clear_ranges: Vec<(u32, u32)>,
+}
+
+/// How [`Code::run`] runs a program.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Form {
+    /// The steps as written ([`Code::run_steps`]): not sealed.
+    #[default]
+    Steps,
+    /// The steps, a guarded block whose guard is clear clearing its bits
+    /// word by word ([`Code::clears`]); `straight` when the steps are every
+    /// node once, in order, run without dispatching on steps. For programs
+    /// of fewer than [`LOWER_FROM`] clauses.
+    Direct { straight: bool },
+    /// The operations the steps are lowered to ([`Code::ops`]).
+    Lowered,
+}
+
+/// The fewest clauses of a program that [`Code::seal`] lowers: below, the
+/// decoding of packed tests costs more than the skipped tests save
+/// (ticTacToe, 37 clauses to legal moves and 74 to next states: about 20%
+/// fewer transitions per second lowered; checkers, 4,130 and 5,509: 15–40%
+/// more). Not tuned between the two.
+const LOWER_FROM: usize = 1000;
+
+/// A clause (or part of one) as [`Code::seal`] lowers it: the bits of `mask`
+/// in word `word` equal `expect`, or, if `any`, are not all clear. A clause
+/// with both kinds of test becomes two tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Test {
+    word: u32,
+    any: bool,
+    mask: u64,
+    expect: u64,
+}
+
+impl Test {
+    /// The kind of the test, as [`Code::run`] reads it from a test's first
+    /// slot (see [`Test::encode`]).
+    fn kind(&self) -> u64 {
+        match (self.any, self.mask.count_ones(), self.expect != 0) {
+            (true, _, _) => KIND_ANY,
+            (false, 1, true) => KIND_SET,
+            (false, 1, false) => KIND_CLEAR,
+            _ => KIND_MASK,
+        }
+    }
+
+    /// How many slots of the tests' stream the test takes.
+    fn slots(&self) -> usize {
+        match self.kind() {
+            KIND_SET | KIND_CLEAR => 1,
+            KIND_ANY => 2,
+            _ => 3,
+        }
+    }
+
+    /// Appends the test to `stream`, with `rest` slots of its term after
+    /// it: a first slot holding the word (bits 0–31), `rest` (bits 32–55),
+    /// the bit tested by a one-bit test (bits 56–61) and the kind (bits
+    /// 62–63); then the mask (for [`KIND_MASK`] and [`KIND_ANY`]) and the
+    /// expected bits (for [`KIND_MASK`]).
+    fn encode(&self, rest: usize, stream: &mut Vec<u64>) {
+        assert!(rest < 1 << 24, "a term of {rest} slots");
+        let kind = self.kind();
+        let bit = if matches!(kind, KIND_SET | KIND_CLEAR) { u64::from(self.mask.trailing_zeros()) } else { 0 };
+        stream.push(u64::from(self.word) | (rest as u64) << 32 | bit << 56 | kind << 62);
+        match kind {
+            KIND_ANY => stream.push(self.mask),
+            KIND_MASK => stream.extend([self.mask, self.expect]),
+            _ => {}
+        }
+    }
+}
+
+/// A test that one bit is set: one slot.
+const KIND_SET: u64 = 0;
+/// A test that one bit is clear: one slot.
+const KIND_CLEAR: u64 = 1;
+/// A test that the bits of a mask equal the expected ones: three slots.
+const KIND_MASK: u64 = 2;
+/// A test that some bit of a mask is set: two slots.
+const KIND_ANY: u64 = 3;
+
+/// One operation of a lowered program (see [`Code::seal`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    /// Writes to `mask` of word `word` whether one of the terms in
+    /// `tests[first..end]` holds.
+    Node { word: u32, mask: u64, first: u32, end: u32 },
+    /// Unless every bit of `mask` is set in word `word`: clears the bits of
+    /// `clears[from..to]` (the outputs of the nodes it guards) and goes on
+    /// at operation `skip` (just after those nodes).
+    Guard { word: u32, mask: u64, from: u32, to: u32, skip: u32 },
+    /// Runs nodes `first..end` (as written, not lowered) to a fixpoint.
+    Fixpoint { first: u32, end: u32 },
+}
+
+/// Whether one of the terms in `tests` (a stream of encoded tests, see
+/// [`Test::encode`]) holds of `bits`: a failed test skips the rest of its
+/// term, a term whose tests all hold ends the search.
+#[inline(always)]
+fn terms_hold(tests: &[u64], bits: &[u64]) -> bool {
+    let mut k = 0;
+    while let Some(&head) = tests.get(k) {
+        let word = bits[head as u32 as usize];
+        let rest = (head >> 32) as usize & ((1 << 24) - 1);
+        let kind = head >> 62;
+        let (holds, slots) = if kind <= KIND_CLEAR {
+            // One bit: set for `KIND_SET` (0), clear for `KIND_CLEAR` (1).
+            ((word >> ((head >> 56) & 63)) & 1 != kind, 1)
+        } else if kind == KIND_MASK {
+            (word & tests[k + 1] == tests[k + 2], 3)
+        } else {
+            (word & tests[k + 1] != 0, 2)
+        };
+        if holds {
+            if rest == 0 {
+                return true;
+            }
+            k += slots;
+        } else {
+            k += slots + rest;
+        }
+    }
+    false
+}
+
+/// The output bits of `nodes` as (word, mask) pairs, one per word, sorted.
+fn output_words<'a>(nodes: impl Iterator<Item = &'a Node>) -> Vec<(u32, u64)> {
+    let mut words: Vec<(u32, u64)> = nodes.map(|n| (n.word, n.mask)).collect();
+    words.sort_unstable_by_key(|&(w, _)| w);
+    let mut merged: Vec<(u32, u64)> = Vec::with_capacity(words.len());
+    for (w, m) in words {
+        match merged.last_mut() {
+            Some((last, mask)) if *last == w => *mask |= m,
+            _ => merged.push((w, m)),
+        }
+    }
+    merged
 }
 
 /// A term under construction: clauses by word.
@@ -86,6 +240,7 @@ pub(crate) struct TermBuilder {
 }
 
 impl TermBuilder {
+    /// The term's clause on word `word`, added if it has none.
     fn clause(&mut self, word: u32) -> &mut Clause {
         match self.clauses.iter().position(|c| c.word == word) {
             Some(i) => &mut self.clauses[i],
@@ -118,10 +273,12 @@ impl TermBuilder {
         self.clauses.iter().any(|c| c.pos & c.neg != 0 || (c.any != 0 && c.any & !c.neg == 0))
     }
 
+    /// The term's clauses, one per word.
     pub(crate) fn clauses(&self) -> &[Clause] {
         &self.clauses
     }
 
+    /// The term of `clauses`.
     pub(crate) fn from_clauses(clauses: Vec<Clause>) -> TermBuilder {
         TermBuilder { clauses }
     }
@@ -150,6 +307,7 @@ impl Code {
         }
         let node = Node { word: out_bit / 64, mask: 1 << (out_bit % 64), first, end: self.clauses.len() as u32 };
         self.nodes.push(node);
+        self.form = Form::Steps;
         (self.nodes.len() - 1) as u32
     }
 
@@ -159,6 +317,7 @@ impl Code {
         self.node_value(&self.nodes[i as usize], bits)
     }
 
+    /// The value `node` computes from `bits`.
     #[inline(always)]
     fn node_value(&self, node: &Node, bits: &[u64]) -> bool {
         let mut ok = true;
@@ -180,6 +339,8 @@ impl Code {
         self.clauses[node.first as usize..node.end as usize].split_inclusive(|c| c.last)
     }
 
+    /// Writes the value node `i` computes from `bits` to its bit; whether
+    /// that changed the bit.
     #[inline(always)]
     fn eval(&self, i: u32, bits: &mut [u64]) -> bool {
         let v = self.value(i, bits);
@@ -194,37 +355,170 @@ impl Code {
         old != v
     }
 
-    /// Notes whether the program is straight-line code (every node once, in
-    /// order), which [`Code::run`] then runs without dispatching on steps,
-    /// and the bits each guarded block clears when its guard is not set.
-    /// Call once the steps are complete.
+    /// Lowers the steps to the operations [`Code::run`] executes (or, for
+    /// a program of fewer than [`LOWER_FROM`] clauses, prepares to run them
+    /// as written: [`Form::Direct`]). Call once the steps are complete
+    /// (until then, and after a later [`Code::push_node`], [`Code::run`]
+    /// interprets the steps as [`Code::run_steps`] does); the steps must not
+    /// change afterwards.
+    ///
+    /// Each node becomes one operation over its clauses as packed tests.
+    /// Consecutive guarded blocks with the same first guard get one guard
+    /// operation for it, which clears all their output bits when it fails;
+    /// each block's second guard gets its own (unless the first implies
+    /// it). The nodes inside a block drop the tests of their guards' bits,
+    /// which hold wherever those nodes run.
     pub(crate) fn seal(&mut self) {
-        self.straight = self.steps.len() == self.nodes.len()
-            && self.steps.iter().enumerate().all(|(k, s)| *s == Step::Node(k as u32));
+        self.seal_lowering_from(LOWER_FROM);
+    }
+
+    /// As [`Code::seal`], lowering the program if it has at least
+    /// `lower_from` clauses.
+    fn seal_lowering_from(&mut self, lower_from: usize) {
+        self.ops.clear();
+        self.tests.clear();
         self.clears.clear();
         self.clear_ranges.clear();
-        for step in &self.steps {
-            let start = self.clears.len() as u32;
-            if let Step::Guarded { first, end, .. } = *step {
-                let mut words: Vec<(u32, u64)> =
-                    self.nodes[first as usize..end as usize].iter().map(|n| (n.word, n.mask)).collect();
-                words.sort_unstable_by_key(|&(w, _)| w);
-                for (w, m) in words {
-                    let in_block = self.clears.len() as u32 > start;
-                    match self.clears.last_mut() {
-                        Some((last, mask)) if in_block && *last == w => *mask |= m,
-                        _ => self.clears.push((w, m)),
-                    }
+        if self.clauses.len() < lower_from {
+            self.seal_direct();
+            return;
+        }
+        let mut k = 0;
+        while let Some(&step) = self.steps.get(k) {
+            match step {
+                Step::Node(i) => {
+                    self.lower_node(i, &[]);
+                    k += 1;
                 }
+                Step::Fixpoint { first, end } => {
+                    self.ops.push(Op::Fixpoint { first, end });
+                    k += 1;
+                }
+                Step::Guarded { guard, .. } => {
+                    let outer = guard[0];
+                    let shared = self.steps[k..]
+                        .iter()
+                        .take_while(|s| matches!(s, Step::Guarded { guard, .. } if guard[0] == outer))
+                        .count();
+                    let blocks: Vec<Step> = self.steps[k..k + shared].to_vec();
+                    let outer_op = self.push_guard(outer, blocks.iter().flat_map(|s| s.unguarded()));
+                    for block in blocks {
+                        let Step::Guarded { guard, first, end } = block else { unreachable!("a guarded step") };
+                        let inner = guard[1];
+                        let implied = if inner.0 == outer.0 { outer.1 } else { 0 };
+                        let inner_op = (inner.1 & !implied != 0).then(|| self.push_guard(inner, block.unguarded()));
+                        for i in first..end {
+                            self.lower_node(i, &guard);
+                        }
+                        if let Some(op) = inner_op {
+                            self.end_guard(op);
+                        }
+                    }
+                    self.end_guard(outer_op);
+                    k += shared;
+                }
+            }
+        }
+        self.form = Form::Lowered;
+    }
+
+    /// Seals the program in [`Form::Direct`]: notes whether it is
+    /// straight-line code and the bits each guarded block clears.
+    fn seal_direct(&mut self) {
+        let straight = self.steps.len() == self.nodes.len()
+            && self.steps.iter().enumerate().all(|(k, s)| *s == Step::Node(k as u32));
+        for k in 0..self.steps.len() {
+            let start = self.clears.len() as u32;
+            if let Step::Guarded { first, end, .. } = self.steps[k] {
+                let words = output_words(self.nodes[first as usize..end as usize].iter());
+                self.clears.extend(words);
             }
             self.clear_ranges.push((start, self.clears.len() as u32));
         }
+        self.form = Form::Direct { straight };
     }
 
-    /// Runs every step on `bits`.
+    /// Appends a guard operation testing `guard` and clearing the outputs
+    /// of the nodes of `steps` (plain node steps); returns its index, for
+    /// [`Code::end_guard`].
+    fn push_guard(&mut self, guard: (u32, u64), steps: impl Iterator<Item = Step>) -> usize {
+        let nodes = steps.filter_map(|s| if let Step::Node(i) = s { Some(&self.nodes[i as usize]) } else { None });
+        let words = output_words(nodes);
+        let from = self.clears.len() as u32;
+        self.clears.extend(words);
+        let to = self.clears.len() as u32;
+        self.ops.push(Op::Guard { word: guard.0, mask: guard.1, from, to, skip: 0 });
+        self.ops.len() - 1
+    }
+
+    /// Makes the guard operation `op` skip to the next operation appended.
+    fn end_guard(&mut self, op: usize) {
+        let next = self.ops.len() as u32;
+        if let Op::Guard { skip, .. } = &mut self.ops[op] {
+            *skip = next;
+        }
+    }
+
+    /// Appends the operation of node `i`, run only where the bits of
+    /// `guards` ((word, mask) pairs) are all set: tests of those bits are
+    /// left out, and a term left with no test ends the node (it holds).
+    fn lower_node(&mut self, i: u32, guards: &[(u32, u64)]) {
+        let node = self.nodes[i as usize];
+        let first = self.tests.len() as u32;
+        let mut term_tests: Vec<Test> = Vec::new();
+        for term in self.clauses[node.first as usize..node.end as usize].split_inclusive(|c| c.last) {
+            term_tests.clear();
+            for c in term {
+                let (mut pos, mut any) = (c.pos, c.any);
+                for &(_, mask) in guards.iter().filter(|&&(word, _)| word == c.word) {
+                    pos &= !mask;
+                    if any & mask != 0 {
+                        any = 0;
+                    }
+                }
+                if pos | c.neg != 0 {
+                    term_tests.push(Test { word: c.word, any: false, mask: pos | c.neg, expect: pos });
+                }
+                if any != 0 {
+                    term_tests.push(Test { word: c.word, any: true, mask: any, expect: 0 });
+                }
+            }
+            if term_tests.is_empty() {
+                // The term always holds here: so does the node (a test of
+                // no bit).
+                Test { word: 0, any: false, mask: 0, expect: 0 }.encode(0, &mut self.tests);
+                break;
+            }
+            // The most selective tests first, as in `push_node`.
+            term_tests.sort_by_key(|t| (t.any, std::cmp::Reverse(t.mask.count_ones())));
+            let mut rest: usize = term_tests.iter().map(Test::slots).sum();
+            for t in &term_tests {
+                rest -= t.slots();
+                t.encode(rest, &mut self.tests);
+            }
+        }
+        let end = self.tests.len() as u32;
+        self.ops.push(Op::Node { word: node.word, mask: node.mask, first, end });
+    }
+
+    /// Whether [`Code::seal`] lowered the program.
+    #[cfg(test)]
+    pub(crate) fn is_lowered(&self) -> bool {
+        self.form == Form::Lowered
+    }
+
+    /// Runs every step on `bits`, in the program's [`Form`].
     pub(crate) fn run(&self, bits: &mut [u64]) {
-        if self.straight {
-            // Straight-line code (the usual case): every node once, in order.
+        match self.form {
+            Form::Steps => self.run_steps(bits),
+            Form::Direct { straight } => self.run_direct(straight, bits),
+            Form::Lowered => self.run_lowered(bits),
+        }
+    }
+
+    /// Runs the program in [`Form::Direct`].
+    fn run_direct(&self, straight: bool, bits: &mut [u64]) {
+        if straight {
             for node in &self.nodes {
                 let v = self.node_value(node, bits);
                 let w = &mut bits[node.word as usize];
@@ -242,39 +536,96 @@ impl Code {
                 }
                 Step::Guarded { guard, first, end } => {
                     let on = guard.iter().all(|&(word, mask)| bits[word as usize] & mask == mask);
-                    if !on && let Some(&(from, to)) = self.clear_ranges.get(k) {
+                    if !on {
+                        let (from, to) = self.clear_ranges[k];
                         for &(word, mask) in &self.clears[from as usize..to as usize] {
                             bits[word as usize] &= !mask;
                         }
                         continue;
                     }
                     for node in &self.nodes[first as usize..end as usize] {
-                        let v = on && self.node_value(node, bits);
+                        let v = self.node_value(node, bits);
                         let w = &mut bits[node.word as usize];
                         *w = (*w & !node.mask) | if v { node.mask } else { 0 };
                     }
                 }
-                Step::Fixpoint { first, end } => {
-                    for i in first..end {
-                        let node = self.nodes[i as usize];
-                        bits[node.word as usize] &= !node.mask;
-                    }
-                    // In a valid (stratified) game a group is monotone: every
-                    // pass that changes something sets a bit, so it settles
-                    // within one pass per node. An invalid game can negate
-                    // the group inside it (`terminal` if not `terminal`) and
-                    // would oscillate for ever: stop there, with whatever
-                    // values the last pass left (such rules have no meaning).
-                    for _ in first..=end {
-                        let mut changed = false;
-                        for i in first..end {
-                            changed |= self.eval(i, bits);
+                Step::Fixpoint { first, end } => self.fixpoint(first, end, bits),
+            }
+        }
+    }
+
+    /// Runs the program in [`Form::Lowered`] (not inlined into
+    /// [`Code::run`]: the direct form of small programs runs faster alone).
+    #[inline(never)]
+    fn run_lowered(&self, bits: &mut [u64]) {
+        let mut k = 0;
+        while let Some(op) = self.ops.get(k) {
+            k += 1;
+            match *op {
+                Op::Node { word, mask, first, end } => {
+                    let v = terms_hold(&self.tests[first as usize..end as usize], bits);
+                    let w = &mut bits[word as usize];
+                    *w = (*w & !mask) | if v { mask } else { 0 };
+                }
+                Op::Guard { word, mask, from, to, skip } => {
+                    if bits[word as usize] & mask != mask {
+                        for &(w, m) in &self.clears[from as usize..to as usize] {
+                            bits[w as usize] &= !m;
                         }
-                        if !changed {
-                            break;
+                        k = skip as usize;
+                    }
+                }
+                Op::Fixpoint { first, end } => self.fixpoint(first, end, bits),
+            }
+        }
+    }
+
+    /// Runs every step on `bits` as written: each node by its clauses, a
+    /// guarded block's nodes only when its guard is set (cleared
+    /// otherwise). The reference for [`Code::run`].
+    #[inline(never)]
+    pub(crate) fn run_steps(&self, bits: &mut [u64]) {
+        for step in &self.steps {
+            match *step {
+                Step::Node(i) => {
+                    self.eval(i, bits);
+                }
+                Step::Guarded { guard, first, end } => {
+                    let on = guard.iter().all(|&(word, mask)| bits[word as usize] & mask == mask);
+                    for i in first..end {
+                        if on {
+                            self.eval(i, bits);
+                        } else {
+                            let node = &self.nodes[i as usize];
+                            bits[node.word as usize] &= !node.mask;
                         }
                     }
                 }
+                Step::Fixpoint { first, end } => self.fixpoint(first, end, bits),
+            }
+        }
+    }
+
+    /// Runs nodes `first..end`, a recursive group, to a fixpoint from all
+    /// false.
+    fn fixpoint(&self, first: u32, end: u32, bits: &mut [u64]) {
+        for i in first..end {
+            let node = self.nodes[i as usize];
+            bits[node.word as usize] &= !node.mask;
+        }
+        // In a valid (stratified) game a group is monotone: every
+        // pass that changes something sets a bit, so it settles
+        // within one pass per node. An invalid game can negate
+        // the group inside it (`terminal` if not `terminal`) and
+        // would oscillate for ever: stop there, with whatever
+        // values the last pass left (such rules have no meaning).
+        for _ in first..=end {
+            let mut changed = false;
+            for i in first..end {
+                changed |= self.eval(i, bits);
+            }
+            if !changed {
+                break;
             }
         }
     }
@@ -367,6 +718,7 @@ mod tests {
         assert_eq!(steps, vec![Step::Node(0), Step::Node(1)]);
         // Two tests: bits 0 and 3 both required.
         code.steps[0] = Step::Guarded { guard: [(0, 1), (0, 0b1000)], first: 0, end: 2 };
+        code.seal();
         assert_eq!(run(&code, 0b0011, 0b11), 0);
         assert_eq!(run(&code, 0b1011, 0), 0b01);
     }
@@ -402,5 +754,128 @@ mod tests {
         assert_eq!(code.terms(n).count(), 0);
         let always = code.push_node(11, &[TermBuilder::default()]);
         assert!(code.value(always, &[0]));
+    }
+
+    /// A random guard: one or two bits of word 0 or 1, or (rarely) none.
+    fn random_guard(rng: &mut impl rand::Rng) -> (u32, u64) {
+        if rng.random_ratio(1, 8) {
+            return (0, 0);
+        }
+        let mask =
+            (1u64 << rng.random_range(0..64)) | if rng.random_bool(0.3) { 1 << rng.random_range(0..64) } else { 0 };
+        (rng.random_range(0..2), mask)
+    }
+
+    /// A random term over bits `0..bits`, often requiring the bits of
+    /// `guards` (or one of them, as an `any` test).
+    fn random_term(rng: &mut impl rand::Rng, bits: u32, guards: &[(u32, u64)]) -> TermBuilder {
+        let mut t = TermBuilder::default();
+        for _ in 0..rng.random_range(0..4) {
+            t.literal(rng.random_range(0..bits), rng.random_bool(0.6));
+        }
+        if rng.random_ratio(1, 5) {
+            t.any(rng.random_range(0..2), rng.random::<u64>() & rng.random::<u64>());
+        }
+        for &(word, mask) in guards {
+            if mask != 0 && rng.random_bool(0.6) {
+                for b in (0..64).filter(|b| mask & (1 << b) != 0) {
+                    t.literal(word * 64 + b, true);
+                }
+            } else if mask != 0 && rng.random_ratio(1, 10) {
+                t.any(word, mask | 1 << rng.random_range(0..64));
+            }
+        }
+        t
+    }
+
+    /// Random programs, lowered by `seal` (and in the direct form),
+    /// compute exactly what their steps do (`run_steps`) from random inputs (words 0 and 1) and stale outputs
+    /// (words 2 and 3): plain nodes, runs of guarded blocks sharing their
+    /// first guard (the second in the same word, in another, the same, or
+    /// none), tests of the guard bits inside blocks, fixpoint groups.
+    #[test]
+    fn lowered_programs_compute_what_their_steps_do() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+        let (mut set, mut clear, mut blocks_off, mut blocks_on) = (0u32, 0u32, 0, 0);
+        for _ in 0..400 {
+            let mut code = Code::default();
+            let mut out = 128u32;
+            let node = |code: &mut Code, rng: &mut rand::rngs::SmallRng, out: &mut u32, guards: &[(u32, u64)]| {
+                let terms: Vec<TermBuilder> =
+                    (0..rng.random_range(0..4)).map(|_| random_term(rng, *out, guards)).collect();
+                *out += 1;
+                code.push_node(*out - 1, &terms)
+            };
+            while out < 128 + 40 {
+                match rng.random_range(0..4) {
+                    0 => {
+                        let n = node(&mut code, &mut rng, &mut out, &[]);
+                        code.steps.push(Step::Node(n));
+                    }
+                    1 => {
+                        let first = code.nodes.len() as u32;
+                        let size = rng.random_range(1..4);
+                        for _ in 0..size {
+                            let mut t = random_term(&mut rng, out + size, &[]);
+                            t.literal(out + rng.random_range(0..size), true);
+                            code.push_node(out, &[t, random_term(&mut rng, out, &[])]);
+                            out += 1;
+                        }
+                        code.steps.push(Step::Fixpoint { first, end: code.nodes.len() as u32 });
+                    }
+                    _ => {
+                        let outer = random_guard(&mut rng);
+                        for _ in 0..rng.random_range(1..4) {
+                            let inner = match rng.random_range(0..4) {
+                                0 => (outer.0, 1 << rng.random_range(0..64)),
+                                1 => outer,
+                                2 => (0, 0),
+                                _ => random_guard(&mut rng),
+                            };
+                            let first = code.nodes.len() as u32;
+                            for _ in 0..rng.random_range(1..5) {
+                                node(&mut code, &mut rng, &mut out, &[outer, inner]);
+                            }
+                            code.steps.push(Step::Guarded {
+                                guard: [outer, inner],
+                                first,
+                                end: code.nodes.len() as u32,
+                            });
+                        }
+                    }
+                }
+            }
+            let mut direct = code.clone();
+            direct.seal_lowering_from(usize::MAX);
+            assert!(matches!(direct.form, Form::Direct { .. }));
+            code.seal_lowering_from(0);
+            assert_eq!(code.form, Form::Lowered);
+            for _ in 0..40 {
+                // Inputs with many bits set, so that guards often hold.
+                let dense = |rng: &mut rand::rngs::SmallRng| rng.random::<u64>() | rng.random::<u64>();
+                let bits: Vec<u64> = vec![dense(&mut rng), dense(&mut rng), rng.random(), rng.random()];
+                let mut lowered = bits.clone();
+                code.run(&mut lowered);
+                let mut plain = bits.clone();
+                code.run_steps(&mut plain);
+                assert_eq!(lowered, plain, "{code:?}\n{bits:?}");
+                let mut run_direct = bits.clone();
+                direct.run(&mut run_direct);
+                assert_eq!(run_direct, plain, "{code:?}\n{bits:?}");
+                set += plain[2].count_ones() + plain[3].count_ones();
+                clear +=
+                    plain[2].count_zeros() + (plain[3] & ((1 << (out - 192)) - 1)).count_zeros() - (64 - (out - 192));
+                for step in &code.steps {
+                    if let Step::Guarded { guard, .. } = step {
+                        let on = guard.iter().all(|&(w, m)| plain[w as usize] & m == m);
+                        if on { blocks_on += 1 } else { blocks_off += 1 }
+                    }
+                }
+            }
+        }
+        // The programs compute something, and their blocks run and are skipped.
+        assert!(set > 10_000 && clear > 10_000, "{set} set, {clear} clear");
+        assert!(blocks_on > 10_000 && blocks_off > 10_000, "{blocks_on} on, {blocks_off} off");
     }
 }

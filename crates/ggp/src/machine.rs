@@ -744,3 +744,120 @@ impl Evaluator {
         Some(steps)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// Checks the evaluator's current bits against the programs run as
+    /// written ([`crate::code::Code::run_steps`]) on a copy: the asks and
+    /// the legal moves and terminality, and the goals.
+    fn check_state(e: &mut Evaluator) {
+        let c = &e.m.0.circuit;
+        let mut plain = e.bits.clone();
+        if e.oracle.is_some() {
+            c.ask.run_steps(&mut plain);
+        }
+        c.legal.run_steps(&mut plain);
+        assert_eq!(plain, e.bits, "the asks, legal moves and terminality");
+        e.goals();
+        let mut plain = e.bits.clone();
+        e.m.0.circuit.goal.run_steps(&mut plain);
+        assert_eq!(plain, e.bits, "the goals");
+    }
+
+    /// The next state of the evaluator's state after `joint` (`next`, as
+    /// [`Evaluator::next_state`] gave it) against the general next-state
+    /// program run as written.
+    fn check_next(e: &Evaluator, joint: &[u32], next: &State) {
+        let c = &e.m.0.circuit;
+        let mut plain = e.bits.clone();
+        let (s, d, n) = (c.state_words as usize, c.does_words as usize, c.next_word as usize);
+        plain[s..s + d].iter_mut().for_each(|w| *w = 0);
+        for (r, &mv) in joint.iter().enumerate() {
+            if let Some(bit) = e.m.0.infos[r][mv as usize].does_bit {
+                plain[(bit / 64) as usize] |= 1 << (bit % 64);
+            }
+        }
+        c.next.run_steps(&mut plain);
+        assert_eq!(&plain[n..n + s], &next.0[..], "the next state");
+    }
+
+    /// Along random playouts of `machine` (loading, between playouts, a
+    /// state of an earlier one or the initial state, and computing a next
+    /// state without playing it before each move), the bits the sealed
+    /// programs compute are exactly those of the programs as written;
+    /// returns the number of states checked.
+    fn lowered_programs_agree(machine: &Machine, playouts: usize, depth: usize) -> usize {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
+        let mut e = Evaluator::new(machine);
+        let mut seen: Vec<State> = vec![machine.initial_state()];
+        let mut checked = 0;
+        let mut joint = Vec::new();
+        for _ in 0..playouts {
+            let from = seen[rng.random_range(0..seen.len())].clone();
+            e.load(&from);
+            for _ in 0..depth {
+                check_state(&mut e);
+                checked += 1;
+                if e.is_terminal() {
+                    break;
+                }
+                let draw = |e: &Evaluator, rng: &mut rand::rngs::SmallRng| -> Option<Vec<u32>> {
+                    (0..machine.roles().len()).map(|r| e.random_legal_move(r, rng)).collect()
+                };
+                let Some(probe) = draw(&e, &mut rng) else { break };
+                let next = e.next_state(&probe);
+                check_next(&e, &probe, &next);
+                joint = draw(&e, &mut rng).expect("the same state has legal moves");
+                let expected = e.next_state(&joint);
+                e.advance(&joint);
+                assert_eq!(e.state(), expected, "advance plays what next_state computed");
+                seen.push(e.state());
+            }
+        }
+        e.load(&machine.initial_state());
+        check_state(&mut e);
+        assert!(!joint.is_empty());
+        checked
+    }
+
+    /// The game of the rule sheet at `path`.
+    fn game(path: &str) -> Game {
+        Game::parse(&std::fs::read_to_string(path).expect(path)).expect("the game parses")
+    }
+
+    /// ticTacToe and connectFour: plain nodes and guarded blocks.
+    #[test]
+    fn lowered_programs_agree_in_small_games() {
+        for name in ["ticTacToe", "connectFour"] {
+            let machine =
+                Machine::compile(&game(&format!("{}/../../../shared/gdl/{name}.kif", env!("CARGO_MANIFEST_DIR"))))
+                    .expect(name);
+            assert!(!machine.0.circuit.legal.is_lowered(), "{name}: small programs run as written");
+            assert!(lowered_programs_agree(&machine, 60, 60) > 100, "{name}");
+        }
+    }
+
+    /// Checkers: blocks under two guards.
+    #[test]
+    fn lowered_programs_agree_in_checkers() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/games/checkers.kif");
+        let machine = Machine::compile(&game(path)).expect("checkers compiles");
+        let c = &machine.0.circuit;
+        assert!(c.legal.is_lowered() && c.next.is_lowered());
+        assert!(lowered_programs_agree(&machine, 8, 60) > 100);
+    }
+
+    /// Chess as a hybrid network: asks, oracle inputs, guarded blocks.
+    #[test]
+    fn lowered_programs_agree_in_chess() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/games/chess.kif");
+        let machine = Machine::compile_hybrid(&game(path)).expect("chess compiles");
+        assert!(machine.is_hybrid());
+        let c = &machine.0.circuit;
+        assert!(c.ask.is_lowered() && c.legal.is_lowered() && c.next.is_lowered());
+        assert!(lowered_programs_agree(&machine, 3, 25) > 40);
+    }
+}
