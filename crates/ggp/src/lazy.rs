@@ -31,7 +31,11 @@
 //! their first deciding input.
 //!
 //! The rest of a body after a state literal is *deferred*, grounded only the
-//! first time a state with that literal's bit is evaluated.
+//! first time a state with that literal's bit is evaluated. A state literal
+//! that enumerates (`(true (cell ?x ?y ?p))`) is one *enumeration* gate: its
+//! candidates' state bits listed once, each candidate's rest grounded the
+//! first time a state with its bit set is evaluated, and a state scanning
+//! only the bits of its candidates.
 //!
 //! What a circuit cannot evaluate, [`Lazy::value`] declines (`None`), and the
 //! caller asks the rules instead: an atom that depends positively on itself
@@ -94,6 +98,12 @@ enum Gate {
     Defer(u32, u32),
     /// Whether the joint move evaluated holds this `(does r m)` atom.
     Move(TermId),
+    /// An enumerated state literal and the rest of its rule body
+    /// ([`Lazy::enumerations`]`[.0]`): the OR, over its candidates whose
+    /// state bits are set, of the rest with the literal matched to the
+    /// candidate, each grounded the first time its bit is set in a state
+    /// evaluated.
+    Enumerate(u32),
     /// The rest of a rule body from a `does` literal with free arguments on
     /// ([`Lazy::conts`]`[.0]`, the literal first): the OR, over the joint
     /// move's `does` atoms, of that rest with the literal matched to the
@@ -102,8 +112,9 @@ enum Gate {
     Switch(u32),
 }
 
-/// The rest of a rule body after a state literal, not grounded yet: the
-/// rule, the literals left and the bindings they read.
+/// The rest of a rule body after a state literal, not grounded yet (or from
+/// a switch's `does` literal or an enumeration's state literal on, that
+/// literal first): the rule, the literals left and the bindings they read.
 #[derive(Debug, Clone, Copy)]
 struct Cont {
     rule: u32,
@@ -117,6 +128,30 @@ struct Cont {
     binds: u32,
     binds_len: u16,
     depth: u16,
+}
+
+/// A state literal that enumerates, in a ground atom's rule: the literal
+/// and the rest of the body, and its candidates.
+#[derive(Debug, Clone, Copy)]
+struct Enumeration {
+    /// The literal then the rest of the body ([`Lazy::conts`]), with the
+    /// bindings from before the literal was matched.
+    cont: u32,
+    /// Where its candidates are in [`Lazy::candidates_of`]: `from..to`.
+    from: u32,
+    to: u32,
+}
+
+/// A candidate of an [`Enumeration`]: a `(true p)` the literal matches.
+#[derive(Debug, Clone, Copy)]
+struct Candidate {
+    /// The state bit of `(true p)`.
+    bit: u32,
+    /// `(true p)`.
+    atom: TermId,
+    /// The rest of the body with the literal matched to this atom, once
+    /// grounded ([`NONE`] before).
+    rest: NodeId,
 }
 
 /// No state bit, in [`Lazy::bit_of`].
@@ -210,6 +245,10 @@ pub(crate) struct Lazy {
     conts: Vec<Cont>,
     cont_lits: Vec<u8>,
     cont_binds: Vec<(u16, TermId)>,
+    /// The enumerated state literals ([`Gate::Enumerate`]).
+    enumerations: Vec<Enumeration>,
+    /// Their candidates, each enumeration's together.
+    candidates_of: Vec<Candidate>,
     /// The variables of each literal of each rule, as a mask (bit `v` for
     /// variable `v`; used for rules of at most 64 variables).
     lit_masks: Arc<[Box<[u64]>]>,
@@ -338,6 +377,8 @@ impl Lazy {
             conts: Vec::new(),
             cont_lits: Vec::new(),
             cont_binds: Vec::new(),
+            enumerations: Vec::new(),
+            candidates_of: Vec::new(),
             lit_masks: lit_masks.into(),
             lit_indexes: FastMap::default(),
             candidate_stack: Vec::new(),
@@ -370,6 +411,8 @@ impl Lazy {
             + self.conts.len() * std::mem::size_of::<Cont>()
             + self.cont_lits.len()
             + self.cont_binds.len() * std::mem::size_of::<(u16, TermId)>()
+            + self.enumerations.len() * std::mem::size_of::<Enumeration>()
+            + self.candidates_of.len() * std::mem::size_of::<Candidate>()
             + (self.atoms.len() + self.negations.len() + self.move_leaves.len()) * 24
             + self.switches.len() * 32
             + self.store.len().saturating_sub(self.pristine.len()) * 48
@@ -384,6 +427,8 @@ impl Lazy {
         self.conts.clear();
         self.cont_lits.clear();
         self.cont_binds.clear();
+        self.enumerations.clear();
+        self.candidates_of.clear();
         self.leaves.fill(NONE);
         self.negations.clear();
         self.move_leaves.clear();
@@ -507,6 +552,7 @@ impl Lazy {
             }
             Gate::Move(atom) => self.moved(atom),
             Gate::Switch(cont) => self.eval_switch(node, cont),
+            Gate::Enumerate(enumeration) => self.eval_enumeration(enumeration),
         };
         match value {
             Ok(v) => self.memo[node as usize] = self.epoch << 2 | u32::from(v),
@@ -547,6 +593,49 @@ impl Lazy {
         }
     }
 
+    /// The value of the enumeration `enumeration`: whether the rest holds
+    /// for one of its candidates whose state bit is set, each rest grounded
+    /// the first time it is needed. A rest that cannot be evaluated fails
+    /// the gate only if no other decides it.
+    fn eval_enumeration(&mut self, enumeration: u32) -> Result<bool, Stop> {
+        let Enumeration { cont, from, to } = self.enumerations[enumeration as usize];
+        let mut failed = None;
+        for k in from..to {
+            let Candidate { bit, atom, rest } = self.candidates_of[k as usize];
+            if !self.bit(bit) {
+                continue;
+            }
+            let rest = if rest == NONE {
+                match self.expand_matched(cont, atom) {
+                    Ok(rest) => {
+                        self.candidates_of[k as usize].rest = rest;
+                        rest
+                    }
+                    Err(stop) => {
+                        failed = failed.or(Some(stop));
+                        continue;
+                    }
+                }
+            } else {
+                rest
+            };
+            let value = match self.gates[rest as usize] {
+                Gate::Const(c) => Ok(c),
+                Gate::Bit(bit) => Ok(self.bit(bit)),
+                _ => self.eval(rest),
+            };
+            match value {
+                Ok(true) => return Ok(true),
+                Ok(false) => {}
+                Err(stop) => failed = failed.or(Some(stop)),
+            }
+        }
+        match failed {
+            Some(stop) => Err(stop),
+            None => Ok(false),
+        }
+    }
+
     /// Whether state bit `bit` is set in the state evaluated.
     fn bit(&self, bit: u32) -> bool {
         self.seen[(bit / 64) as usize] >> (bit % 64) & 1 == 1
@@ -570,7 +659,7 @@ impl Lazy {
             let rest = match self.switches.get(&(node, atom)) {
                 Some(&rest) => rest,
                 None => {
-                    let rest = self.expand_switch(cont, atom)?;
+                    let rest = self.expand_matched(cont, atom)?;
                     self.switches.insert((node, atom), rest);
                     rest
                 }
@@ -582,10 +671,11 @@ impl Lazy {
         Ok(false)
     }
 
-    /// Grounds the rest `cont` of a switch (its first literal the `does`
-    /// literal) with that literal matched to the `does` atom `atom`: the OR
-    /// of its solutions (false when the atom does not match).
-    fn expand_switch(&mut self, cont: u32, atom: TermId) -> Result<NodeId, Stop> {
+    /// Grounds the rest `cont` of a switch or an enumeration (its first
+    /// literal the `does` or state literal) with that literal matched to the
+    /// atom `atom`: the OR of its solutions (false when the atom does not
+    /// match).
+    fn expand_matched(&mut self, cont: u32, atom: TermId) -> Result<NodeId, Stop> {
         let Cont { rule, head, lits, len, binds, binds_len, depth } = self.conts[cont as usize];
         let mut left: Vec<usize> =
             self.cont_lits[lits as usize..][..len as usize].iter().map(|&l| l as usize).collect();
@@ -987,6 +1077,9 @@ impl Lazy {
                 let from = self.candidate_stack.len();
                 match source {
                     Source::Move => return self.switch(lit, left, b, conj, out, depth),
+                    Source::State if self.deferring.is_some() => {
+                        return self.enumerate(lit, p, left, b, conj, out, depth);
+                    }
                     Source::Derived => {
                         let atoms = self.call(p, b, depth + 1)?;
                         self.candidate_stack.extend_from_slice(&atoms);
@@ -1101,6 +1194,68 @@ impl Lazy {
         let cont = self.cont(&lits, b, depth)?;
         let node = self.gate(Gate::Switch(cont), &[])?;
         self.conclude(node, conj, out)
+    }
+
+    /// Ends this solution with the state literal `p` (literal `lit` of the
+    /// ground atom's rule being solved, [`Lazy::deferring`]) as an
+    /// enumeration ([`Gate::Enumerate`]): its candidates under `b` are
+    /// listed with their state bits, and the rest of the body (`left`) is
+    /// grounded for a candidate only once a state with its bit set is
+    /// evaluated. Nothing when no base proposition matches.
+    #[allow(clippy::too_many_arguments)]
+    fn enumerate(
+        &mut self,
+        lit: usize,
+        p: &Pat,
+        left: &[usize],
+        b: &mut [Option<TermId>],
+        conj: &mut Vec<NodeId>,
+        out: &mut Vec<(TermId, NodeId)>,
+        depth: usize,
+    ) -> Result<(), Stop> {
+        let Some(pred) = pred_of(p, &self.store) else { return Err(Stop::Unsupported) };
+        let from = self.candidate_stack.len();
+        self.candidates(pred, Source::State, p, b);
+        let to = self.candidate_stack.len();
+        let first = self.candidates_of.len();
+        // With nothing left, a candidate's rest is true.
+        let rest = if left.is_empty() { TRUE } else { NONE };
+        let mut trail = Vec::new();
+        let mut result = Ok(());
+        for k in from..to {
+            let atom = self.candidate_stack[k];
+            if let Err(stop) = self.step() {
+                result = Err(stop);
+                break;
+            }
+            let matches = match_pat(&self.store, p, atom, b, &mut trail);
+            undo(b, &mut trail, 0);
+            if let (true, Some(bit)) = (matches, self.state_bit(atom)) {
+                self.candidates_of.push(Candidate { bit, atom, rest });
+            }
+        }
+        self.candidate_stack.truncate(from);
+        let last = self.candidates_of.len();
+        if result.is_err() || first == last {
+            self.candidates_of.truncate(first);
+            return result;
+        }
+        let mut lits = Vec::with_capacity(left.len() + 1);
+        lits.push(lit);
+        lits.extend_from_slice(left);
+        let enumeration = self.enumerations.len() as u32;
+        let node = self.cont(&lits, b, depth).and_then(|cont| {
+            self.enumerations.push(Enumeration { cont, from: first as u32, to: last as u32 });
+            self.gate(Gate::Enumerate(enumeration), &[])
+        });
+        match node {
+            Ok(node) => self.conclude(node, conj, out),
+            Err(stop) => {
+                self.enumerations.truncate(enumeration as usize);
+                self.candidates_of.truncate(first);
+                Err(stop)
+            }
+        }
     }
 
     /// Ends this solution of the ground atom's rule being solved
@@ -1808,5 +1963,80 @@ mod tests {
         assert!(held > 0, "some atom holds somewhere");
         assert!(!lazy.conts.is_empty(), "some rest was deferred");
         assert!(lazy.conts.iter().all(|c| c.binds_len > 0), "each rest keeps the bindings it reads");
+    }
+
+    /// State literals that enumerate a board of 36 squares (`(true (piece
+    /// ?u ?v))`, nothing bound, one coordinate bound, and within another
+    /// enumeration's rest) in random states of few pieces: every atom
+    /// asked is what the bottom-up evaluator derives there, the literals
+    /// are enumerations, and only the rests of candidates met set are
+    /// grounded.
+    #[test]
+    fn enumerations_of_many_candidates_few_set_agree_with_bottom_up() {
+        let game = Game::parse(
+            "(role r) (init (piece 1 1))
+             (n 1) (n 2) (n 3) (n 4) (n 5) (n 6)
+             (adj 1 2) (adj 2 3) (adj 3 4) (adj 4 5) (adj 5 6)
+             (adj 2 1) (adj 3 2) (adj 4 3) (adj 5 4) (adj 6 5)
+             (<= (near ?x ?y) (true (piece ?u ?v)) (adj ?u ?x) (adj ?v ?y))
+             (<= (row ?x ?y) (n ?x) (true (piece ?u ?y)) (distinct ?u ?x) (not (true (wall ?y))))
+             (<= (pair ?x) (true (piece ?x ?v)) (true (piece ?v ?x)))
+             (<= (corner ?x) (true (piece ?x ?v)) (true (piece ?w ?v)) (adj ?x ?w))
+             (<= (lonely ?x ?y) (true (piece ?x ?y)) (not (near ?x ?y)))
+             (<= crowded (true (piece ?u ?v)) (true (piece ?v ?u)) (distinct ?u ?v))
+             (<= (legal r noop) (n 1)) (<= (next (piece ?x ?y)) (true (piece ?x ?y)))
+             (init (wall 5)) (<= (next (wall ?y)) (true (wall ?y)))
+             (<= terminal (true (wall 6))) (goal r 100)",
+        )
+        .unwrap();
+        let mut setup = Setup::new(&game);
+        let numbers = ["1", "2", "3", "4", "5", "6"];
+        let mut base = Vec::new();
+        for x in numbers {
+            for y in numbers {
+                base.push(atom(&mut setup, "piece", &[x, y]));
+            }
+        }
+        base.extend(numbers.iter().map(|y| atom(&mut setup, "wall", &[y])).collect::<Vec<_>>());
+        let mut asked = vec![atom(&mut setup, "crowded", &[])];
+        for x in numbers {
+            asked.push(atom(&mut setup, "pair", &[x]));
+            asked.push(atom(&mut setup, "corner", &[x]));
+            for y in numbers {
+                for relation in ["near", "row", "lonely"] {
+                    asked.push(atom(&mut setup, relation, &[x, y]));
+                }
+            }
+        }
+        let mut lazy = Lazy::new(&setup.rules, &setup.statics, &setup.program.store, &base);
+        let mut rng = SmallRng::seed_from_u64(11);
+        let (mut held, mut not_held) = (0, 0);
+        // The state bits set in some state evaluated.
+        let mut ever_set = 0u64;
+        for _ in 0..20 {
+            let set = rng.random_range(0..4);
+            let facts: Vec<TermId> = (0..set).map(|_| base[rng.random_range(0..base.len())]).collect();
+            let model = setup.derive(&facts, &[]);
+            let words = words_of(&facts, &base);
+            ever_set |= words[0];
+            for &atom in &asked {
+                let holds = model.contains(atom, &setup.program.store);
+                held += usize::from(holds);
+                not_held += usize::from(!holds);
+                let text = setup.program.store.to_term(atom, &setup.program.symbols);
+                assert_eq!(lazy.value(atom, &words), Some(holds), "{text} in state {words:x?}");
+            }
+        }
+        assert!(held > 50 && not_held > 50, "{held} held, {not_held} not");
+        assert!(lazy.enumerations.iter().any(|e| e.to - e.from >= 36), "an enumeration of the whole board");
+        let never_set = |c: &&Candidate| ever_set >> c.bit & 1 == 0;
+        assert!(
+            lazy.candidates_of.iter().filter(never_set).all(|c| c.rest == NONE || c.rest == TRUE),
+            "a rest grounded only once its bit is set"
+        );
+        let saved = lazy.candidates_of.iter().filter(never_set).filter(|c| c.rest == NONE).count();
+        let grounded = lazy.candidates_of.iter().filter(|c| c.rest != NONE).count();
+        eprintln!("{held} held, {not_held} not; {grounded} rests grounded, {saved} never grounded");
+        assert!(saved > 0 && grounded > 0, "{grounded} rests grounded, {saved} never grounded");
     }
 }
