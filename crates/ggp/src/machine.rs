@@ -15,7 +15,7 @@ use crate::ground::{self, Grounding, Kind, Limits, Networks};
 use crate::hash::FastMap;
 use crate::hybrid::{self, Oracle};
 use crate::pace;
-use crate::specialize::{Spec, specialize};
+use crate::specialize::{Spec, Specializer};
 use crate::store::TermId;
 use crate::term::Term;
 
@@ -463,6 +463,9 @@ pub struct Evaluator {
     bits: Vec<u64>,
     goals_ready: bool,
     specs: SpecCache,
+    /// What specialises the next-state program to a joint move (built on
+    /// first use).
+    specializer: Option<Box<Specializer>>,
     joint: Vec<u32>,
     /// The oracle of a hybrid network, this evaluator's own.
     oracle: Option<Box<Oracle>>,
@@ -483,6 +486,7 @@ impl Evaluator {
             bits: vec![0; c.total_words as usize],
             goals_ready: false,
             specs,
+            specializer: None,
             joint: Vec::new(),
             oracle: machine.0.oracle.clone().map(Box::new),
         };
@@ -634,14 +638,14 @@ impl Evaluator {
                     specs.resize_with(*size, || None);
                 }
                 if specs[k].is_none() {
-                    specs[k] = Some(Box::new(Self::build_spec(&self.m, joint)));
+                    specs[k] = Some(Box::new(Self::build_spec(&self.m, &mut self.specializer, joint)));
                 }
                 specs[k].as_deref()
             }
             (SpecCache::Sparse(map), _) => match map.get_mut(joint) {
                 Some(slot) => {
                     if slot.is_none() {
-                        *slot = Some(Box::new(Self::build_spec(&self.m, joint)));
+                        *slot = Some(Box::new(Self::build_spec(&self.m, &mut self.specializer, joint)));
                     }
                     slot.as_deref()
                 }
@@ -671,21 +675,25 @@ impl Evaluator {
         }
     }
 
-    fn build_spec(m: &Machine, joint: &[u32]) -> Spec {
+    /// The next-state program of `m` specialised to `joint`, by
+    /// `specializer` (built if it is `None`).
+    fn build_spec(m: &Machine, specializer: &mut Option<Box<Specializer>>, joint: &[u32]) -> Spec {
         let c = &m.0.circuit;
+        let specializer = specializer.get_or_insert_with(|| {
+            Box::new(Specializer::new(
+                &c.next,
+                c.total_words as usize,
+                c.state_words as usize..(c.state_words + c.does_words) as usize,
+                c.next_word,
+                c.state_words,
+            ))
+        });
         let on: Vec<u32> = joint
             .iter()
             .enumerate()
             .filter_map(|(r, &mv)| m.0.infos[r].get(mv as usize).and_then(|i| i.does_bit))
             .collect();
-        specialize(
-            &c.next,
-            c.total_words as usize,
-            c.state_words as usize..(c.state_words + c.does_words) as usize,
-            &on,
-            c.next_word,
-            c.state_words,
-        )
+        specializer.specialize(&c.next, &on)
     }
 
     /// The state after `joint` (a move number per role) in the current state;
@@ -821,6 +829,65 @@ mod tests {
         check_state(&mut e);
         assert!(!joint.is_empty());
         checked
+    }
+
+    /// Along random playouts of `machine` (a playout at a time from the
+    /// initial state, to depth `depth`), the next state of the joint move
+    /// played and of another random legal joint move, as their
+    /// specialisations (by one [`Specializer`], each built at once, outside
+    /// the cache) compute it, is the general next-state program's run as
+    /// written; returns the number of joint moves checked.
+    fn specialized_next_states_agree(machine: &Machine, playouts: usize, depth: usize) -> usize {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        let mut e = Evaluator::new(machine);
+        let mut specializer = None;
+        let mut checked = 0;
+        for _ in 0..playouts {
+            e.load(&machine.initial_state());
+            for _ in 0..depth {
+                if e.is_terminal() {
+                    break;
+                }
+                let draw = |e: &Evaluator, rng: &mut rand::rngs::SmallRng| -> Option<Vec<u32>> {
+                    (0..machine.roles().len()).map(|r| e.random_legal_move(r, rng)).collect()
+                };
+                let Some(probe) = draw(&e, &mut rng) else { break };
+                let played = draw(&e, &mut rng).expect("the same state has legal moves");
+                for joint in [&probe, &played] {
+                    // Leaves the oracle's answers to the joint move in the bits.
+                    let next = e.next_state(joint);
+                    check_next(&e, joint, &next);
+                    let spec = Evaluator::build_spec(machine, &mut specializer, joint);
+                    let mut bits = e.bits.clone();
+                    let c = &machine.0.circuit;
+                    let (s, n) = (c.state_words as usize, c.next_word as usize);
+                    bits[n..n + s].iter_mut().for_each(|w| *w = 0);
+                    spec.apply(&mut bits, n);
+                    assert_eq!(&bits[n..n + s], &next.0[..], "the specialised next state");
+                    checked += 1;
+                }
+                e.advance(&played);
+            }
+        }
+        checked
+    }
+
+    /// The specialised next states of ticTacToe, connectFour, checkers and
+    /// chess (a hybrid network).
+    #[test]
+    fn specialized_next_states_agree_in_games() {
+        let dir = env!("CARGO_MANIFEST_DIR");
+        for (path, hybrid, playouts, least) in [
+            (format!("{dir}/../../../shared/gdl/ticTacToe.kif"), false, 30, 200),
+            (format!("{dir}/../../../shared/gdl/connectFour.kif"), false, 20, 400),
+            (format!("{dir}/tests/games/checkers.kif"), false, 4, 300),
+            (format!("{dir}/tests/games/chess.kif"), true, 2, 150),
+        ] {
+            let game = game(&path);
+            let machine = if hybrid { Machine::compile_hybrid(&game) } else { Machine::compile(&game) }.expect(&path);
+            let checked = specialized_next_states_agree(&machine, playouts, 80);
+            assert!(checked >= least, "{path}: {checked} joint moves checked");
+        }
     }
 
     /// The game of the rule sheet at `path`.
