@@ -863,9 +863,11 @@ mod tests {
                 let mut run_direct = bits.clone();
                 direct.run(&mut run_direct);
                 assert_eq!(run_direct, plain, "{code:?}\n{bits:?}");
-                set += plain[2].count_ones() + plain[3].count_ones();
-                clear +=
-                    plain[2].count_zeros() + (plain[3] & ((1 << (out - 192)) - 1)).count_zeros() - (64 - (out - 192));
+                // The output bits, from bit 128 up to `out`.
+                let outputs = (128..out).map(|b| plain[(b / 64) as usize] >> (b % 64) & 1 == 1);
+                let ones = outputs.clone().filter(|&on| on).count() as u32;
+                set += ones;
+                clear += outputs.count() as u32 - ones;
                 for step in &code.steps {
                     if let Step::Guarded { guard, .. } = step {
                         let on = guard.iter().all(|&(w, m)| plain[w as usize] & m == m);
