@@ -483,8 +483,6 @@ impl Session {
     /// no playout finished); if it has not caught up by the deadline, a
     /// guess.
     async fn play_with_prover(&mut self, deadline: Instant) -> (Term, &'static str) {
-        let seed = self.seed.wrapping_add(self.history.len() as u64);
-        let pick = |legal: &[Term]| legal[(seed % legal.len() as u64) as usize].clone();
         self.follow_with_prover();
         let follower = self.follower.as_ref().expect("started");
         // A tenth of the time left is kept for answering.
@@ -497,14 +495,27 @@ impl Session {
             self.last_legal = reply.legal;
             return match reply.best {
                 Some(mv) => (mv, "reference reasoner: flat Monte Carlo"),
-                None => (pick(&self.last_legal), "reference reasoner: random legal move"),
+                None => (self.pick(&self.last_legal), "reference reasoner: random legal move"),
             };
         }
-        // The search is late: a move the prover found legal here, if it has
-        // caught up with the match; else one it found legal before.
-        if let Some(legal) = follower.legal_known_after(&self.history) {
+        self.late_move()
+    }
+
+    /// One of `legal`, drawn from the match's seed and the number of moves
+    /// played.
+    fn pick(&self, legal: &[Term]) -> Term {
+        let seed = self.seed.wrapping_add(self.history.len() as u64);
+        legal[(seed % legal.len() as u64) as usize].clone()
+    }
+
+    /// The move to send when the prover's search is late: one the prover
+    /// found legal here, if it has caught up with the match; else one it
+    /// found legal before; else `noop`.
+    fn late_move(&mut self) -> (Term, &'static str) {
+        if let Some(legal) = self.follower.as_ref().and_then(|f| f.legal_known_after(&self.history)) {
+            let mv = self.pick(&legal);
             self.last_legal = legal;
-            return (pick(&self.last_legal), "reasoner late: a random legal move");
+            return (mv, "reasoner late: a random legal move");
         }
         if self.last_legal.is_empty()
             && let Some(first) = self.first_legal.as_mut().and_then(|answer| answer.try_recv().ok())
@@ -514,7 +525,7 @@ impl Session {
         if self.last_legal.is_empty() {
             ("noop".parse().expect("a term"), "reasoner late: noop")
         } else {
-            (pick(&self.last_legal), "reasoner late: a move legal before")
+            (self.pick(&self.last_legal), "reasoner late: a move legal before")
         }
     }
 
@@ -672,14 +683,13 @@ mod tests {
         let mut session = session.lock().await;
         let (first, _) = session.play(None, Instant::now()).await.unwrap();
         assert_eq!(first.to_string(), "left");
-        // The prover catches up with the move played; the next PLAY's clock
-        // is spent before its search can answer.
+        // The prover catches up with the move played; the next PLAY's search
+        // is late.
         let played: Vec<Term> = vec!["left".parse().unwrap(), "noop".parse().unwrap()];
-        let history = vec![played.clone()];
-        let probe = session.follower.as_ref().expect("started with the match").legal_after(&history);
+        session.history.push(played);
+        let probe = session.follower.as_ref().expect("started with the match").legal_after(&session.history);
         assert_eq!(probe.await.unwrap().legal, vec!["right".parse::<Term>().unwrap()]);
-        session.play_clock = Duration::ZERO;
-        let (mv, how) = session.play(Some(played), Instant::now() - Duration::from_secs(1)).await.unwrap();
+        let (mv, how) = session.late_move();
         assert_eq!((mv.to_string().as_str(), how), ("right", "reasoner late: a random legal move"));
     }
 
