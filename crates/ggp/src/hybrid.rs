@@ -810,6 +810,25 @@ impl Oracle {
         }
     }
 
+    /// The oracle of the hybrid grounding `g` compiled into `circuit`, the
+    /// joint moves' atoms `moves` (each role's, by move number).
+    pub(crate) fn for_network(g: &Grounding, circuit: &crate::circuit::Circuit, moves: &[Vec<TermId>]) -> Oracle {
+        Oracle::new(
+            &g.oracle_rules,
+            &g.externals,
+            &g.oracle_asks,
+            &g.oracle_original,
+            g.statics.clone(),
+            g.store.clone(),
+            g.symbols.clone(),
+            g.roles.clone(),
+            moves,
+            circuit.inputs.iter().copied().collect(),
+            circuit.input_words,
+            circuit.base.clone(),
+        )
+    }
+
     /// Whether some evaluation so far has run out of its budget.
     pub(crate) fn exhausted(&self) -> bool {
         self.exhausted
@@ -1194,20 +1213,7 @@ mod tests {
             crate::asks::add_asks(&mut g, &asked);
             let circuit = crate::circuit::compile(&g);
             let moves: Vec<Vec<TermId>> = circuit.moves.iter().map(|l| l.iter().map(|i| i.term).collect()).collect();
-            let oracle = Oracle::new(
-                &g.oracle_rules,
-                &g.externals,
-                &g.oracle_asks,
-                &g.oracle_original,
-                g.statics.clone(),
-                g.store.clone(),
-                g.symbols.clone(),
-                g.roles.clone(),
-                &moves,
-                circuit.inputs.iter().copied().collect(),
-                circuit.input_words,
-                circuit.base.clone(),
-            );
+            let oracle = Oracle::for_network(&g, &circuit, &moves);
             let mut memory = vec![0u64; circuit.total_words as usize];
             memory[..circuit.init.len()].copy_from_slice(&circuit.init);
             let mut network = ByHand { circuit, oracle, memory };

@@ -305,23 +305,9 @@ impl Machine {
             oracle_inputs: circuit.inputs.len(),
         };
         let oracle = (!g.externals.is_empty()).then(|| {
-            let bits: FastMap<TermId, u32> = circuit.inputs.iter().copied().collect();
             let move_terms: Vec<Vec<TermId>> =
                 infos.iter().map(|list: &Vec<MoveInfo>| list.iter().map(|i| i.term).collect()).collect();
-            Oracle::new(
-                &g.oracle_rules,
-                &g.externals,
-                &g.oracle_asks,
-                &g.oracle_original,
-                g.statics.clone(),
-                g.store.clone(),
-                g.symbols.clone(),
-                g.roles.clone(),
-                &move_terms,
-                bits,
-                circuit.input_words,
-                circuit.base.clone(),
-            )
+            Oracle::for_network(&g, &circuit, &move_terms)
         });
         // An oracle that cannot answer the initial state within its budget
         // (laikLee_hex's paths as lists) makes the game too large.
