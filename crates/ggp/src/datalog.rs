@@ -33,6 +33,7 @@ use crate::index::{Index, Shape, key_of_pattern};
 use crate::limits::{Limits, OutOfLimits};
 use crate::normalize::{Lit, NRule, Pat};
 use crate::store::{Node, Pred, TermId, TermStore};
+use crate::symbol::Sym;
 
 /// The atoms of one relation, in insertion order, with the indexes joins
 /// asked for.
@@ -318,15 +319,8 @@ impl Plan {
         store: &TermStore,
         size: &dyn Fn(Pred) -> usize,
     ) -> (Plan, f64) {
-        let vars_of = |i: usize| {
-            let mut v = Vec::new();
-            rule.body[i].vars(&mut v);
-            v
-        };
-        let mut bound = vec![false; rule.vars];
-        for &v in initially {
-            bound[v as usize] = true;
-        }
+        let vars_of = |i: usize| lit_vars(&rule.body[i]);
+        let mut bound = bound_marks(rule.vars, initially);
         let mut steps = Vec::new();
         let mut positives: Vec<usize> =
             (0..rule.body.len()).filter(|&i| matches!(rule.body[i], Lit::Pos(_)) && Some(i) != first).collect();
@@ -411,6 +405,23 @@ pub(crate) fn join_order(
     size: &dyn Fn(Pred) -> usize,
 ) -> Vec<usize> {
     Plan::with_bound(rule, None, initially, store, size, false).order().collect()
+}
+
+/// The variables of `lit`, each once.
+pub(crate) fn lit_vars(lit: &Lit) -> Vec<u16> {
+    let mut vars = Vec::new();
+    lit.vars(&mut vars);
+    vars
+}
+
+/// Which of a rule's `vars` variables are bound when those of `initially`
+/// are (a mark per variable).
+pub(crate) fn bound_marks(vars: usize, initially: &[u16]) -> Vec<bool> {
+    let mut bound = vec![false; vars];
+    for &v in initially {
+        bound[v as usize] = true;
+    }
+    bound
 }
 
 /// The index shape for literal `lit` when the variables marked in `bound`
@@ -1250,28 +1261,25 @@ impl Heads {
 
 /// The id of the instance of `pat` under `b`, if that term exists.
 pub(crate) fn find_instance(pat: &Pat, b: &[Option<TermId>], store: &TermStore) -> Option<TermId> {
-    match pat {
-        Pat::Var(v) => b[*v as usize],
-        Pat::Ground(id) => Some(*id),
-        Pat::App(name, args) => {
-            const INLINE: usize = 8;
-            if args.len() <= INLINE {
-                let mut ids = [TermId(0); INLINE];
-                for (slot, a) in ids.iter_mut().zip(args.iter()) {
-                    *slot = find_instance(a, b, store)?;
-                }
-                store.find(&Node::App(*name, &ids[..args.len()]))
-            } else {
-                let ids = args.iter().map(|a| find_instance(a, b, store)).collect::<Option<Vec<_>>>()?;
-                store.find(&Node::App(*name, &ids))
-            }
-        }
-    }
+    instance_made_by(pat, b, &mut |name, args| store.find(&Node::App(name, args)))
 }
 
 /// Interns the instance of `pat` under `b`; `None` if a variable of it is
 /// unbound.
 pub(crate) fn instantiate(pat: &Pat, b: &[Option<TermId>], store: &mut TermStore) -> Option<TermId> {
+    instance_made_by(pat, b, &mut |name, args| Some(store.app(name, args)))
+}
+
+/// The instance of `pat` under `b`, each compound term of it (inner ones
+/// first) made by `make` from its name and arguments — found in the store
+/// or interned, as the caller chooses; `None` if a variable of it is
+/// unbound or `make` gives none.
+#[inline]
+fn instance_made_by(
+    pat: &Pat,
+    b: &[Option<TermId>],
+    make: &mut impl FnMut(Sym, &[TermId]) -> Option<TermId>,
+) -> Option<TermId> {
     match pat {
         Pat::Var(v) => b[*v as usize],
         Pat::Ground(id) => Some(*id),
@@ -1280,12 +1288,12 @@ pub(crate) fn instantiate(pat: &Pat, b: &[Option<TermId>], store: &mut TermStore
             if args.len() <= INLINE {
                 let mut ids = [TermId(0); INLINE];
                 for (slot, a) in ids.iter_mut().zip(args.iter()) {
-                    *slot = instantiate(a, b, store)?;
+                    *slot = instance_made_by(a, b, make)?;
                 }
-                Some(store.app(*name, &ids[..args.len()]))
+                make(*name, &ids[..args.len()])
             } else {
-                let ids = args.iter().map(|a| instantiate(a, b, store)).collect::<Option<Vec<_>>>()?;
-                Some(store.app(*name, &ids))
+                let ids = args.iter().map(|a| instance_made_by(a, b, make)).collect::<Option<Vec<_>>>()?;
+                make(*name, &ids)
             }
         }
     }

@@ -37,7 +37,7 @@
 
 use std::collections::HashMap;
 
-use crate::datalog::PeriodicCheck;
+use crate::datalog::{PeriodicCheck, lit_vars};
 use crate::limits::{Limits, OutOfLimits};
 use crate::normalize::{Lit, NRule, Pat};
 use crate::store::{Pred, TermId, TermStore};
@@ -57,19 +57,36 @@ pub(crate) fn decompose(
     limits: Limits,
 ) -> Result<(Vec<NRule>, Vec<Pred>), OutOfLimits> {
     let mut check = PeriodicCheck::new(limits);
-    let mut helpers = Helpers { known: HashMap::new(), preds: Vec::new(), rules: Vec::new() };
+    let helpers = Helpers { known: HashMap::new(), preds: Vec::new(), rules: Vec::new() };
+    let mut rewriter = Rewriter { dynamic, facts, store, symbols, helpers };
     let mut out = Vec::with_capacity(rules.len());
     let mut work = rules;
     while let Some(rule) = work.pop() {
         check.step()?;
-        let rule = project(rule, dynamic, store, symbols, &mut helpers);
-        let rule = split(rule, dynamic, store, symbols, &mut helpers);
-        let rule = eliminate(rule, dynamic, facts, store, symbols, &mut helpers);
+        let rule = rewriter.project(rule);
+        let rule = rewriter.split(rule);
+        let rule = rewriter.eliminate(rule);
         out.push(rule);
-        work.append(&mut helpers.rules);
+        work.append(&mut rewriter.helpers.rules);
     }
     out.reverse();
-    Ok((out, helpers.preds))
+    Ok((out, rewriter.helpers.preds))
+}
+
+/// What the three rewrites share as they go: which relations depend on the
+/// state, which fact relations determine which arguments, the terms and
+/// symbols, and the helper relations made so far.
+struct Rewriter<'a> {
+    /// Whether a relation of the rules depends on the state.
+    dynamic: &'a dyn Fn(Pred) -> bool,
+    /// Which relations given by facts determine one argument from another.
+    facts: &'a Determined,
+    /// The terms the rules are made of (helper heads are interned here).
+    store: &'a mut TermStore,
+    /// The symbols (helper relations are named here).
+    symbols: &'a mut Symbols,
+    /// The helper relations made so far, and their rules still to rewrite.
+    helpers: Helpers,
 }
 
 /// For the relations given only by facts, which argument positions determine
@@ -152,6 +169,7 @@ impl Determined {
     }
 }
 
+/// The relation a positive or negative literal asks about.
 fn lit_pred(lit: &Lit, store: &TermStore) -> Pred {
     match lit {
         Lit::Pos(p) | Lit::Neg(p) => p.pred(store),
@@ -204,6 +222,7 @@ fn helper_pattern(name: crate::symbol::Sym, vars: impl Iterator<Item = u16>, sto
     if args.is_empty() { Pat::Ground(store.app(name, &[])) } else { Pat::App(name, args) }
 }
 
+/// `p` with each variable renamed as `to` says.
 fn rename_pat(p: &Pat, to: &HashMap<u16, u16>) -> Pat {
     match p {
         Pat::Var(v) => Pat::Var(to[v]),
@@ -212,6 +231,7 @@ fn rename_pat(p: &Pat, to: &HashMap<u16, u16>) -> Pat {
     }
 }
 
+/// `l` with each variable renamed as `to` says.
 fn rename_lit(l: &Lit, to: &HashMap<u16, u16>) -> Lit {
     match l {
         Lit::Pos(p) => Lit::Pos(rename_pat(p, to)),
@@ -219,12 +239,6 @@ fn rename_lit(l: &Lit, to: &HashMap<u16, u16>) -> Lit {
         Lit::Distinct(a, b) => Lit::Distinct(rename_pat(a, to), rename_pat(b, to)),
         Lit::Same(a, b) => Lit::Same(rename_pat(a, to), rename_pat(b, to)),
     }
-}
-
-fn vars_of(l: &Lit) -> Vec<u16> {
-    let mut v = Vec::new();
-    l.vars(&mut v);
-    v
 }
 
 /// How many times each variable occurs in the head and the body literals
@@ -237,259 +251,248 @@ fn occurrences(rule: &NRule) -> HashMap<u16, usize> {
         *count.entry(v).or_default() += 1;
     }
     for l in &rule.body {
-        for v in vars_of(l) {
+        for v in lit_vars(l) {
             *count.entry(v).or_default() += 1;
         }
     }
     count
 }
 
-/// Projection: each positive state-dependent literal with variables of its
-/// own (and others) becomes a helper over the others.
-fn project(
-    mut rule: NRule,
-    dynamic: &dyn Fn(Pred) -> bool,
-    store: &mut TermStore,
-    symbols: &mut Symbols,
-    helpers: &mut Helpers,
-) -> NRule {
-    if rule.body.len() < 2 {
-        return rule;
-    }
-    let count = occurrences(&rule);
-    for i in 0..rule.body.len() {
-        let Lit::Pos(p) = &rule.body[i] else { continue };
-        let pred = p.pred(store);
-        if !dynamic(pred) && !helpers.preds.contains(&pred) {
-            continue;
+impl Rewriter<'_> {
+    /// Whether `lit` asks about a state-dependent relation, or a helper made
+    /// so far (helpers are state-dependent).
+    fn tests_state(&self, lit: &Lit) -> bool {
+        match lit {
+            Lit::Pos(p) | Lit::Neg(p) => {
+                let pred = p.pred(self.store);
+                (self.dynamic)(pred) || self.helpers.preds.contains(&pred)
+            }
+            Lit::Distinct(..) | Lit::Same(..) => false,
         }
-        let vars = vars_of(&rule.body[i]);
-        let shared: Vec<u16> = vars.iter().copied().filter(|v| count[v] > 1).collect();
-        if shared.len() == vars.len() {
-            continue;
-        }
-        rule.body[i] = Lit::Pos(helpers.make(vec![rule.body[i].clone()], &shared, store, symbols));
     }
-    rule
-}
 
-/// Components: the literals connected through variables that are not in
-/// the head, each group with a state-dependent literal (and not the whole
-/// body) replaced by a helper.
-fn split(
-    mut rule: NRule,
-    dynamic: &dyn Fn(Pred) -> bool,
-    store: &mut TermStore,
-    symbols: &mut Symbols,
-    helpers: &mut Helpers,
-) -> NRule {
-    let mut head_vars = Vec::new();
-    rule.head.vars(&mut head_vars);
-    let n = rule.body.len();
-    if n < 2 {
-        return rule;
+    /// `(helper vars…)` defined by `body` (see [`Helpers::make`]).
+    fn helper(&mut self, body: Vec<Lit>, vars: &[u16]) -> Pat {
+        self.helpers.make(body, vars, self.store, self.symbols)
     }
-    // Union-find over the literals, joined by shared non-head variables.
-    let mut parent: Vec<usize> = (0..n).collect();
-    fn root(parent: &mut [usize], mut i: usize) -> usize {
-        while parent[i] != i {
-            parent[i] = parent[parent[i]];
-            i = parent[i];
-        }
-        i
-    }
-    let mut owner: HashMap<u16, usize> = HashMap::new();
-    for (i, l) in rule.body.iter().enumerate() {
-        for v in vars_of(l) {
-            if head_vars.contains(&v) {
-                continue;
-            }
-            match owner.get(&v) {
-                Some(&j) => {
-                    let (a, b) = (root(&mut parent, i), root(&mut parent, j));
-                    parent[a] = b;
-                }
-                None => {
-                    owner.insert(v, i);
-                }
-            }
-        }
-    }
-    let has_local = |l: &Lit| vars_of(l).iter().any(|v| !head_vars.contains(v));
-    let mut groups: HashMap<usize, Vec<usize>> = HashMap::new();
-    for (i, l) in rule.body.iter().enumerate() {
-        if has_local(l) {
-            groups.entry(root(&mut parent, i)).or_default().push(i);
-        }
-    }
-    if groups.len() == 1 && groups.values().next().is_some_and(|g| g.len() == n) {
-        return rule;
-    }
-    let is_dynamic_lit = |l: &Lit, store: &TermStore, helpers: &Helpers| matches!(l, Lit::Pos(p) | Lit::Neg(p) if dynamic(p.pred(store)) || helpers.preds.contains(&p.pred(store)));
-    let mut replaced: Vec<Option<Lit>> = rule.body.iter().cloned().map(Some).collect();
-    let mut keys: Vec<usize> = groups.keys().copied().collect();
-    keys.sort_unstable();
-    for key in keys {
-        let members = &groups[&key];
-        if !members.iter().any(|&i| is_dynamic_lit(&rule.body[i], store, helpers)) {
-            continue;
-        }
-        let mut body: Vec<Lit> = members.iter().map(|&i| rule.body[i].clone()).collect();
-        // The helper's head variables and those its negative and distinct
-        // literals test must be bound by its positive literals: borrow
-        // binders from the rest of the body (literals over head variables).
-        let mut bound = Vec::new();
-        let mut needed = Vec::new();
-        for l in &body {
-            match l {
-                Lit::Pos(p) => p.vars(&mut bound),
-                _ => l.vars(&mut needed),
-            }
-        }
-        let mut local = Vec::new();
-        for l in &body {
-            l.vars(&mut local);
-        }
-        local.retain(|v| !head_vars.contains(v));
-        let mut interface: Vec<u16> = Vec::new();
-        for l in &body {
-            for v in vars_of(l) {
-                if head_vars.contains(&v) && !interface.contains(&v) {
-                    interface.push(v);
-                }
-            }
-        }
-        needed.extend(interface.iter().copied());
-        let mut safe = true;
-        for v in needed {
-            if bound.contains(&v) {
-                continue;
-            }
-            let binder = rule.body.iter().find(|l| {
-                matches!(l, Lit::Pos(p) if {
-                    let mut pv = Vec::new();
-                    p.vars(&mut pv);
-                    pv.contains(&v) && pv.iter().all(|w| head_vars.contains(w))
-                })
-            });
-            match binder {
-                Some(b) => {
-                    b.vars(&mut bound);
-                    for w in vars_of(b) {
-                        if !interface.contains(&w) {
-                            interface.push(w);
-                        }
-                    }
-                    body.push(b.clone());
-                }
-                None => {
-                    safe = false;
-                    break;
-                }
-            }
-        }
-        // A group that needs the whole body would only rename the rule, and
-        // one over every head variable the body binds, when the rest of the
-        // body is state-independent, would only move the rule into the
-        // helper: the rule would be the helper's instances again, less type
-        // tests that grounding drops anyway (amazons' rays "ignoring" a
-        // square: 200,000 helper rules on amazonsTorus).
-        let narrows =
-            rule.body.iter().any(|l| vars_of(l).iter().any(|v| head_vars.contains(v) && !interface.contains(v)));
-        let rest_is_static =
-            (0..n).filter(|i| !members.contains(i)).all(|i| !is_dynamic_lit(&rule.body[i], store, helpers));
-        if !safe || body.len() >= n || (!narrows && rest_is_static) {
-            continue;
-        }
-        let helper = helpers.make(body, &interface, store, symbols);
-        for (k, &i) in members.iter().enumerate() {
-            replaced[i] = (k == 0).then(|| Lit::Pos(helper.clone()));
-        }
-    }
-    rule.body = replaced.into_iter().flatten().collect();
-    rule
-}
 
-/// Elimination: while some variable not in the head occurs only in a part
-/// of the body that tests a state-dependent relation, that part becomes a
-/// helper over its other variables — the variable with the smallest such
-/// helper first (the "bucket elimination" order of constraint networks).
-/// A chain of sums `(sum ?a ?b ?s1) (sum ?s1 ?c ?s2) …` over four bids is
-/// grounded link by link instead of for every combination of bids. A
-/// variable that `facts` determine from one the helper keeps is not
-/// eliminated when the helper would hold every state-dependent literal
-/// (amazons' diagonal rays: the next square's column is the successor of
-/// this one's); with state-dependent literals outside it, the helper still
-/// splits the join (sudoku's 3×3 squares, row by row).
-fn eliminate(
-    mut rule: NRule,
-    dynamic: &dyn Fn(Pred) -> bool,
-    facts: &Determined,
-    store: &mut TermStore,
-    symbols: &mut Symbols,
-    helpers: &mut Helpers,
-) -> NRule {
-    let mut head_vars = Vec::new();
-    rule.head.vars(&mut head_vars);
-    loop {
-        let n = rule.body.len();
-        if n < 3 {
+    /// Projection: each positive state-dependent literal with variables of its
+    /// own (and others) becomes a helper over the others.
+    fn project(&mut self, mut rule: NRule) -> NRule {
+        if rule.body.len() < 2 {
             return rule;
         }
-        let mut all = Vec::new();
-        for l in &rule.body {
-            l.vars(&mut all);
+        let count = occurrences(&rule);
+        for i in 0..rule.body.len() {
+            if !matches!(rule.body[i], Lit::Pos(_)) || !self.tests_state(&rule.body[i]) {
+                continue;
+            }
+            let vars = lit_vars(&rule.body[i]);
+            let shared: Vec<u16> = vars.iter().copied().filter(|v| count[v] > 1).collect();
+            if shared.len() == vars.len() {
+                continue;
+            }
+            rule.body[i] = Lit::Pos(self.helper(vec![rule.body[i].clone()], &shared));
         }
-        let mut best: Option<(usize, u16, Vec<usize>, Vec<u16>)> = None;
-        for &v in all.iter().filter(|v| !head_vars.contains(v)) {
-            let bucket: Vec<usize> = (0..n).filter(|&i| vars_of(&rule.body[i]).contains(&v)).collect();
-            if bucket.len() < 2 || bucket.len() >= n {
-                continue;
+        rule
+    }
+
+    /// Components: the literals connected through variables that are not in
+    /// the head, each group with a state-dependent literal (and not the whole
+    /// body) replaced by a helper.
+    fn split(&mut self, mut rule: NRule) -> NRule {
+        let mut head_vars = Vec::new();
+        rule.head.vars(&mut head_vars);
+        let n = rule.body.len();
+        if n < 2 {
+            return rule;
+        }
+        // Union-find over the literals, joined by shared non-head variables.
+        let mut parent: Vec<usize> = (0..n).collect();
+        fn root(parent: &mut [usize], mut i: usize) -> usize {
+            while parent[i] != i {
+                parent[i] = parent[parent[i]];
+                i = parent[i];
             }
-            let dynamic_inside = bucket.iter().any(|&i| {
-                matches!(&rule.body[i], Lit::Pos(p) | Lit::Neg(p)
-                    if dynamic(p.pred(store)) || helpers.preds.contains(&p.pred(store)))
-            });
-            if !dynamic_inside {
-                continue;
-            }
-            let mut vars = Vec::new();
-            let mut bound = Vec::new();
-            for &i in &bucket {
-                rule.body[i].vars(&mut vars);
-                if let Lit::Pos(p) = &rule.body[i] {
-                    p.vars(&mut bound);
+            i
+        }
+        let mut owner: HashMap<u16, usize> = HashMap::new();
+        for (i, l) in rule.body.iter().enumerate() {
+            for v in lit_vars(l) {
+                if head_vars.contains(&v) {
+                    continue;
+                }
+                match owner.get(&v) {
+                    Some(&j) => {
+                        let (a, b) = (root(&mut parent, i), root(&mut parent, j));
+                        parent[a] = b;
+                    }
+                    None => {
+                        owner.insert(v, i);
+                    }
                 }
             }
-            if vars.iter().any(|w| !bound.contains(w)) {
-                continue;
-            }
-            vars.retain(|&w| w != v);
-            // Worth it only when the helper is narrower than the rule.
-            if vars.len() + 1 >= all.len() {
-                continue;
-            }
-            // A helper that keeps every state-dependent literal and fixes
-            // its variable from one it keeps would only be the rule again.
-            let rest_is_static = (0..n).filter(|i| !bucket.contains(i)).all(|i| {
-                !matches!(&rule.body[i], Lit::Pos(p) | Lit::Neg(p)
-                    if dynamic(p.pred(store)) || helpers.preds.contains(&p.pred(store)))
-            });
-            if rest_is_static && bucket.iter().any(|&i| facts.fixes(&rule.body[i], v, &vars, store)) {
-                continue;
-            }
-            if best.as_ref().is_none_or(|b| (vars.len(), bucket.len()) < (b.0, b.2.len())) {
-                best = Some((vars.len(), v, bucket, vars));
+        }
+        let has_local = |l: &Lit| lit_vars(l).iter().any(|v| !head_vars.contains(v));
+        let mut groups: HashMap<usize, Vec<usize>> = HashMap::new();
+        for (i, l) in rule.body.iter().enumerate() {
+            if has_local(l) {
+                groups.entry(root(&mut parent, i)).or_default().push(i);
             }
         }
-        let Some((_, _, bucket, vars)) = best else { return rule };
-        let body: Vec<Lit> = bucket.iter().map(|&i| rule.body[i].clone()).collect();
-        let helper = helpers.make(body, &vars, store, symbols);
-        let mut replaced: Vec<Option<Lit>> = rule.body.into_iter().map(Some).collect();
-        for (k, &i) in bucket.iter().enumerate() {
-            replaced[i] = (k == 0).then(|| Lit::Pos(helper.clone()));
+        if groups.len() == 1 && groups.values().next().is_some_and(|g| g.len() == n) {
+            return rule;
+        }
+        let mut replaced: Vec<Option<Lit>> = rule.body.iter().cloned().map(Some).collect();
+        let mut keys: Vec<usize> = groups.keys().copied().collect();
+        keys.sort_unstable();
+        for key in keys {
+            let members = &groups[&key];
+            if !members.iter().any(|&i| self.tests_state(&rule.body[i])) {
+                continue;
+            }
+            let mut body: Vec<Lit> = members.iter().map(|&i| rule.body[i].clone()).collect();
+            // The helper's head variables and those its negative and distinct
+            // literals test must be bound by its positive literals: borrow
+            // binders from the rest of the body (literals over head variables).
+            let mut bound = Vec::new();
+            let mut needed = Vec::new();
+            for l in &body {
+                match l {
+                    Lit::Pos(p) => p.vars(&mut bound),
+                    _ => l.vars(&mut needed),
+                }
+            }
+            let mut local = Vec::new();
+            for l in &body {
+                l.vars(&mut local);
+            }
+            local.retain(|v| !head_vars.contains(v));
+            let mut interface: Vec<u16> = Vec::new();
+            for l in &body {
+                for v in lit_vars(l) {
+                    if head_vars.contains(&v) && !interface.contains(&v) {
+                        interface.push(v);
+                    }
+                }
+            }
+            needed.extend(interface.iter().copied());
+            let mut safe = true;
+            for v in needed {
+                if bound.contains(&v) {
+                    continue;
+                }
+                let binder = rule.body.iter().find(|l| {
+                    matches!(l, Lit::Pos(p) if {
+                        let mut pv = Vec::new();
+                        p.vars(&mut pv);
+                        pv.contains(&v) && pv.iter().all(|w| head_vars.contains(w))
+                    })
+                });
+                match binder {
+                    Some(b) => {
+                        b.vars(&mut bound);
+                        for w in lit_vars(b) {
+                            if !interface.contains(&w) {
+                                interface.push(w);
+                            }
+                        }
+                        body.push(b.clone());
+                    }
+                    None => {
+                        safe = false;
+                        break;
+                    }
+                }
+            }
+            // A group that needs the whole body would only rename the rule, and
+            // one over every head variable the body binds, when the rest of the
+            // body is state-independent, would only move the rule into the
+            // helper: the rule would be the helper's instances again, less type
+            // tests that grounding drops anyway (amazons' rays "ignoring" a
+            // square: 200,000 helper rules on amazonsTorus).
+            let narrows =
+                rule.body.iter().any(|l| lit_vars(l).iter().any(|v| head_vars.contains(v) && !interface.contains(v)));
+            let rest_is_static = (0..n).filter(|i| !members.contains(i)).all(|i| !self.tests_state(&rule.body[i]));
+            if !safe || body.len() >= n || (!narrows && rest_is_static) {
+                continue;
+            }
+            let helper = self.helper(body, &interface);
+            for (k, &i) in members.iter().enumerate() {
+                replaced[i] = (k == 0).then(|| Lit::Pos(helper.clone()));
+            }
         }
         rule.body = replaced.into_iter().flatten().collect();
+        rule
+    }
+
+    /// Elimination: while some variable not in the head occurs only in a part
+    /// of the body that tests a state-dependent relation, that part becomes a
+    /// helper over its other variables — the variable with the smallest such
+    /// helper first (the "bucket elimination" order of constraint networks).
+    /// A chain of sums `(sum ?a ?b ?s1) (sum ?s1 ?c ?s2) …` over four bids is
+    /// grounded link by link instead of for every combination of bids. A
+    /// variable that `facts` determine from one the helper keeps is not
+    /// eliminated when the helper would hold every state-dependent literal
+    /// (amazons' diagonal rays: the next square's column is the successor of
+    /// this one's); with state-dependent literals outside it, the helper still
+    /// splits the join (sudoku's 3×3 squares, row by row).
+    fn eliminate(&mut self, mut rule: NRule) -> NRule {
+        let mut head_vars = Vec::new();
+        rule.head.vars(&mut head_vars);
+        loop {
+            let n = rule.body.len();
+            if n < 3 {
+                return rule;
+            }
+            let mut all = Vec::new();
+            for l in &rule.body {
+                l.vars(&mut all);
+            }
+            let mut best: Option<(usize, u16, Vec<usize>, Vec<u16>)> = None;
+            for &v in all.iter().filter(|v| !head_vars.contains(v)) {
+                let bucket: Vec<usize> = (0..n).filter(|&i| lit_vars(&rule.body[i]).contains(&v)).collect();
+                if bucket.len() < 2 || bucket.len() >= n {
+                    continue;
+                }
+                if !bucket.iter().any(|&i| self.tests_state(&rule.body[i])) {
+                    continue;
+                }
+                let mut vars = Vec::new();
+                let mut bound = Vec::new();
+                for &i in &bucket {
+                    rule.body[i].vars(&mut vars);
+                    if let Lit::Pos(p) = &rule.body[i] {
+                        p.vars(&mut bound);
+                    }
+                }
+                if vars.iter().any(|w| !bound.contains(w)) {
+                    continue;
+                }
+                vars.retain(|&w| w != v);
+                // Worth it only when the helper is narrower than the rule.
+                if vars.len() + 1 >= all.len() {
+                    continue;
+                }
+                // A helper that keeps every state-dependent literal and fixes
+                // its variable from one it keeps would only be the rule again.
+                let rest_is_static = (0..n).filter(|i| !bucket.contains(i)).all(|i| !self.tests_state(&rule.body[i]));
+                if rest_is_static && bucket.iter().any(|&i| self.facts.fixes(&rule.body[i], v, &vars, self.store)) {
+                    continue;
+                }
+                if best.as_ref().is_none_or(|b| (vars.len(), bucket.len()) < (b.0, b.2.len())) {
+                    best = Some((vars.len(), v, bucket, vars));
+                }
+            }
+            let Some((_, _, bucket, vars)) = best else { return rule };
+            let body: Vec<Lit> = bucket.iter().map(|&i| rule.body[i].clone()).collect();
+            let helper = self.helper(body, &vars);
+            let mut replaced: Vec<Option<Lit>> = rule.body.into_iter().map(Some).collect();
+            for (k, &i) in bucket.iter().enumerate() {
+                replaced[i] = (k == 0).then(|| Lit::Pos(helper.clone()));
+            }
+            rule.body = replaced.into_iter().flatten().collect();
+        }
     }
 }
 

@@ -16,7 +16,7 @@
 //! large to evaluate in full are part of that, with negation ignored at
 //! first, and then evaluated exactly for every instance asked about. A
 //! relation asked in several ways is asked once, with the arguments that all
-//! the ways bind ([`magic::transform_merged`]); should that run out of half
+//! the ways bind ([`magic::transform_within`] with `merge`); should that run out of half
 //! the budget, the rules are grounded again with demand as asked (in the
 //! order of [`ground_first`]). Finally
 //! each rule is instantiated against that approximation, once (its head
@@ -293,7 +293,7 @@ pub(crate) fn ground(game: &Game, limits: Limits, networks: Networks) -> Result<
 ///    of cells, sudoku's `exactlyOne`), the network with those left to the
 ///    oracle: the plain grounding would have to derive, for every state at
 ///    once, what the oracle derives for one state from its demand.
-/// 2. The plain network with merged demand ([`magic::transform_merged`]),
+/// 2. The plain network with merged demand ([`magic::transform_within`] with `merge`),
 ///    within half the atoms and half the rule instances: amazons' rays are
 ///    derived once, not once per way they are asked.
 /// 3. If that ran out estimating what can ever hold: the network with what
@@ -595,7 +595,7 @@ fn prepare(game: &Game, stop: limits::Limits) -> Result<Prepared, CompileError> 
 
 /// Grounds `prepared` within `limits`; with `hybrid`, the rules of the
 /// external relations are left to the oracle; with `merge`, demand merges
-/// the ways a relation is asked ([`magic::transform_merged`]); `statics`,
+/// the ways a relation is asked ([`magic::transform_within`] with `merge`); `statics`,
 /// the relations that do not depend on the state when already evaluated
 /// (in `prepared`'s store), their cost charged to `limits` again; with
 /// `give_up`, the estimate of what can ever hold stops as soon as its growth
@@ -672,11 +672,7 @@ fn ground_with(
     ];
     let size = |p: Pred| statics.relation(p).map_or(GUESS, |r| r.atoms.len());
     let (store, symbols) = (&mut program.store, &mut program.symbols);
-    let demand = if merge {
-        magic::transform_merged(&bridged, &queries, store, symbols, &size, limits.stop)?
-    } else {
-        magic::transform_within(&bridged, &queries, store, symbols, &size, limits.stop)?
-    };
+    let demand = magic::transform_within(&bridged, &queries, store, symbols, &size, merge, limits.stop)?;
     let mut domain = statics.clone();
     let not_dynamic = |p: Pred| !is_dynamic(p) && !demand.demand.contains(&p);
     // The relations left to demand are evaluated with their negative

@@ -30,7 +30,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::datalog::{join_order, strongly_connected};
+use crate::datalog::{join_order, lit_vars, strongly_connected};
 use crate::limits::{Limits, OutOfLimits};
 use crate::normalize::{Lit, NRule, Pat};
 use crate::store::{Pred, TermStore};
@@ -62,58 +62,32 @@ pub(crate) fn transform(
     symbols: &mut Symbols,
     size: &dyn Fn(Pred) -> usize,
 ) -> Demand {
-    match transform_within(rules, queries, store, symbols, size, Limits::none()) {
+    match transform_within(rules, queries, store, symbols, size, false, Limits::none()) {
         Ok(demand) => demand,
         Err(why) => unreachable!("a rewriting without limits was stopped: {why}"),
     }
-}
-
-/// As [`transform`], within `limits`: checked before each relation and
-/// adornment is rewritten (the work grows with the rules and the ways they
-/// are asked: milliseconds for chess).
-pub(crate) fn transform_within(
-    rules: &[NRule],
-    queries: &[(Pred, Adornment)],
-    store: &mut TermStore,
-    symbols: &mut Symbols,
-    size: &dyn Fn(Pred) -> usize,
-    limits: Limits,
-) -> Result<Demand, OutOfLimits> {
-    rewrite(rules, queries, store, symbols, size, false, limits)
-}
-
-/// As [`transform`], but a relation asked with several adornments is asked
-/// with the arguments that all of them bind, where there are some: one copy
-/// of its rules instead of one per adornment. What the demand relations hold
-/// is then a superset, and the copies no longer derive the same atoms over
-/// and over (amazons' "move ignoring a square", asked from either end of a
-/// line, derives every ray once instead of once per end).
-///
-/// ```text
-/// (q a b) asked with a bound in one rule and with a and b in another
-///     → one demand relation over a
-/// ```
-///
-/// Within `limits`, as [`transform_within`].
-pub(crate) fn transform_merged(
-    rules: &[NRule],
-    queries: &[(Pred, Adornment)],
-    store: &mut TermStore,
-    symbols: &mut Symbols,
-    size: &dyn Fn(Pred) -> usize,
-    limits: Limits,
-) -> Result<Demand, OutOfLimits> {
-    rewrite(rules, queries, store, symbols, size, true, limits)
 }
 
 /// How many times the merged adornments are refined at most (each round can
 /// only clear bits; a round that clears none ends it).
 const MERGE_ROUNDS: usize = 8;
 
-/// The rewriting of [`transform`] (and, with `merge`, of
-/// [`transform_merged`]), within `limits`: checked before each relation
-/// and adornment is walked or rewritten.
-fn rewrite(
+/// As [`transform`], within `limits`: checked before each relation and
+/// adornment is walked or rewritten (the work grows with the rules and the
+/// ways they are asked: milliseconds for chess).
+///
+/// With `merge`, a relation asked with several adornments is asked with the
+/// arguments that all of them bind, where there are some: one copy of its
+/// rules instead of one per adornment. What the demand relations hold is
+/// then a superset, and the copies no longer derive the same atoms over and
+/// over (amazons' "move ignoring a square", asked from either end of a line,
+/// derives every ray once instead of once per end).
+///
+/// ```text
+/// (q a b) asked with a bound in one rule and with a and b in another
+///     → one demand relation over a (with merge)
+/// ```
+pub(crate) fn transform_within(
     rules: &[NRule],
     queries: &[(Pred, Adornment)],
     store: &mut TermStore,
@@ -308,11 +282,7 @@ fn walk(
     let mut prior: Vec<usize> = Vec::new();
     for i in order {
         let lit = &rule.body[i];
-        let all_bound = |bound: &[u16]| {
-            let mut vars = Vec::new();
-            lit.vars(&mut vars);
-            vars.iter().all(|v| bound.contains(v))
-        };
+        let all_bound = |bound: &[u16]| lit_vars(lit).iter().all(|v| bound.contains(v));
         match lit {
             Lit::Pos(p) | Lit::Neg(p) if defined(p.pred(store)) => {
                 let b = adornment(p, &bound, store);
@@ -371,11 +341,7 @@ fn demand_order(
     let plain = join_order(rule, initially, store, size);
     let head = rule.head.pred(store);
     let head_bound = a.iter().filter(|&&b| b).count();
-    let vars_of = |i: usize| {
-        let mut v = Vec::new();
-        rule.body[i].vars(&mut v);
-        v
-    };
+    let vars_of = |i: usize| lit_vars(&rule.body[i]);
     // Whether the recursive literal `i` would lose a binding of the head.
     let loses = |i: usize, bound: &[u16]| {
         let Lit::Pos(p) = &rule.body[i] else { return false };
@@ -484,6 +450,60 @@ mod tests {
     use crate::game::Game;
     use crate::normalize::Program;
 
+    /// A program of the tests: its rules with a body, and the model of its
+    /// facts.
+    struct Fixture {
+        /// The program, whose store and symbols the rewriting extends.
+        program: Program,
+        /// Its rules with a body.
+        rules: Vec<NRule>,
+        /// The model of its facts.
+        statics: Model,
+    }
+
+    impl Fixture {
+        /// The program of the rules `text`, its facts evaluated.
+        fn new(text: &str) -> Fixture {
+            let mut program = Program::new(&Game::parse(text).unwrap());
+            let (facts, rules): (Vec<NRule>, Vec<NRule>) =
+                program.rules.iter().cloned().partition(|r| r.body.is_empty());
+            let mut statics = Model::default();
+            Evaluator::run_once(facts, &mut program.store, &mut statics, &Negation::Exact, &mut Budget::unlimited());
+            Fixture { program, rules, statics }
+        }
+
+        /// The relation `name` of `arity` arguments.
+        fn pred(&self, name: &str, arity: usize) -> Pred {
+            Pred::new(self.program.symbols.lookup(name).unwrap(), arity)
+        }
+
+        /// The rules rewritten for `queries` ([`transform`]).
+        fn demand(&mut self, queries: &[(Pred, Adornment)], size: &dyn Fn(Pred) -> usize) -> Demand {
+            transform(&self.rules, queries, &mut self.program.store, &mut self.program.symbols, size)
+        }
+
+        /// The model of `rules` over the facts, evaluated within `budget`.
+        fn model(&mut self, rules: Vec<NRule>, budget: &mut Budget) -> Model {
+            let mut model = self.statics.clone();
+            Evaluator::run_once(rules, &mut self.program.store, &mut model, &Negation::Exact, budget);
+            model
+        }
+
+        /// The model of the rules as written: the oracle.
+        fn full(&mut self) -> Model {
+            self.model(self.rules.clone(), &mut Budget::unlimited())
+        }
+
+        /// The atoms of `p` in `model`, written out and sorted.
+        fn names(&self, model: &Model, p: Pred) -> Vec<String> {
+            let program = &self.program;
+            let mut v: Vec<String> =
+                model.atoms(p).iter().map(|&a| program.store.to_term(a, &program.symbols).to_string()).collect();
+            v.sort();
+            v
+        }
+    }
+
     /// Every atom of `pred` that the full program derives and the demand
     /// program too, for a query asking with the given adornment.
     #[test]
@@ -492,33 +512,18 @@ mod tests {
             (<= (lt ?x ?y) (succ ?x ?y)) (<= (lt ?x ?z) (succ ?x ?y) (lt ?y ?z))
             (<= (small ?x) (lt ?x 3))
             (<= (big ?x) (succ ?w ?x) (not (small ?x)))";
-        let mut program = Program::new(&Game::parse(text).unwrap());
-        let sym = |p: &Program, n: &str| p.symbols.lookup(n).unwrap();
-        let big = Pred::new(sym(&program, "big"), 1);
-        let lt = Pred::new(sym(&program, "lt"), 2);
-        let (facts, rules): (Vec<NRule>, Vec<NRule>) = program.rules.iter().cloned().partition(|r| r.body.is_empty());
-        let mut statics = Model::default();
-        Evaluator::run_once(facts, &mut program.store, &mut statics, &Negation::Exact, &mut Budget::unlimited());
-        let demand = transform(&rules, &[(big, vec![false])], &mut program.store, &mut program.symbols, &|_| 10);
+        let mut fixture = Fixture::new(text);
+        let (big, lt) = (fixture.pred("big", 1), fixture.pred("lt", 2));
+        let demand = fixture.demand(&[(big, vec![false])], &|_| 10);
         assert_eq!(demand.seeds, vec![None]);
-        let mut model = statics.clone();
-        Evaluator::run_once(demand.rules, &mut program.store, &mut model, &Negation::Exact, &mut Budget::unlimited());
-        let mut full = statics.clone();
-        Evaluator::run_once(rules, &mut program.store, &mut full, &Negation::Exact, &mut Budget::unlimited());
-        let names = |m: &Model, p: Pred| atom_names(&program, m, p);
+        let model = fixture.model(demand.rules, &mut Budget::unlimited());
+        let full = fixture.full();
+        let names = |m: &Model, p: Pred| fixture.names(m, p);
         assert_eq!(names(&model, big), names(&full, big));
         assert_eq!(names(&model, big), ["(big 3)", "(big 4)", "(big 5)"]);
         // Only (lt x 3) was asked about, for x = 2…5.
         assert!(names(&model, lt).iter().all(|a| a.ends_with(" 3)")), "{:?}", names(&model, lt));
         assert_eq!(names(&full, lt).len(), 10);
-    }
-
-    /// The atoms of `p` in `model`, written out and sorted.
-    fn atom_names(program: &Program, model: &Model, p: Pred) -> Vec<String> {
-        let mut v: Vec<String> =
-            model.atoms(p).iter().map(|&a| program.store.to_term(a, &program.symbols).to_string()).collect();
-        v.sort();
-        v
     }
 
     /// Paths written as lists of the nodes they visit, each list checked
@@ -539,24 +544,17 @@ mod tests {
             (<= (conn2 ?x ?y ?l) (edge ?x ?y) (isList ?l))
             (<= (conn2 ?x ?y ?l) (edge ?x ?z) (conn ?z ?y ?l) (isList ?l))
             (<= (q ?y) (conn a ?y nil))";
-        let mut program = Program::new(&Game::parse(text).unwrap());
-        let sym = |p: &Program, n: &str| p.symbols.lookup(n).unwrap();
-        let (q, is_list) = (Pred::new(sym(&program, "q"), 1), Pred::new(sym(&program, "isList"), 1));
-        let conn2 = Pred::new(sym(&program, "conn2"), 3);
-        let (facts, rules): (Vec<NRule>, Vec<NRule>) = program.rules.iter().cloned().partition(|r| r.body.is_empty());
-        let mut statics = Model::default();
-        Evaluator::run_once(facts, &mut program.store, &mut statics, &Negation::Exact, &mut Budget::unlimited());
+        let mut fixture = Fixture::new(text);
+        let (q, is_list, conn2) = (fixture.pred("q", 1), fixture.pred("isList", 1), fixture.pred("conn2", 3));
         // conn2 looks small: the join order alone would ask it first, with
         // its list free.
         let size = |p: Pred| if p == conn2 { 1 } else { 100 };
-        let demand = transform(&rules, &[(q, vec![false])], &mut program.store, &mut program.symbols, &size);
-        let mut model = statics.clone();
+        let demand = fixture.demand(&[(q, vec![false])], &size);
         let mut budget = Budget::new(10_000, 100_000);
-        Evaluator::run_once(demand.rules, &mut program.store, &mut model, &Negation::Exact, &mut budget);
+        let model = fixture.model(demand.rules, &mut budget);
         assert!(!budget.is_spent());
-        let mut full = statics.clone();
-        Evaluator::run_once(rules, &mut program.store, &mut full, &Negation::Exact, &mut Budget::unlimited());
-        let names = |m: &Model, p: Pred| atom_names(&program, m, p);
+        let full = fixture.full();
+        let names = |m: &Model, p: Pred| fixture.names(m, p);
         assert_eq!(names(&model, q), ["(q b)", "(q c)"]);
         assert_eq!(names(&model, q), names(&full, q));
         // In full, isList holds 40 lists; only the lists of the paths from
@@ -582,18 +580,18 @@ mod tests {
         let text = "(next 1 2) (next 2 3) (next 3 4)
             (<= (ray ?u ?x) (next ?u ?x))
             (<= (ray ?u ?x) (next ?u ?v) (true (empty ?v)) (ray ?v ?x))";
-        let program = Program::new(&Game::parse(text).unwrap());
-        let rules: Vec<NRule> = program.rules.iter().filter(|r| !r.body.is_empty()).cloned().collect();
-        let ray = rules[1].head.pred(&program.store);
+        let Fixture { program, rules, .. } = Fixture::new(text);
+        let (rule, store) = (&rules[1], &program.store);
+        let ray = rule.head.pred(store);
         let relations = Relations { defined: &|p| p == ray, recursive: &|p, q| p == ray && q == ray };
         // Asked with ?x bound (variable 1): ?u free, as in the head.
         let size = |p: Pred| if p == ray { 1 } else { 10 };
-        let order = demand_order(&rules[1], &vec![false, true], &[1], &program.store, &size, &relations);
-        assert_eq!(order, join_order(&rules[1], &[1], &program.store, &size));
+        let order = demand_order(rule, &vec![false, true], &[1], store, &size, &relations);
+        assert_eq!(order, join_order(rule, &[1], store, &size));
         assert_eq!(order[0], 2, "the recursive call first: {order:?}");
         // Asked with ?u bound too, the call would lose ?u's binding: it
         // waits for `next`, which binds ?v from ?u.
-        let order = demand_order(&rules[1], &vec![true, true], &[0, 1], &program.store, &size, &relations);
+        let order = demand_order(rule, &vec![true, true], &[0, 1], store, &size, &relations);
         assert!(order.iter().position(|&i| i == 0) < order.iter().position(|&i| i == 2), "{order:?}");
     }
 
@@ -605,32 +603,21 @@ mod tests {
             (<= (lt ?x ?y) (succ ?x ?y)) (<= (lt ?x ?z) (succ ?x ?y) (lt ?y ?z))
             (<= (low ?x) (n ?x) (lt ?x 4)) (<= (high ?x ?y) (n ?x) (lt ?x ?y))
             (<= (q ?x) (low ?x)) (<= (q ?y) (high 3 ?y))";
-        let mut program = Program::new(&Game::parse(text).unwrap());
-        let sym = |p: &Program, n: &str| p.symbols.lookup(n).unwrap();
-        let q = Pred::new(sym(&program, "q"), 1);
-        let (facts, rules): (Vec<NRule>, Vec<NRule>) = program.rules.iter().cloned().partition(|r| r.body.is_empty());
-        let mut statics = Model::default();
-        Evaluator::run_once(facts, &mut program.store, &mut statics, &Negation::Exact, &mut Budget::unlimited());
+        let mut fixture = Fixture::new(text);
+        let q = fixture.pred("q", 1);
         let queries = [(q, vec![false])];
-        let asked = transform(&rules, &queries, &mut program.store, &mut program.symbols, &|_| 10);
-        let merged =
-            transform_merged(&rules, &queries, &mut program.store, &mut program.symbols, &|_| 10, Limits::none())
-                .expect("no limits to stop it");
+        let asked = fixture.demand(&queries, &|_| 10);
+        let (store, symbols) = (&mut fixture.program.store, &mut fixture.program.symbols);
+        let merged = transform_within(&fixture.rules, &queries, store, symbols, &|_| 10, true, Limits::none())
+            .expect("no limits to stop it");
         let demands_of_lt = |d: &Demand, p: &Program| {
             d.demand.iter().filter(|r| p.symbols.name(r.name).starts_with("demand lt")).count()
         };
-        assert!(demands_of_lt(&merged, &program) <= demands_of_lt(&asked, &program), "never more ways asked");
-        let mut full = statics.clone();
-        Evaluator::run_once(rules, &mut program.store, &mut full, &Negation::Exact, &mut Budget::unlimited());
-        let mut model = statics.clone();
-        Evaluator::run_once(merged.rules, &mut program.store, &mut model, &Negation::Exact, &mut Budget::unlimited());
-        let names = |m: &Model| {
-            let mut v: Vec<String> =
-                m.atoms(q).iter().map(|&a| program.store.to_term(a, &program.symbols).to_string()).collect();
-            v.sort();
-            v
-        };
-        assert_eq!(names(&model), names(&full));
-        assert_eq!(names(&full), ["(q 1)", "(q 3)", "(q 4)", "(q 5)"]);
+        let program = &fixture.program;
+        assert!(demands_of_lt(&merged, program) <= demands_of_lt(&asked, program), "never more ways asked");
+        let full = fixture.full();
+        let model = fixture.model(merged.rules, &mut Budget::unlimited());
+        assert_eq!(fixture.names(&model, q), fixture.names(&full, q));
+        assert_eq!(fixture.names(&full, q), ["(q 1)", "(q 3)", "(q 4)", "(q 5)"]);
     }
 }

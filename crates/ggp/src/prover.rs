@@ -100,10 +100,10 @@ pub struct Prover {
     /// Whether questions are asked top-down first.
     use_topdown: bool,
     /// How many questions top-down evaluation gave up, in all and per kind
-    /// of question ([`Asked`]): a kind given up [`GIVE_UPS`] times is
+    /// of question ([`Ask::kind`]): a kind given up [`GIVE_UPS`] times is
     /// answered bottom-up from then on.
     given_up: usize,
-    given_up_per_kind: [usize; 5],
+    given_up_per_kind: [usize; Ask::KINDS],
     /// Sorted move lists as last converted, by their moves' ids (sorted):
     /// small games meet the same lists again and again.
     move_lists: FastMap<Vec<TermId>, Vec<Term>>,
@@ -112,16 +112,6 @@ pub struct Prover {
 /// How many move lists [`Prover::legal_of`] remembers before it forgets
 /// them all.
 const MOVE_LISTS: usize = 4096;
-
-/// A kind of question asked top-down.
-#[derive(Debug, Clone, Copy)]
-enum Asked {
-    Inspect = 0,
-    Legal = 1,
-    Terminal = 2,
-    Goal = 3,
-    Next = 4,
-}
 
 /// How many times top-down evaluation may give up a kind of question before
 /// that kind is answered bottom-up only.
@@ -175,65 +165,77 @@ struct Query {
     seed: Option<Pred>,
 }
 
+/// What planning a query works with: the static relations (the queries'
+/// joins index them), the terms and the symbols (the demand relations are
+/// named), the roles, the atoms one evaluation may derive, and the limits
+/// the planning is done within.
+struct Planning<'a> {
+    /// The static relations, which keep the indexes the queries build.
+    statics: &'a mut Model,
+    /// The terms.
+    store: &'a mut TermStore,
+    /// The symbols, which name the demand relations.
+    symbols: &'a mut Symbols,
+    /// The roles, in declaration order.
+    roles: &'a [TermId],
+    /// Most atoms derived per evaluation.
+    budget: usize,
+    /// What stops the planning.
+    limits: Limits,
+}
+
 impl Planner {
     /// The rules of a query for `targets` (their adornments saying which
     /// arguments the question binds), planned with the sizes the relations
     /// have in `sample`, a state; and the model of `sample` evaluated by
-    /// them, within `limits` (the rewriting for demand, the planning, the
-    /// evaluation and the indexes each check them as they go).
-    #[allow(clippy::too_many_arguments)]
+    /// them, within the limits of `planning` (the rewriting for demand, the
+    /// planning, the evaluation and the indexes each check them as they
+    /// go).
     fn plan(
         &self,
         targets: &[(Pred, Adornment)],
         sample: &Model,
-        statics: &mut Model,
-        store: &mut TermStore,
-        symbols: &mut Symbols,
-        roles: &[TermId],
-        budget: usize,
-        limits: Limits,
+        planning: &mut Planning<'_>,
     ) -> Result<(Query, Model), OutOfLimits> {
+        let Planning { store, symbols, roles, limits, .. } = planning;
         let guess = |p: Pred| match p.name {
             kw::DOES => roles.len(),
             _ => sample.relation(p).map_or(GUESS, |r| r.atoms.len()),
         };
-        let demand = magic::transform_within(&self.rules, targets, store, symbols, &guess, limits)?;
-        let probe = Evaluator::new_within(demand.rules.clone(), store, &guess, limits)?;
+        let demand = magic::transform_within(&self.rules, targets, store, symbols, &guess, false, *limits)?;
+        let probe = Evaluator::new_within(demand.rules.clone(), store, &guess, *limits)?;
         let (rules, seed) = if self.use_demand && probe.is_stratified(store) {
             (demand.rules, demand.seeds[0])
         } else {
             let preds: Vec<Pred> = targets.iter().map(|t| t.0).collect();
-            (Evaluator::new_within(self.rules.clone(), store, &guess, limits)?.cone(&preds).rules(), None)
+            (Evaluator::new_within(self.rules.clone(), store, &guess, *limits)?.cone(&preds).rules(), None)
         };
-        Planner::order(rules, seed, sample, statics, store, roles, budget, limits)
+        Planner::order(rules, seed, sample, planning)
     }
 
     /// The query of `rules` (rewritten for demand, seeded by `seed`), its
     /// joins ordered by the sizes the relations have in `sample`; and the
-    /// model of `sample` evaluated by them, within `limits`.
-    #[allow(clippy::too_many_arguments)]
+    /// model of `sample` evaluated by them, within the limits of
+    /// `planning`.
     fn order(
         rules: Vec<NRule>,
         seed: Option<Pred>,
         sample: &Model,
-        statics: &mut Model,
-        store: &mut TermStore,
-        roles: &[TermId],
-        budget: usize,
-        limits: Limits,
+        planning: &mut Planning<'_>,
     ) -> Result<(Query, Model), OutOfLimits> {
+        let Planning { statics, store, roles, budget, limits, .. } = planning;
         let mut model = sample.clone();
         if let (Some(seed), Some(&role)) = (seed, roles.first()) {
             let atom = store.app(seed.name, &[role]);
             model.insert(atom, store);
         }
-        let mut room = Prover::limit(budget).within(limits);
+        let mut room = Prover::limit(*budget).within(*limits);
         Evaluator::run_once(rules.clone(), store, &mut model, &Negation::Exact, &mut room);
         if let Some(why) = room.interruption() {
             return Err(why);
         }
         let size = |p: Pred| if p.name == kw::DOES { roles.len() } else { model.atoms(p).len() };
-        let mut evaluator = Evaluator::new_within(rules, store, &size, limits)?;
+        let mut evaluator = Evaluator::new_within(rules, store, &size, *limits)?;
         // Stopped midway, `statics` keeps the indexes built (complete, and
         // of use to later plans) and the query is not made.
         evaluator.prepare_within(statics, store, &mut room);
@@ -249,23 +251,16 @@ impl Planner {
     /// have in the state of `facts`; the rules (and so how demand is passed
     /// down, which decides what is derived) stay as they were first
     /// rewritten: rewritten on a full grid, sudoku's demand reached its
-    /// static `exactlyOne` unbound, 5 s a question. Within `limits`: should
-    /// they stop it, nothing is planned again.
-    #[allow(clippy::too_many_arguments)]
+    /// static `exactlyOne` unbound, 5 s a question. Within the limits of
+    /// `planning`: should they stop it, nothing is planned again.
     fn reorder(
         &mut self,
         queries: &Queries,
         facts: &[TermId],
-        statics: &mut Model,
-        store: &mut TermStore,
-        roles: &[TermId],
-        budget: usize,
-        limits: Limits,
+        planning: &mut Planning<'_>,
     ) -> Result<Queries, OutOfLimits> {
-        let sample = state_model(statics, facts, store);
-        let mut order = |q: &Query| {
-            Planner::order(q.evaluator.rules(), q.seed, &sample, statics, store, roles, budget, limits).map(|q| q.0)
-        };
+        let sample = state_model(planning.statics, facts, planning.store);
+        let mut order = |q: &Query| Planner::order(q.evaluator.rules(), q.seed, &sample, planning).map(|q| q.0);
         let queries = Queries {
             init: queries.init.clone(),
             inspect: order(&queries.inspect)?,
@@ -279,28 +274,15 @@ impl Planner {
     }
 
     /// Every query, `init` as given and the others planned on the state of
-    /// `facts`, within `limits`.
-    #[allow(clippy::too_many_arguments)]
-    fn plan_all(
-        &mut self,
-        init: Query,
-        facts: &[TermId],
-        statics: &mut Model,
-        store: &mut TermStore,
-        symbols: &mut Symbols,
-        roles: &[TermId],
-        budget: usize,
-        limits: Limits,
-    ) -> Result<Queries, OutOfLimits> {
-        let sample = state_model(statics, facts, store);
+    /// `facts`, within the limits of `planning`.
+    fn plan_all(&mut self, init: Query, facts: &[TermId], planning: &mut Planning<'_>) -> Result<Queries, OutOfLimits> {
+        let sample = state_model(planning.statics, facts, planning.store);
         self.facts = facts.len();
         let free = |p: Pred, n: usize| (p, vec![false; n]);
         let legal = Pred::new(kw::LEGAL, 2);
         let goal = Pred::new(kw::GOAL, 2);
         let terminal = Pred::proposition(kw::TERMINAL);
-        let mut plan = |targets: &[(Pred, Adornment)]| {
-            self.plan(targets, &sample, statics, store, symbols, roles, budget, limits).map(|q| q.0)
-        };
+        let mut plan = |targets: &[(Pred, Adornment)]| self.plan(targets, &sample, planning).map(|q| q.0);
         Ok(Queries {
             init,
             inspect: plan(&[free(legal, 2), free(goal, 2), free(terminal, 0)])?,
@@ -340,6 +322,45 @@ enum Ask {
     Next,
 }
 
+impl Ask {
+    /// How many kinds of question there are.
+    const KINDS: usize = 6;
+
+    /// The number of this kind of question (the legal moves of every role
+    /// are one kind), below [`Ask::KINDS`].
+    fn kind(self) -> usize {
+        match self {
+            Ask::Init => 0,
+            Ask::Inspect => 1,
+            Ask::Legal(_) => 2,
+            Ask::Terminal => 3,
+            Ask::Goal => 4,
+            Ask::Next => 5,
+        }
+    }
+}
+
+/// The answers to a question asking about `N` relations: found top-down,
+/// each relation's atoms; or, where top-down evaluation gave the question
+/// up, the model of the question evaluated bottom-up.
+enum Answers<const N: usize> {
+    /// Each relation asked about, with its atoms found top-down.
+    TopDown([(Pred, Vec<TermId>); N]),
+    /// The model of the question, evaluated bottom-up.
+    BottomUp(Model),
+}
+
+impl<const N: usize> Answers<N> {
+    /// The atoms of `pred` that answer the question (none if it was not
+    /// asked about).
+    fn atoms(&self, pred: Pred) -> &[TermId] {
+        match self {
+            Answers::TopDown(found) => found.iter().find(|(p, _)| *p == pred).map_or(&[], |(_, atoms)| atoms),
+            Answers::BottomUp(model) => model.atoms(pred),
+        }
+    }
+}
+
 /// How a question is bounded: the limits it is asked with, and whether an
 /// answer the budget of operations cut short is refused
 /// ([`OutOfLimits::Operations`]) or given as it is (the questions without
@@ -370,6 +391,16 @@ impl Bounds {
     fn check(&self) -> Result<(), OutOfLimits> {
         check_limits(self.limits)
     }
+}
+
+/// The relation `legal` (of a role and a move).
+fn legal_pred() -> Pred {
+    Pred::new(kw::LEGAL, 2)
+}
+
+/// The relation `goal` (of a role and a value).
+fn goal_pred() -> Pred {
+    Pred::new(kw::GOAL, 2)
 }
 
 /// The answer to a question asked without limits, which nothing stops.
@@ -532,28 +563,20 @@ impl Prover {
         let mut planner = Planner { rules: dynamic_rules, use_demand, facts: 0 };
         let free = |p: Pred, n: usize| (p, vec![false; n]);
         let init_pred = Pred::new(kw::INIT, 1);
-        let (init, start) = planner.plan(
-            &[free(init_pred, 1)],
-            &statics.clone(),
-            &mut statics,
-            &mut program.store,
-            &mut program.symbols,
-            &program.roles,
+        // `init` is planned on the static relations alone: no state yet.
+        let no_state = statics.clone();
+        let mut planning = Planning {
+            statics: &mut statics,
+            store: &mut program.store,
+            symbols: &mut program.symbols,
+            roles: &program.roles,
             budget,
             limits,
-        )?;
+        };
+        let (init, start) = planner.plan(&[free(init_pred, 1)], &no_state, &mut planning)?;
         // The sample state: the initial one.
-        let facts: Vec<TermId> = start.atoms(init_pred).iter().map(|&atom| program.store.args(atom)[0]).collect();
-        let queries = planner.plan_all(
-            init,
-            &facts,
-            &mut statics,
-            &mut program.store,
-            &mut program.symbols,
-            &program.roles,
-            budget,
-            limits,
-        )?;
+        let facts: Vec<TermId> = start.atoms(init_pred).iter().map(|&atom| planning.store.args(atom)[0]).collect();
+        let queries = planner.plan_all(init, &facts, &mut planning)?;
         let mut prover = Prover {
             budget,
             symbols: program.symbols,
@@ -565,7 +588,7 @@ impl Prover {
             topdown,
             use_topdown,
             given_up: 0,
-            given_up_per_kind: [0; 5],
+            given_up_per_kind: [0; Ask::KINDS],
             move_lists: FastMap::default(),
         };
         // The sizes are a heuristic: a sample the budget of operations cut
@@ -610,15 +633,15 @@ impl Prover {
         if !self.planner.outgrown_by(facts.len()) {
             return;
         }
-        let reordered = self.planner.reorder(
-            &self.queries,
-            facts,
-            &mut self.statics,
-            &mut self.store,
-            &self.roles,
-            self.budget,
+        let mut planning = Planning {
+            statics: &mut self.statics,
+            store: &mut self.store,
+            symbols: &mut self.symbols,
+            roles: &self.roles,
+            budget: self.budget,
             limits,
-        );
+        };
+        let reordered = self.planner.reorder(&self.queries, facts, &mut planning);
         let Ok(queries) = reordered else {
             self.planner.facts = facts.len();
             return;
@@ -633,18 +656,18 @@ impl Prover {
     }
 
     /// The answers to the question `key` (an atom, or one with the
-    /// evaluator's marker of unbound arguments) top-down; `Ok(None)` where
+    /// evaluator's marker of unbound arguments), of kind `ask`, top-down; `Ok(None)` where
     /// it was given up (or top-down evaluation is off), an error where
     /// `limits` stopped it.
     fn top_down(
         &mut self,
-        kind: Asked,
+        ask: Ask,
         key: TermId,
         facts: &[TermId],
         joint: &[TermId],
         limits: Limits,
     ) -> Result<Option<Vec<TermId>>, OutOfLimits> {
-        if !self.use_topdown || self.given_up_per_kind[kind as usize] >= GIVE_UPS {
+        if !self.use_topdown || self.given_up_per_kind[ask.kind()] >= GIVE_UPS {
             return Ok(None);
         }
         let limit = Prover::limit(self.budget / TOPDOWN_SHARE).within(limits);
@@ -655,7 +678,7 @@ impl Prover {
             Err(Stop::Interrupted(why)) => Err(why),
             Err(Stop::Budget | Stop::Unsupported) => {
                 self.given_up += 1;
-                self.given_up_per_kind[kind as usize] += 1;
+                self.given_up_per_kind[ask.kind()] += 1;
                 Ok(None)
             }
         }
@@ -705,11 +728,44 @@ impl Prover {
         Ok(model)
     }
 
-    fn state_of(model: &Model, key: Pred, store: &TermStore) -> ProverState {
-        let mut facts: Vec<TermId> = model.atoms(key).iter().map(|&a| store.args(a)[0]).collect();
+    /// The state whose facts are the arguments of the `init` or `next`
+    /// atoms `atoms`.
+    fn state_of(atoms: &[TermId], store: &TermStore) -> ProverState {
+        let mut facts: Vec<TermId> = atoms.iter().map(|&a| store.args(a)[0]).collect();
         facts.sort();
         facts.dedup();
         ProverState { facts }
+    }
+
+    /// The answers to the question `ask` in `state` (after the joint move
+    /// `joint`, for the next state) within `bounds`: the atoms of the
+    /// relations that `keys` makes questions of (each key an atom, or one
+    /// with the evaluator's marker of unbound arguments), asked top-down in
+    /// order; should top-down evaluation give one up, the question is
+    /// answered bottom-up instead. The queries are planned again first if
+    /// `state` outgrew the one they were planned on.
+    fn ask<const N: usize>(
+        &mut self,
+        ask: Ask,
+        state: &ProverState,
+        joint: &[Term],
+        bounds: Bounds,
+        keys: impl FnOnce(&mut Prover) -> [(Pred, TermId); N],
+    ) -> Result<Answers<N>, OutOfLimits> {
+        bounds.check()?;
+        let joint: Vec<TermId> = joint.iter().map(|t| self.intern(t)).collect();
+        self.replan_if_outgrown(&state.facts, bounds.limits);
+        let does: Vec<TermId> =
+            self.roles.iter().zip(&joint).map(|(&r, &m)| self.store.app(kw::DOES, &[r, m])).collect();
+        let keys = keys(self);
+        let mut found = keys.map(|(pred, _)| (pred, Vec::new()));
+        for (slot, (_, key)) in found.iter_mut().zip(keys) {
+            let Some(atoms) = self.top_down(ask, key, &state.facts, &does, bounds.limits)? else {
+                return Ok(Answers::BottomUp(self.model(ask, &state.facts, &joint, bounds)?));
+            };
+            slot.1 = atoms;
+        }
+        Ok(Answers::TopDown(found))
     }
 
     /// The initial state (`init` may be derived by rules).
@@ -723,10 +779,11 @@ impl Prover {
         self.initial(Bounds::complete(limits))
     }
 
+    /// The initial state, within `bounds` (always found bottom-up).
     fn initial(&mut self, bounds: Bounds) -> Result<ProverState, OutOfLimits> {
         bounds.check()?;
         let model = self.model(Ask::Init, &[], &[], bounds)?;
-        Ok(Prover::state_of(&model, Pred::new(kw::INIT, 1), &self.store))
+        Ok(Prover::state_of(model.atoms(Pred::new(kw::INIT, 1)), &self.store))
     }
 
     /// Legal moves, terminality and goals in `state`.
@@ -740,29 +797,21 @@ impl Prover {
         self.inspection(state, Bounds::complete(limits))
     }
 
+    /// What holds in `state` ([`Prover::inspect`]), within `bounds`.
     fn inspection(&mut self, state: &ProverState, bounds: Bounds) -> Result<Inspection, OutOfLimits> {
-        bounds.check()?;
-        let limits = bounds.limits;
-        self.replan_if_outgrown(&state.facts, limits);
-        let free = self.topdown.free();
-        let legal = self.store.app(kw::LEGAL, &[free, free]);
-        let terminal = self.store.sym(kw::TERMINAL);
-        let goal = self.store.app(kw::GOAL, &[free, free]);
-        if let Some(legal) = self.top_down(Asked::Inspect, legal, &state.facts, &[], limits)?
-            && let Some(terminal) = self.top_down(Asked::Inspect, terminal, &state.facts, &[], limits)?
-            && let Some(goals) = self.top_down(Asked::Inspect, goal, &state.facts, &[], limits)?
-        {
-            let mut moves = Vec::with_capacity(self.roles.len());
-            for r in 0..self.roles.len() {
-                moves.push(self.legal_of(&legal, r));
-            }
-            return Ok(Inspection { legal: moves, terminal: !terminal.is_empty(), goals: self.goals_of(&goals) });
-        }
-        let model = self.model(Ask::Inspect, &state.facts, &[], bounds)?;
+        let (legal, terminal, goal) = (legal_pred(), Pred::proposition(kw::TERMINAL), goal_pred());
+        let answers = self.ask(Ask::Inspect, state, &[], bounds, |prover| {
+            let free = prover.topdown.free();
+            [
+                (legal, prover.store.app(kw::LEGAL, &[free, free])),
+                (terminal, prover.store.sym(kw::TERMINAL)),
+                (goal, prover.store.app(kw::GOAL, &[free, free])),
+            ]
+        })?;
         Ok(Inspection {
-            legal: (0..self.roles.len()).map(|r| self.legal_in(&model, r)).collect(),
-            terminal: !model.atoms(Pred::proposition(kw::TERMINAL)).is_empty(),
-            goals: self.goals_in(&model),
+            legal: (0..self.roles.len()).map(|r| self.legal_of(answers.atoms(legal), r)).collect(),
+            terminal: !answers.atoms(terminal).is_empty(),
+            goals: self.goals_of(answers.atoms(goal)),
         })
     }
 
@@ -806,15 +855,12 @@ impl Prover {
         self.legal(state, role, Bounds::complete(limits))
     }
 
+    /// The legal moves of role number `role` in `state`, within `bounds`.
     fn legal(&mut self, state: &ProverState, role: usize, bounds: Bounds) -> Result<Vec<Term>, OutOfLimits> {
-        bounds.check()?;
-        self.replan_if_outgrown(&state.facts, bounds.limits);
-        let key = self.store.app(kw::LEGAL, &[self.roles[role], self.topdown.free()]);
-        if let Some(legal) = self.top_down(Asked::Legal, key, &state.facts, &[], bounds.limits)? {
-            return Ok(self.legal_of(&legal, role));
-        }
-        let model = self.model(Ask::Legal(role), &state.facts, &[], bounds)?;
-        Ok(self.legal_in(&model, role))
+        let answers = self.ask(Ask::Legal(role), state, &[], bounds, |prover| {
+            [(legal_pred(), prover.store.app(kw::LEGAL, &[prover.roles[role], prover.topdown.free()]))]
+        })?;
+        Ok(self.legal_of(answers.atoms(legal_pred()), role))
     }
 
     /// Whether `state` is terminal; only the rules `terminal` depends on are
@@ -829,15 +875,12 @@ impl Prover {
         self.terminal(state, Bounds::complete(limits))
     }
 
+    /// Whether `state` is terminal, within `bounds`.
     fn terminal(&mut self, state: &ProverState, bounds: Bounds) -> Result<bool, OutOfLimits> {
-        bounds.check()?;
-        self.replan_if_outgrown(&state.facts, bounds.limits);
-        let key = self.store.sym(kw::TERMINAL);
-        if let Some(terminal) = self.top_down(Asked::Terminal, key, &state.facts, &[], bounds.limits)? {
-            return Ok(!terminal.is_empty());
-        }
-        let model = self.model(Ask::Terminal, &state.facts, &[], bounds)?;
-        Ok(!model.atoms(Pred::proposition(kw::TERMINAL)).is_empty())
+        let terminal = Pred::proposition(kw::TERMINAL);
+        let answers =
+            self.ask(Ask::Terminal, state, &[], bounds, |prover| [(terminal, prover.store.sym(kw::TERMINAL))])?;
+        Ok(!answers.atoms(terminal).is_empty())
     }
 
     /// Each role's goal value in `state` (the largest, should several hold);
@@ -852,20 +895,13 @@ impl Prover {
         self.goal_values(state, Bounds::complete(limits))
     }
 
+    /// Each role's goal value in `state`, within `bounds`.
     fn goal_values(&mut self, state: &ProverState, bounds: Bounds) -> Result<Vec<Option<u8>>, OutOfLimits> {
-        bounds.check()?;
-        self.replan_if_outgrown(&state.facts, bounds.limits);
-        let free = self.topdown.free();
-        let key = self.store.app(kw::GOAL, &[free, free]);
-        if let Some(goals) = self.top_down(Asked::Goal, key, &state.facts, &[], bounds.limits)? {
-            return Ok(self.goals_of(&goals));
-        }
-        let model = self.model(Ask::Goal, &state.facts, &[], bounds)?;
-        Ok(self.goals_in(&model))
-    }
-
-    fn legal_in(&mut self, model: &Model, role: usize) -> Vec<Term> {
-        self.legal_of(model.atoms(Pred::new(kw::LEGAL, 2)), role)
+        let answers = self.ask(Ask::Goal, state, &[], bounds, |prover| {
+            let free = prover.topdown.free();
+            [(goal_pred(), prover.store.app(kw::GOAL, &[free, free]))]
+        })?;
+        Ok(self.goals_of(answers.atoms(goal_pred())))
     }
 
     /// The moves of role number `role` among the `legal` atoms `atoms`,
@@ -889,10 +925,6 @@ impl Prover {
         }
         self.move_lists.insert(ids, moves.clone());
         moves
-    }
-
-    fn goals_in(&self, model: &Model) -> Vec<Option<u8>> {
-        self.goals_of(model.atoms(Pred::new(kw::GOAL, 2)))
     }
 
     /// Each role's goal value among the `goal` atoms `atoms`.
@@ -926,21 +958,13 @@ impl Prover {
         self.next(state, joint, Bounds::complete(limits))
     }
 
+    /// The state after the joint move `joint` in `state`, within `bounds`.
     fn next(&mut self, state: &ProverState, joint: &[Term], bounds: Bounds) -> Result<ProverState, OutOfLimits> {
-        bounds.check()?;
-        let joint: Vec<TermId> = joint.iter().map(|t| self.intern(t)).collect();
-        self.replan_if_outgrown(&state.facts, bounds.limits);
-        let does: Vec<TermId> =
-            self.roles.iter().zip(&joint).map(|(&r, &m)| self.store.app(kw::DOES, &[r, m])).collect();
-        let key = self.store.app(kw::NEXT, &[self.topdown.free()]);
-        if let Some(next) = self.top_down(Asked::Next, key, &state.facts, &does, bounds.limits)? {
-            let mut facts: Vec<TermId> = next.iter().map(|&a| self.store.args(a)[0]).collect();
-            facts.sort();
-            facts.dedup();
-            return Ok(ProverState { facts });
-        }
-        let model = self.model(Ask::Next, &state.facts, &joint, bounds)?;
-        Ok(Prover::state_of(&model, Pred::new(kw::NEXT, 1), &self.store))
+        let next = Pred::new(kw::NEXT, 1);
+        let answers = self.ask(Ask::Next, state, joint, bounds, |prover| {
+            [(next, prover.store.app(kw::NEXT, &[prover.topdown.free()]))]
+        })?;
+        Ok(Prover::state_of(answers.atoms(next), &self.store))
     }
 
     /// The facts of `state`, sorted.
@@ -980,32 +1004,47 @@ pub(crate) mod tests {
     fn disagreement(game: &Game, playouts: usize, steps: usize) -> Option<String> {
         let mut fast = unlimited(Prover::build(game, 10_000_000, true, false, Limits::none()));
         let mut full = unlimited(Prover::build(game, 10_000_000, false, false, Limits::none()));
-        let mut rng = SmallRng::seed_from_u64(3);
+        disagreement_between(&mut fast, &mut full, playouts, steps, 3)
+    }
+
+    /// Plays `playouts` random matches of up to `steps` joint moves (the
+    /// random draws seeded with `seed`), asking `tested` the questions the
+    /// `oracle` prover answers: in each state, every role's legal moves,
+    /// terminality and the goals alone, then all at once; `None` if they
+    /// always agree, else what differed.
+    pub(crate) fn disagreement_between(
+        tested: &mut Prover,
+        oracle: &mut Prover,
+        playouts: usize,
+        steps: usize,
+        seed: u64,
+    ) -> Option<String> {
+        let mut rng = SmallRng::seed_from_u64(seed);
         for _ in 0..playouts {
-            let mut a = fast.initial_state();
-            let mut b = full.initial_state();
+            let (mut a, mut b) = (tested.initial_state(), oracle.initial_state());
             for step in 0..steps {
-                if fast.facts(&a) != full.facts(&b) {
-                    return Some(format!("step {step}: states"));
+                if tested.facts(&a) != oracle.facts(&b) {
+                    return Some(format!("step {step}: states {:?} vs {:?}", tested.facts(&a), oracle.facts(&b)));
                 }
-                let (x, y) = (fast.inspect(&a), full.inspect(&b));
-                if x != y {
-                    return Some(format!("step {step}: {x:?} vs {y:?}"));
-                }
-                for r in 0..x.legal.len() {
-                    if fast.legal_moves(&a, r) != y.legal[r] {
+                let y = oracle.inspect(&b);
+                for r in 0..y.legal.len() {
+                    if tested.legal_moves(&a, r) != y.legal[r] {
                         return Some(format!("step {step}: legal moves of role {r} alone"));
                     }
                 }
-                if fast.is_terminal(&a) != y.terminal || fast.goals(&a) != y.goals {
+                if tested.is_terminal(&a) != y.terminal || tested.goals(&a) != y.goals {
                     return Some(format!("step {step}: terminal or goals alone"));
                 }
-                if x.terminal || x.legal.iter().any(Vec::is_empty) {
+                let x = tested.inspect(&a);
+                if x != y {
+                    return Some(format!("step {step}: {x:?} vs {y:?}"));
+                }
+                if y.terminal || y.legal.iter().any(Vec::is_empty) {
                     break;
                 }
-                let joint: Vec<Term> = x.legal.iter().map(|l| l[rng.random_range(0..l.len())].clone()).collect();
-                a = fast.next_state(&a, &joint);
-                b = full.next_state(&b, &joint);
+                let joint: Vec<Term> = y.legal.iter().map(|l| l[rng.random_range(0..l.len())].clone()).collect();
+                a = tested.next_state(&a, &joint);
+                b = oracle.next_state(&b, &joint);
             }
         }
         None

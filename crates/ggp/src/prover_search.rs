@@ -91,6 +91,21 @@ enum Run {
 /// A tree over the prover.
 type ProverTree = Tree<ProverReasoner>;
 
+/// What a search is asked: the move of role number `role` among `legal`,
+/// its legal moves in `state`, the first prover's state after the joint
+/// moves of `history`.
+#[derive(Debug, Clone, Copy)]
+struct Question<'a> {
+    /// The joint moves played so far.
+    history: &'a [Vec<Term>],
+    /// The state they reached, in the first prover's terms.
+    state: &'a ProverState,
+    /// The number of the role to move for (in declaration order).
+    role: usize,
+    /// Its legal moves in `state`.
+    legal: &'a [Term],
+}
+
 /// The match as a second tree's prover followed it: the history it applied
 /// and the state it reached (in that prover's terms).
 struct ProverLine {
@@ -211,7 +226,7 @@ impl ProverSearch {
         limits: Limits,
         threads: usize,
     ) -> Option<Term> {
-        self.search(history, state, role, legal, limits, Run::Clocked { threads })
+        self.search(Question { history, state, role, legal }, limits, Run::Clocked { threads })
     }
 
     /// Why the last search stopped before its deadline, if a question was
@@ -247,17 +262,10 @@ impl ProverSearch {
         self.evaluation.unwrap_or(LeafEvaluation::Playouts)
     }
 
-    /// The search proper (see [`ProverSearch::choose`]), until `limits`'
-    /// deadline, run as `run` says.
-    fn search(
-        &mut self,
-        history: &[Vec<Term>],
-        state: &ProverState,
-        role: usize,
-        legal: &[Term],
-        limits: Limits,
-        run: Run,
-    ) -> Option<Term> {
+    /// The search proper (see [`ProverSearch::choose`]) of `question`, until
+    /// `limits`' deadline, run as `run` says.
+    fn search(&mut self, question: Question<'_>, limits: Limits, run: Run) -> Option<Term> {
+        let Question { history, state, role, legal } = question;
         self.iterations = 0;
         if legal.len() <= 1 {
             return legal.first().cloned();
@@ -543,8 +551,8 @@ mod tests {
             // `strike`.
             for seed in 0..4 {
                 let (mut search, position, legal) = started(&game, seed);
-                let chosen =
-                    search.search(&[], &position, 0, &legal, until(far), Run::Fixed { iterations: budget, evaluation });
+                let run = Run::Fixed { iterations: budget, evaluation };
+                let chosen = search.search(at_start(&position, &legal), until(far), run);
                 assert_eq!(chosen, Some(safe.clone()), "{evaluation:?}, seed {seed}");
             }
         }
@@ -558,6 +566,12 @@ mod tests {
         let start = prover.initial_state();
         let legal = prover.legal_moves(&start, 0);
         (search, start, legal)
+    }
+
+    /// The question of the first role's move among `legal` in `state`, the
+    /// initial state (no joint move played).
+    fn at_start<'a>(state: &'a ProverState, legal: &'a [Term]) -> Question<'a> {
+        Question { history: &[], state, role: 0, legal }
     }
 
     /// Limits with a deadline `at`.
@@ -597,7 +611,7 @@ mod tests {
         let (mut search, start, legal) = started(&game, 3);
         let far = until(Instant::now() + Duration::from_secs(3600));
         let playouts = Run::Fixed { iterations: 300, evaluation: LeafEvaluation::Playouts };
-        let best = search.search(&[], &start, 0, &legal, far, playouts).expect("a move");
+        let best = search.search(at_start(&start, &legal), far, playouts).expect("a move");
         assert_eq!(search.root_visits(), vec![300]);
         let noop = search.prover_mut().legal_moves(&start, 1)[0].clone();
         let joint = vec![best, noop];
@@ -607,13 +621,13 @@ mod tests {
         let history = [joint];
         let legal = search.prover_mut().legal_moves(&next, 1);
         let more = Run::Fixed { iterations: 200, evaluation: LeafEvaluation::Playouts };
-        search.search(&history, &next, 1, &legal, far, more);
+        search.search(Question { history: &history, state: &next, role: 1, legal: &legal }, far, more);
         let ran = search.iterations();
         assert!(ran > 0);
         assert_eq!(search.root_visits(), vec![before + ran as u32]);
         // Rewound to the start: afresh.
         let legal = search.prover_mut().legal_moves(&start, 0);
-        search.search(&[], &start, 0, &legal, far, playouts);
+        search.search(at_start(&start, &legal), far, playouts);
         assert_eq!(search.root_visits(), vec![search.iterations() as u32]);
     }
 
@@ -658,7 +672,7 @@ mod tests {
         // then `probe`, whose legal moves are asked.
         let mobility = Run::Fixed { iterations: u64::MAX, evaluation: LeafEvaluation::Mobility };
         let soon = until(Instant::now() + Duration::from_millis(50));
-        assert_eq!(search.search(&[], &start, 0, &legal, soon, mobility), Some(calm.clone()));
+        assert_eq!(search.search(at_start(&start, &legal), soon, mobility), Some(calm.clone()));
         assert_eq!(search.interrupted(), Some(OutOfLimits::Deadline));
 
         let canceller = Arc::new(Canceller::new());
@@ -669,7 +683,7 @@ mod tests {
             std::thread::sleep(Duration::from_millis(50));
             remote.cancel();
         });
-        assert_eq!(search.search(&[], &start, 0, &legal, limits, mobility), Some(calm.clone()));
+        assert_eq!(search.search(at_start(&start, &legal), limits, mobility), Some(calm.clone()));
         assert_eq!(search.interrupted(), Some(OutOfLimits::Cancelled));
         cancelling.join().unwrap();
 

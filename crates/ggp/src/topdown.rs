@@ -42,7 +42,8 @@ use std::hash::Hasher;
 use std::sync::Arc;
 
 use crate::datalog::{
-    Budget, Model, cheapest, equal, estimate, find_instance, instantiate, match_pat, strongly_connected,
+    Budget, Model, bound_marks, cheapest, equal, estimate, find_instance, instantiate, lit_vars, match_pat,
+    strongly_connected,
 };
 use crate::hash::{FastMap, WordHasher};
 use crate::limits::OutOfLimits;
@@ -447,15 +448,8 @@ fn body_order(
     size: &dyn Fn(Pred) -> usize,
     recursive: &dyn Fn(Pred) -> bool,
 ) -> Vec<u16> {
-    let vars_of = |i: usize| {
-        let mut v = Vec::new();
-        rule.body[i].vars(&mut v);
-        v
-    };
-    let mut bound = vec![false; rule.vars];
-    for &v in initially {
-        bound[v as usize] = true;
-    }
+    let vars_of = |i: usize| lit_vars(&rule.body[i]);
+    let mut bound = bound_marks(rule.vars, initially);
     let head_bound = bound_args(&rule.head, &bound);
     let head_mask: Vec<bool> = match &rule.head {
         Pat::App(_, args) => args.iter().map(|a| is_bound(a, &bound)).collect(),
@@ -1071,8 +1065,8 @@ impl TopDown {
 
 #[cfg(test)]
 mod tests {
-    use crate::prover::tests::games_in;
-    use crate::{Game, Prover, Term};
+    use crate::prover::tests::{disagreement_between, games_in};
+    use crate::{Game, Prover};
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
     use std::path::{Path, PathBuf};
@@ -1083,34 +1077,8 @@ mod tests {
     fn disagreement(game: &Game, playouts: usize, steps: usize, seed: u64) -> Option<String> {
         let mut top = Prover::evaluating(game, 10_000_000, true);
         let mut bottom = Prover::evaluating(game, 10_000_000, false);
-        let mut rng = SmallRng::seed_from_u64(seed);
-        for _ in 0..playouts {
-            let (mut a, mut b) = (top.initial_state(), bottom.initial_state());
-            for step in 0..steps {
-                if top.facts(&a) != bottom.facts(&b) {
-                    return Some(format!("step {step}: states {:?} vs {:?}", top.facts(&a), bottom.facts(&b)));
-                }
-                let y = bottom.inspect(&b);
-                for r in 0..y.legal.len() {
-                    if top.legal_moves(&a, r) != y.legal[r] {
-                        return Some(format!("step {step}: legal moves of role {r}"));
-                    }
-                }
-                if top.is_terminal(&a) != y.terminal || top.goals(&a) != y.goals {
-                    return Some(format!("step {step}: terminal or goals"));
-                }
-                if top.inspect(&a) != y {
-                    return Some(format!("step {step}: inspection"));
-                }
-                if y.terminal || y.legal.iter().any(Vec::is_empty) {
-                    break;
-                }
-                let joint: Vec<Term> = y.legal.iter().map(|l| l[rng.random_range(0..l.len())].clone()).collect();
-                a = top.next_state(&a, &joint);
-                b = bottom.next_state(&b, &joint);
-            }
-        }
-        (top.given_up() > 0).then(|| format!("top-down gave up {} questions", top.given_up()))
+        disagreement_between(&mut top, &mut bottom, playouts, steps, seed)
+            .or_else(|| (top.given_up() > 0).then(|| format!("top-down gave up {} questions", top.given_up())))
     }
 
     /// The shared rule sheets (`../shared/gdl`), `None` where they are
