@@ -33,9 +33,17 @@
 //! The rest of a body after a state literal is *deferred*, grounded only the
 //! first time a state with that literal's bit is evaluated. A state literal
 //! that enumerates (`(true (cell ?x ?y ?p))`) is one *enumeration* gate: its
-//! candidates' state bits listed once, each candidate's rest grounded the
-//! first time a state with its bit set is evaluated, and a state scanning
-//! only the bits of its candidates.
+//! candidates' state bits are a list shared by every enumeration of that
+//! literal under the same bindings of its variables (chess: about 140 lists
+//! for 140,000 enumerations), kept as (state word, mask) groups, so that a
+//! state is scanned a word at a time, visiting only the candidates set;
+//! each candidate's rest is grounded the first time a state with its bit
+//! set is evaluated, and only those rests are kept, by bit.
+//!
+//! Solving a rule body works on a *frame* (its literals left, bindings,
+//! trail, conjunction and solutions), taken from a pool and given back, so
+//! that grounding a new atom allocates no buffers once warm; the grounded
+//! atoms' nodes are a vector by term id.
 //!
 //! What a circuit cannot evaluate, [`Lazy::value`] declines (`None`), and the
 //! caller asks the rules instead: an atom that depends positively on itself
@@ -131,27 +139,66 @@ struct Cont {
 }
 
 /// A state literal that enumerates, in a ground atom's rule: the literal
-/// and the rest of the body, and its candidates.
-#[derive(Debug, Clone, Copy)]
+/// and the rest of the body, its candidates (a shared list) and the rests
+/// grounded so far.
+#[derive(Debug, Clone)]
 struct Enumeration {
     /// The literal then the rest of the body ([`Lazy::conts`]), with the
-    /// bindings from before the literal was matched.
+    /// bindings from before the literal was matched; [`NO_CONT`] when
+    /// nothing follows the literal (each candidate's rest is true).
     cont: u32,
-    /// Where its candidates are in [`Lazy::candidates_of`]: `from..to`.
+    /// Its candidates: the groups `from..to` of [`Lazy::groups`], a list
+    /// shared by every enumeration of the same literal and bindings.
     from: u32,
     to: u32,
+    /// The rest of the body with the literal matched to a candidate, for
+    /// the candidates whose bit was set in some state evaluated, as (state
+    /// bit, node) sorted by bit.
+    rests: Vec<(u32, NodeId)>,
 }
 
-/// A candidate of an [`Enumeration`]: a `(true p)` the literal matches.
+/// Candidates of an enumeration in one state word: the word's place in
+/// the state and the mask of the candidates' bits in it (the candidate of
+/// bit `j` of the word being `(true p)` of state bit `64 * word + j`).
 #[derive(Debug, Clone, Copy)]
-struct Candidate {
-    /// The state bit of `(true p)`.
-    bit: u32,
-    /// `(true p)`.
-    atom: TermId,
-    /// The rest of the body with the literal matched to this atom, once
-    /// grounded ([`NONE`] before).
-    rest: NodeId,
+struct Group {
+    /// The state word, by its place.
+    word: u32,
+    /// The candidates' bits in it.
+    mask: u64,
+}
+
+/// No rest after an enumeration's literal, in [`Enumeration::cont`].
+const NO_CONT: u32 = u32::MAX;
+
+/// What solving a rule body works on (a solving frame), kept in a pool
+/// ([`Lazy::frames`]) so that grounding allocates no buffers once warm.
+#[derive(Debug, Clone, Default)]
+struct Frame {
+    /// The literals of the body left to solve, by their places in it.
+    left: Vec<usize>,
+    /// The value of each variable of the rule, where bound.
+    b: Vec<Option<TermId>>,
+    /// The variables bound, in order, to unbind when backtracking.
+    trail: Vec<u16>,
+    /// The nodes that hold in the solution being built, so far.
+    conj: Vec<NodeId>,
+    /// Each solution's head atom and node.
+    out: Vec<(TermId, NodeId)>,
+    /// How deeply ground atoms and calls nest here.
+    depth: usize,
+}
+
+impl Frame {
+    /// Starts solving a rule of `width` variables: nothing bound, no
+    /// literal left, nothing holding (the solutions are kept).
+    fn start(&mut self, width: usize) {
+        self.left.clear();
+        self.b.clear();
+        self.b.resize(width, None);
+        self.trail.clear();
+        self.conj.clear();
+    }
 }
 
 /// No state bit, in [`Lazy::bit_of`].
@@ -162,17 +209,80 @@ const NO_INDEX: u32 = u32::MAX;
 
 /// About how many bytes the circuits and what they were grounded from may
 /// take before they are all forgotten, at the start of the next state, and
-/// grounded again as asked.
-pub(crate) const MEMORY: usize = 128 << 20;
+/// grounded again as asked. (Along chess playouts, 128 MB was reached
+/// about every 20,000–25,000 transitions, and forgetting costs every atom asked
+/// since, grounded again; 256 MB was not reached in 87,000. A player runs
+/// two searches, each with its own grounder, and chess's process is about
+/// 650 MB without them.)
+pub(crate) const MEMORY: usize = 256 << 20;
 
 /// How far an atom or a call is grounded.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 enum Status<T> {
     /// Being grounded: met again, it is a positive cycle.
     Busy,
     Done(T),
     /// Not groundable (a cycle, an unsupported literal): declined for good.
     Failed,
+}
+
+/// The node of each ground atom grounded, by its term id: a vector as long
+/// as the largest id met, whose lookups touch one place of memory (the
+/// atoms asked, and those their rules read, are looked up all the time).
+#[derive(Debug, Clone, Default)]
+struct AtomNodes {
+    /// By term id: the atom's node, or [`AtomNodes::UNKNOWN`],
+    /// [`AtomNodes::BUSY`] or [`AtomNodes::FAILED`] (above any node).
+    nodes: Vec<NodeId>,
+}
+
+impl AtomNodes {
+    /// Not grounded (nor being grounded).
+    const UNKNOWN: NodeId = NONE;
+    /// [`Status::Busy`].
+    const BUSY: NodeId = NONE - 1;
+    /// [`Status::Failed`].
+    const FAILED: NodeId = NONE - 2;
+
+    /// How far `atom` is grounded; `None` when not at all.
+    fn get(&self, atom: TermId) -> Option<Status<NodeId>> {
+        match self.nodes.get(atom.0 as usize).copied().unwrap_or(Self::UNKNOWN) {
+            Self::UNKNOWN => None,
+            Self::BUSY => Some(Status::Busy),
+            Self::FAILED => Some(Status::Failed),
+            node => Some(Status::Done(node)),
+        }
+    }
+
+    /// Records how far `atom` is grounded.
+    fn set(&mut self, atom: TermId, status: Status<NodeId>) {
+        let at = atom.0 as usize;
+        if self.nodes.len() <= at {
+            self.nodes.resize(at + 1, Self::UNKNOWN);
+        }
+        self.nodes[at] = match status {
+            Status::Busy => Self::BUSY,
+            Status::Failed => Self::FAILED,
+            Status::Done(node) => node,
+        };
+    }
+
+    /// Forgets `atom`: it is not grounded.
+    fn remove(&mut self, atom: TermId) {
+        if let Some(node) = self.nodes.get_mut(atom.0 as usize) {
+            *node = Self::UNKNOWN;
+        }
+    }
+
+    /// Forgets every atom.
+    fn clear(&mut self) {
+        self.nodes.clear();
+    }
+
+    /// About how many bytes the table takes.
+    fn bytes(&self) -> usize {
+        self.nodes.len() * std::mem::size_of::<NodeId>()
+    }
 }
 
 /// Why grounding stopped.
@@ -247,8 +357,15 @@ pub(crate) struct Lazy {
     cont_binds: Vec<(u16, TermId)>,
     /// The enumerated state literals ([`Gate::Enumerate`]).
     enumerations: Vec<Enumeration>,
-    /// Their candidates, each enumeration's together.
-    candidates_of: Vec<Candidate>,
+    /// How many rests the enumerations have grounded, all together.
+    enumerated_rests: usize,
+    /// The candidate lists of the enumerations, each list's groups together
+    /// and sorted by word.
+    groups: Vec<Group>,
+    /// Each candidate list's groups (`from..to` in [`Lazy::groups`]), by the
+    /// literal it lists (its rule and place in the body) and the bindings
+    /// of the literal's variables ([`list_key`]).
+    lists: FastMap<Box<[u64]>, (u32, u32)>,
     /// The variables of each literal of each rule, as a mask (bit `v` for
     /// variable `v`; used for rules of at most 64 variables).
     lit_masks: Arc<[Box<[u64]>]>,
@@ -266,8 +383,12 @@ pub(crate) struct Lazy {
     /// enumeration pushes its candidates above those of the enumerations
     /// it runs within, and pops them when done.
     candidate_stack: Vec<TermId>,
-    /// A scratch buffer for a call's table key.
+    /// A scratch buffer for a call's table key or a candidate list's key.
     key_buffer: Vec<u64>,
+    /// A scratch buffer for a candidate list's state bits.
+    bits_buffer: Vec<u32>,
+    /// The solving frames not in use.
+    frames: Vec<Frame>,
     /// The store as it was before any grounding, to start again from.
     pristine: Arc<TermStore>,
     /// The rule being solved for a ground atom, whose rest may be deferred
@@ -279,7 +400,7 @@ pub(crate) struct Lazy {
     leaves: Vec<NodeId>,
     /// The negation of each node that has one.
     negations: FastMap<NodeId, NodeId>,
-    atoms: FastMap<TermId, Status<NodeId>>,
+    atoms: AtomNodes,
     calls: FastMap<Box<[u64]>, Status<Arc<[TermId]>>>,
     /// Steps taken by the current ask.
     work: usize,
@@ -378,11 +499,15 @@ impl Lazy {
             cont_lits: Vec::new(),
             cont_binds: Vec::new(),
             enumerations: Vec::new(),
-            candidates_of: Vec::new(),
+            enumerated_rests: 0,
+            groups: Vec::new(),
+            lists: FastMap::default(),
             lit_masks: lit_masks.into(),
             lit_indexes: FastMap::default(),
             candidate_stack: Vec::new(),
             key_buffer: Vec::new(),
+            bits_buffer: Vec::new(),
+            frames: Vec::new(),
             combine_buffer: Vec::new(),
             bound_buffer: Vec::new(),
             pristine,
@@ -390,7 +515,7 @@ impl Lazy {
             heights: vec![0, 0],
             leaves: vec![NONE; base.len()],
             negations: FastMap::default(),
-            atoms: FastMap::default(),
+            atoms: AtomNodes::default(),
             calls: FastMap::default(),
             work: 0,
             memo: vec![0; 2],
@@ -412,8 +537,11 @@ impl Lazy {
             + self.cont_lits.len()
             + self.cont_binds.len() * std::mem::size_of::<(u16, TermId)>()
             + self.enumerations.len() * std::mem::size_of::<Enumeration>()
-            + self.candidates_of.len() * std::mem::size_of::<Candidate>()
-            + (self.atoms.len() + self.negations.len() + self.move_leaves.len()) * 24
+            + self.enumerated_rests * std::mem::size_of::<(u32, NodeId)>()
+            + self.groups.len() * std::mem::size_of::<Group>()
+            + self.lists.len() * 96
+            + self.atoms.bytes()
+            + (self.negations.len() + self.move_leaves.len()) * 24
             + self.switches.len() * 32
             + self.store.len().saturating_sub(self.pristine.len()) * 48
     }
@@ -428,7 +556,9 @@ impl Lazy {
         self.cont_lits.clear();
         self.cont_binds.clear();
         self.enumerations.clear();
-        self.candidates_of.clear();
+        self.enumerated_rests = 0;
+        self.groups.clear();
+        self.lists.clear();
         self.leaves.fill(NONE);
         self.negations.clear();
         self.move_leaves.clear();
@@ -502,8 +632,8 @@ impl Lazy {
             self.joint.extend_from_slice(joint.unwrap_or_default());
             self.begin_state();
         }
-        let node = match self.atoms.get(&atom) {
-            Some(Status::Done(node)) => *node,
+        let node = match self.atoms.get(atom) {
+            Some(Status::Done(node)) => node,
             Some(_) => return None,
             None => {
                 let pred = self.store.pred(atom);
@@ -595,39 +725,54 @@ impl Lazy {
 
     /// The value of the enumeration `enumeration`: whether the rest holds
     /// for one of its candidates whose state bit is set, each rest grounded
-    /// the first time it is needed. A rest that cannot be evaluated fails
-    /// the gate only if no other decides it.
+    /// the first time it is needed. Its candidates are read a state word at
+    /// a time, visiting only those set. A rest that cannot be evaluated
+    /// fails the gate only if no other decides it.
     fn eval_enumeration(&mut self, enumeration: u32) -> Result<bool, Stop> {
-        let Enumeration { cont, from, to } = self.enumerations[enumeration as usize];
+        let e = enumeration as usize;
+        let (cont, from, to) = {
+            let Enumeration { cont, from, to, .. } = self.enumerations[e];
+            (cont, from as usize, to as usize)
+        };
+        if cont == NO_CONT {
+            return Ok(self.groups[from..to].iter().any(|g| self.seen[g.word as usize] & g.mask != 0));
+        }
         let mut failed = None;
-        for k in from..to {
-            let Candidate { bit, atom, rest } = self.candidates_of[k as usize];
-            if !self.bit(bit) {
-                continue;
-            }
-            let rest = if rest == NONE {
-                match self.expand_matched(cont, atom) {
-                    Ok(rest) => {
-                        self.candidates_of[k as usize].rest = rest;
-                        rest
-                    }
-                    Err(stop) => {
-                        failed = failed.or(Some(stop));
-                        continue;
-                    }
+        // Where the next set candidate's rest is, or would go, in the
+        // enumeration's rests (sorted by bit, as the candidates are met).
+        let mut at = 0;
+        for g in from..to {
+            let Group { word, mask } = self.groups[g];
+            let mut set = self.seen[word as usize] & mask;
+            while set != 0 {
+                let bit = word * 64 + set.trailing_zeros();
+                set &= set - 1;
+                let rests = &self.enumerations[e].rests;
+                at += rests[at..].partition_point(|&(b, _)| b < bit);
+                let rest = match rests.get(at) {
+                    Some(&(b, rest)) if b == bit => rest,
+                    _ => match self.expand_matched(cont, self.truths[bit as usize]) {
+                        Ok(rest) => {
+                            self.enumerations[e].rests.insert(at, (bit, rest));
+                            self.enumerated_rests += 1;
+                            rest
+                        }
+                        Err(stop) => {
+                            failed = failed.or(Some(stop));
+                            continue;
+                        }
+                    },
+                };
+                let value = match self.gates[rest as usize] {
+                    Gate::Const(c) => Ok(c),
+                    Gate::Bit(bit) => Ok(self.bit(bit)),
+                    _ => self.eval(rest),
+                };
+                match value {
+                    Ok(true) => return Ok(true),
+                    Ok(false) => {}
+                    Err(stop) => failed = failed.or(Some(stop)),
                 }
-            } else {
-                rest
-            };
-            let value = match self.gates[rest as usize] {
-                Gate::Const(c) => Ok(c),
-                Gate::Bit(bit) => Ok(self.bit(bit)),
-                _ => self.eval(rest),
-            };
-            match value {
-                Ok(true) => return Ok(true),
-                Ok(false) => {}
-                Err(stop) => failed = failed.or(Some(stop)),
             }
         }
         match failed {
@@ -671,68 +816,78 @@ impl Lazy {
         Ok(false)
     }
 
+    /// A frame to go on solving the rest `cont` from (its literals left,
+    /// without the first when `skip_first`, and its bindings), with the
+    /// rule and head it is for.
+    fn resume(&mut self, cont: u32, skip_first: bool) -> (Frame, u32, TermId) {
+        let Cont { rule, head, lits, len, binds, binds_len, depth } = self.conts[cont as usize];
+        let mut f = self.frame(depth as usize);
+        f.start(self.widths[rule as usize]);
+        let lits = &self.cont_lits[lits as usize..][..len as usize];
+        f.left.extend(lits[usize::from(skip_first)..].iter().map(|&l| usize::from(l)));
+        for &(var, value) in &self.cont_binds[binds as usize..][..binds_len as usize] {
+            f.b[var as usize] = Some(value);
+        }
+        (f, rule, head)
+    }
+
+    /// Solves the rule `rule` for the ground atom `head` in the frame `f`
+    /// (its rest may be deferred), then the OR of the solutions; `f` goes
+    /// back to the pool.
+    fn solve_for(&mut self, rule: u32, head: TermId, mut f: Frame) -> Result<NodeId, Stop> {
+        let rules = Arc::clone(&self.rules);
+        let saved = self.deferring.replace((rule, head));
+        let result = self.solve(&rules[rule as usize], &mut f);
+        self.deferring = saved;
+        let node = result.and_then(|()| self.combine(false, f.out.iter().map(|&(_, n)| n)));
+        self.release(f);
+        node
+    }
+
     /// Grounds the rest `cont` of a switch or an enumeration (its first
     /// literal the `does` or state literal) with that literal matched to the
     /// atom `atom`: the OR of its solutions (false when the atom does not
     /// match).
     fn expand_matched(&mut self, cont: u32, atom: TermId) -> Result<NodeId, Stop> {
-        let Cont { rule, head, lits, len, binds, binds_len, depth } = self.conts[cont as usize];
-        let mut left: Vec<usize> =
-            self.cont_lits[lits as usize..][..len as usize].iter().map(|&l| l as usize).collect();
-        let mut b: Vec<Option<TermId>> = vec![None; self.widths[rule as usize]];
-        for &(var, value) in &self.cont_binds[binds as usize..][..binds_len as usize] {
-            b[var as usize] = Some(value);
-        }
+        let (mut f, rule, head) = self.resume(cont, true);
+        let first = self.cont_lits[self.conts[cont as usize].lits as usize];
         let rules = Arc::clone(&self.rules);
-        let rule_ = &rules[rule as usize];
-        let does = left.remove(0);
-        let Lit::Pos(p) = &rule_.body[does] else { return Err(Stop::Unsupported) };
-        let mut trail = Vec::new();
-        if !match_pat(&self.store, p, atom, &mut b, &mut trail) {
+        let Lit::Pos(p) = &rules[rule as usize].body[usize::from(first)] else {
+            self.release(f);
+            return Err(Stop::Unsupported);
+        };
+        if !match_pat(&self.store, p, atom, &mut f.b, &mut f.trail) {
+            self.release(f);
             return Ok(FALSE);
         }
-        let mut solutions = Vec::new();
-        let saved = self.deferring.replace((rule, head));
-        let result = self.solve(rule_, &mut left, &mut b, &mut trail, &mut Vec::new(), &mut solutions, depth as usize);
-        self.deferring = saved;
-        result?;
-        let nodes: Vec<NodeId> = solutions.iter().map(|&(_, n)| n).collect();
-        self.combine(false, &nodes)
+        self.solve_for(rule, head, f)
     }
 
     /// Grounds the deferred rest `cont` of gate `node` (after state bit
     /// `bit`): the gate becomes the AND of the bit and the rest, whose node
     /// is returned.
     fn expand(&mut self, node: NodeId, bit: u32, cont: u32) -> Result<NodeId, Stop> {
-        let Cont { rule, head, lits, len, binds, binds_len, depth } = self.conts[cont as usize];
-        let mut left: Vec<usize> =
-            self.cont_lits[lits as usize..][..len as usize].iter().map(|&l| l as usize).collect();
-        let mut b: Vec<Option<TermId>> = vec![None; self.widths[rule as usize]];
-        for &(var, value) in &self.cont_binds[binds as usize..][..binds_len as usize] {
-            b[var as usize] = Some(value);
-        }
-        let depth = depth as usize;
-        let rules = Arc::clone(&self.rules);
-        let mut solutions = Vec::new();
-        let saved = self.deferring.replace((rule, head));
-        let result = self.solve(
-            &rules[rule as usize],
-            &mut left,
-            &mut b,
-            &mut Vec::new(),
-            &mut Vec::new(),
-            &mut solutions,
-            depth,
-        );
-        self.deferring = saved;
-        result?;
-        let nodes: Vec<NodeId> = solutions.iter().map(|&(_, n)| n).collect();
-        let rest = self.combine(false, &nodes)?;
+        let (f, rule, head) = self.resume(cont, false);
+        let rest = self.solve_for(rule, head, f)?;
         let leaf = self.leaf(bit)?;
         let from = self.inputs.len() as u32;
         self.inputs.extend_from_slice(&[leaf, rest]);
         self.gates[node as usize] = Gate::And(from, from + 2);
         Ok(rest)
+    }
+
+    /// A solving frame from the pool (or a new one), for nesting `depth`,
+    /// with no solutions yet.
+    fn frame(&mut self, depth: usize) -> Frame {
+        let mut f = self.frames.pop().unwrap_or_default();
+        f.out.clear();
+        f.depth = depth;
+        f
+    }
+
+    /// Gives the frame `f` back to the pool.
+    fn release(&mut self, f: Frame) {
+        self.frames.push(f);
     }
 
     /// Where the atoms of `pred` come from.
@@ -808,14 +963,19 @@ impl Lazy {
     }
 
     /// The AND (`all`) or OR of `inputs`, constants folded.
-    fn combine(&mut self, all: bool, inputs: &[NodeId]) -> Result<NodeId, Stop> {
+    fn combine(&mut self, all: bool, inputs: impl IntoIterator<Item = NodeId>) -> Result<NodeId, Stop> {
         let (unit, zero) = if all { (TRUE, FALSE) } else { (FALSE, TRUE) };
-        if inputs.contains(&zero) {
-            return Ok(zero);
-        }
         let mut kept = std::mem::take(&mut self.combine_buffer);
         kept.clear();
-        kept.extend(inputs.iter().copied().filter(|&n| n != unit));
+        for n in inputs {
+            if n == zero {
+                self.combine_buffer = kept;
+                return Ok(zero);
+            }
+            if n != unit {
+                kept.push(n);
+            }
+        }
         kept.sort_unstable();
         kept.dedup();
         let node = match kept[..] {
@@ -829,8 +989,8 @@ impl Lazy {
 
     /// The node of the ground atom `atom`, grounded if new.
     fn ground(&mut self, atom: TermId, depth: usize) -> Result<NodeId, Stop> {
-        match self.atoms.get(&atom) {
-            Some(Status::Done(node)) => return Ok(*node),
+        match self.atoms.get(atom) {
+            Some(Status::Done(node)) => return Ok(node),
             Some(Status::Busy) => return Err(Stop::Cycle),
             Some(Status::Failed) => return Err(Stop::Failed),
             None => {}
@@ -845,17 +1005,17 @@ impl Lazy {
         if depth > MAX_DEPTH {
             return Err(Stop::Deep);
         }
-        self.atoms.insert(atom, Status::Busy);
+        self.atoms.set(atom, Status::Busy);
         let result = self.ground_rules(atom, pred, depth);
         match result {
             Ok(node) => {
-                self.atoms.insert(atom, Status::Done(node));
+                self.atoms.set(atom, Status::Done(node));
             }
             Err(stop) if stop.is_permanent() => {
-                self.atoms.insert(atom, Status::Failed);
+                self.atoms.set(atom, Status::Failed);
             }
             Err(_) => {
-                self.atoms.remove(&atom);
+                self.atoms.remove(atom);
             }
         }
         result
@@ -889,22 +1049,25 @@ impl Lazy {
     fn ground_rules(&mut self, atom: TermId, pred: Pred, depth: usize) -> Result<NodeId, Stop> {
         let rules = Arc::clone(&self.rules);
         let of = self.defined.get(&pred).cloned().unwrap_or_else(|| Arc::from([]));
-        let mut solutions = Vec::new();
+        let mut f = self.frame(depth);
+        let mut result = Ok(());
         for &r in of.iter() {
             let rule = &rules[r as usize];
-            let mut b = vec![None; self.widths[r as usize]];
-            let mut trail = Vec::new();
-            if !match_pat(&self.store, &rule.head, atom, &mut b, &mut trail) {
+            f.start(self.widths[r as usize]);
+            if !match_pat(&self.store, &rule.head, atom, &mut f.b, &mut f.trail) {
                 continue;
             }
-            let mut left: Vec<usize> = (0..rule.body.len()).collect();
+            f.left.extend(0..rule.body.len());
             let saved = self.deferring.replace((r, atom));
-            let result = self.solve(rule, &mut left, &mut b, &mut trail, &mut Vec::new(), &mut solutions, depth);
+            result = self.solve(rule, &mut f);
             self.deferring = saved;
-            result?;
+            if result.is_err() {
+                break;
+            }
         }
-        let nodes: Vec<NodeId> = solutions.iter().map(|&(_, n)| n).collect();
-        self.combine(false, &nodes)
+        let node = result.and_then(|()| self.combine(false, f.out.iter().map(|&(_, n)| n)));
+        self.release(f);
+        node
     }
 
     /// The ground atoms the derived literal `p` can match under `b`: those
@@ -951,20 +1114,25 @@ impl Lazy {
         let Some(pred) = pred_of(p, &self.store) else { return Err(Stop::Unsupported) };
         let rules = Arc::clone(&self.rules);
         let of = self.defined.get(&pred).cloned().unwrap_or_else(|| Arc::from([]));
-        let mut solutions = Vec::new();
+        let mut f = self.frame(depth + 1);
+        let mut result = Ok(());
         for &r in of.iter() {
             let rule = &rules[r as usize];
-            let mut rb = vec![None; self.widths[r as usize]];
-            let mut trail = Vec::new();
-            if !pre_match(&self.store, &rule.head, p, b, &mut rb, &mut trail) {
+            f.start(self.widths[r as usize]);
+            if !pre_match(&self.store, &rule.head, p, b, &mut f.b, &mut f.trail) {
                 continue;
             }
-            let mut left: Vec<usize> = (0..rule.body.len()).collect();
+            f.left.extend(0..rule.body.len());
             let saved = self.deferring.take();
-            let result = self.solve(rule, &mut left, &mut rb, &mut trail, &mut Vec::new(), &mut solutions, depth + 1);
+            result = self.solve(rule, &mut f);
             self.deferring = saved;
-            result?;
+            if result.is_err() {
+                break;
+            }
         }
+        let solutions = std::mem::take(&mut f.out);
+        self.release(f);
+        result?;
         // Group by atom: each atom's solutions are all there (every
         // solution for it agrees with what the call bound).
         let mut order: Vec<TermId> = Vec::new();
@@ -981,94 +1149,72 @@ impl Lazy {
         let mut scratch = b.to_vec();
         let mut trail = Vec::new();
         for &atom in &order {
-            if self.atoms.contains_key(&atom) {
+            if self.atoms.get(atom).is_some() {
                 continue;
             }
             let matches = match_pat(&self.store, p, atom, &mut scratch, &mut trail);
             undo(&mut scratch, &mut trail, 0);
             if matches {
                 let nodes = of_atom.remove(&atom).unwrap_or_default();
-                let node = self.combine(false, &nodes)?;
-                self.atoms.insert(atom, Status::Done(node));
+                let node = self.combine(false, nodes)?;
+                self.atoms.set(atom, Status::Done(node));
             }
         }
         Ok(order.into())
     }
 
-    /// Solves the literals `left` of `rule`'s body under `b`, the nodes
-    /// `conj` holding so far; each solution's head atom and node go to
-    /// `out`.
-    #[allow(clippy::too_many_arguments)]
-    fn solve(
-        &mut self,
-        rule: &NRule,
-        left: &mut Vec<usize>,
-        b: &mut Vec<Option<TermId>>,
-        trail: &mut Vec<u16>,
-        conj: &mut Vec<NodeId>,
-        out: &mut Vec<(TermId, NodeId)>,
-        depth: usize,
-    ) -> Result<(), Stop> {
+    /// Solves the literals left in the frame `f` of `rule`'s body; each
+    /// solution's head atom and node go to `f.out`.
+    fn solve(&mut self, rule: &NRule, f: &mut Frame) -> Result<(), Stop> {
         self.step()?;
-        if left.is_empty() {
+        if f.left.is_empty() {
             let head = match self.deferring {
                 Some((_, head)) => head,
-                None => instantiate(&rule.head, b, &mut self.store).ok_or(Stop::Unsupported)?,
+                None => instantiate(&rule.head, &f.b, &mut self.store).ok_or(Stop::Unsupported)?,
             };
-            let node = self.combine(true, conj)?;
+            let node = self.combine(true, f.conj.iter().copied())?;
             if node != FALSE {
-                out.push((head, node));
+                f.out.push((head, node));
             }
             return Ok(());
         }
-        let at = self.pick(rule, left, b);
-        let lit = left.remove(at);
-        let result = self.solve_literal(rule, lit, left, b, trail, conj, out, depth);
-        left.insert(at, lit);
+        let at = self.pick(rule, &f.left, &f.b);
+        let lit = f.left.remove(at);
+        let result = self.solve_literal(rule, lit, f);
+        f.left.insert(at, lit);
         result
     }
 
     /// Solves literal `lit` of `rule`, then the rest.
-    #[allow(clippy::too_many_arguments)]
-    fn solve_literal(
-        &mut self,
-        rule: &NRule,
-        lit: usize,
-        left: &mut Vec<usize>,
-        b: &mut Vec<Option<TermId>>,
-        trail: &mut Vec<u16>,
-        conj: &mut Vec<NodeId>,
-        out: &mut Vec<(TermId, NodeId)>,
-        depth: usize,
-    ) -> Result<(), Stop> {
+    fn solve_literal(&mut self, rule: &NRule, lit: usize, f: &mut Frame) -> Result<(), Stop> {
         match &rule.body[lit] {
             Lit::Distinct(x, y) => {
-                if !equal(&self.store, x, y, b) {
-                    self.solve(rule, left, b, trail, conj, out, depth)?;
+                if !equal(&self.store, x, y, &f.b) {
+                    self.solve(rule, f)?;
                 }
                 Ok(())
             }
             Lit::Same(x, y) => {
-                if equal(&self.store, x, y, b) {
-                    self.solve(rule, left, b, trail, conj, out, depth)?;
+                if equal(&self.store, x, y, &f.b) {
+                    self.solve(rule, f)?;
                 }
                 Ok(())
             }
             Lit::Neg(p) => {
-                if !is_bound(p, b) {
+                if !is_bound(p, &f.b) {
                     return Err(Stop::Unsupported);
                 }
-                let node = self.ground_literal(p, b, depth)?;
+                let node = self.ground_literal(p, &f.b, f.depth)?;
                 let node = self.not(node)?;
-                self.then(node, rule, left, b, trail, conj, out, depth)
+                self.then(node, rule, f)
             }
-            Lit::Pos(p) if is_bound(p, b) => {
-                let node = self.ground_literal(p, b, depth)?;
+            Lit::Pos(p) if is_bound(p, &f.b) => {
+                let node = self.ground_literal(p, &f.b, f.depth)?;
                 // A state literal's rest is deferred as an enumerated one's
                 // is: grounded only once a state with its bit is evaluated.
                 match self.gates[node as usize] {
-                    Gate::Bit(bit) if self.deferring.is_some() => self.defer(node, bit, left, b, conj, out, depth),
-                    _ => self.then(node, rule, left, b, trail, conj, out, depth),
+                    Gate::Bit(bit) if self.deferring.is_some() => self.defer(node, bit, f),
+                    _ => self.then(node, rule, f),
                 }
             }
             Lit::Pos(p) => {
@@ -1076,21 +1222,19 @@ impl Lazy {
                 let source = self.source(pred);
                 let from = self.candidate_stack.len();
                 match source {
-                    Source::Move => return self.switch(lit, left, b, conj, out, depth),
-                    Source::State if self.deferring.is_some() => {
-                        return self.enumerate(lit, p, left, b, conj, out, depth);
-                    }
+                    Source::Move => return self.switch(lit, f),
+                    Source::State if self.deferring.is_some() => return self.enumerate(lit, p, f),
                     Source::Derived => {
-                        let atoms = self.call(p, b, depth + 1)?;
+                        let atoms = self.call(p, &f.b, f.depth + 1)?;
                         self.candidate_stack.extend_from_slice(&atoms);
                     }
-                    Source::State | Source::Static => self.candidates(pred, source, p, b),
+                    Source::State | Source::Static => self.candidates(pred, source, p, &f.b),
                 }
                 let to = self.candidate_stack.len();
                 let mut result = Ok(());
                 for k in from..to {
                     let atom = self.candidate_stack[k];
-                    result = self.solve_candidate(atom, source, rule, p, left, b, trail, conj, out, depth);
+                    result = self.solve_candidate(atom, source, rule, p, f);
                     if result.is_err() {
                         break;
                     }
@@ -1103,28 +1247,22 @@ impl Lazy {
 
     /// Solves the literal `p` of `rule` (from `source`) as its candidate
     /// atom `atom`, then the rest.
-    #[allow(clippy::too_many_arguments)]
     fn solve_candidate(
         &mut self,
         atom: TermId,
         source: Source,
         rule: &NRule,
         p: &Pat,
-        left: &mut Vec<usize>,
-        b: &mut Vec<Option<TermId>>,
-        trail: &mut Vec<u16>,
-        conj: &mut Vec<NodeId>,
-        out: &mut Vec<(TermId, NodeId)>,
-        depth: usize,
+        f: &mut Frame,
     ) -> Result<(), Stop> {
         self.step()?;
-        let mark = trail.len();
-        if match_pat(&self.store, p, atom, b, trail) {
+        let mark = f.trail.len();
+        if match_pat(&self.store, p, atom, &mut f.b, &mut f.trail) {
             // The node, and its state bit when it is a leaf and the rest
             // may be deferred.
             let (node, bit) = match source {
                 Source::Derived => {
-                    let node = self.ground(atom, depth + 1)?;
+                    let node = self.ground(atom, f.depth + 1)?;
                     match self.gates[node as usize] {
                         Gate::Bit(bit) if self.deferring.is_some() => (node, Some(bit)),
                         _ => (node, None),
@@ -1137,90 +1275,98 @@ impl Lazy {
                 _ => (TRUE, None),
             };
             match bit {
-                Some(bit) => self.defer(node, bit, left, b, conj, out, depth)?,
-                None => self.then(node, rule, left, b, trail, conj, out, depth)?,
+                Some(bit) => self.defer(node, bit, f)?,
+                None => self.then(node, rule, f)?,
             }
         }
-        undo(b, trail, mark);
+        undo(&mut f.b, &mut f.trail, mark);
         Ok(())
     }
 
     /// Ends this solution with the leaf `leaf` (of state bit `bit`) AND the
-    /// rest of the body (`left` under `b`), the rest deferred until a state
-    /// with the bit set is evaluated: the atom's head is bound (it is a
-    /// ground atom's rule, [`Lazy::deferring`]), so the solution's head is
-    /// known now, and only the combinations of state that occur are ever
-    /// grounded.
-    #[allow(clippy::too_many_arguments)]
-    fn defer(
-        &mut self,
-        leaf: NodeId,
-        bit: u32,
-        left: &[usize],
-        b: &[Option<TermId>],
-        conj: &mut Vec<NodeId>,
-        out: &mut Vec<(TermId, NodeId)>,
-        depth: usize,
-    ) -> Result<(), Stop> {
-        let rest = if left.is_empty() {
+    /// rest of the body (the literals left in `f`), the rest deferred until
+    /// a state with the bit set is evaluated: the atom's head is bound (it
+    /// is a ground atom's rule, [`Lazy::deferring`]), so the solution's
+    /// head is known now, and only the combinations of state that occur
+    /// are ever grounded.
+    fn defer(&mut self, leaf: NodeId, bit: u32, f: &mut Frame) -> Result<(), Stop> {
+        let rest = if f.left.is_empty() {
             leaf
         } else {
-            let cont = self.cont(left, b, depth)?;
+            let cont = self.cont(None, f)?;
             self.gate(Gate::Defer(bit, cont), &[])?
         };
-        self.conclude(rest, conj, out)
+        self.conclude(rest, f)
     }
 
     /// Ends this solution with the rest of the body from the `does` literal
-    /// `lit` with free arguments (then `left`, under `b`) as a switch on the
-    /// joint move ([`Gate::Switch`]): its rest is grounded for each joint
-    /// move it is evaluated with. Only in a ground atom's rule (whose head is
-    /// known): a call's heads must all be found now.
-    fn switch(
-        &mut self,
-        lit: usize,
-        left: &[usize],
-        b: &[Option<TermId>],
-        conj: &mut Vec<NodeId>,
-        out: &mut Vec<(TermId, NodeId)>,
-        depth: usize,
-    ) -> Result<(), Stop> {
+    /// `lit` with free arguments (then the literals left in `f`) as a
+    /// switch on the joint move ([`Gate::Switch`]): its rest is grounded
+    /// for each joint move it is evaluated with. Only in a ground atom's
+    /// rule (whose head is known): a call's heads must all be found now.
+    fn switch(&mut self, lit: usize, f: &mut Frame) -> Result<(), Stop> {
         if self.deferring.is_none() {
             return Err(Stop::Unsupported);
         }
-        let mut lits = Vec::with_capacity(left.len() + 1);
-        lits.push(lit);
-        lits.extend_from_slice(left);
-        let cont = self.cont(&lits, b, depth)?;
+        let cont = self.cont(Some(lit), f)?;
         let node = self.gate(Gate::Switch(cont), &[])?;
-        self.conclude(node, conj, out)
+        self.conclude(node, f)
     }
 
     /// Ends this solution with the state literal `p` (literal `lit` of the
     /// ground atom's rule being solved, [`Lazy::deferring`]) as an
-    /// enumeration ([`Gate::Enumerate`]): its candidates under `b` are
-    /// listed with their state bits, and the rest of the body (`left`) is
-    /// grounded for a candidate only once a state with its bit set is
-    /// evaluated. Nothing when no base proposition matches.
-    #[allow(clippy::too_many_arguments)]
-    fn enumerate(
-        &mut self,
-        lit: usize,
-        p: &Pat,
-        left: &[usize],
-        b: &mut [Option<TermId>],
-        conj: &mut Vec<NodeId>,
-        out: &mut Vec<(TermId, NodeId)>,
-        depth: usize,
-    ) -> Result<(), Stop> {
+    /// enumeration ([`Gate::Enumerate`]): its candidates under `f`'s
+    /// bindings are a list shared with every enumeration of the literal
+    /// under the same bindings, and the rest of the body is grounded for a
+    /// candidate only once a state with its bit set is evaluated. Nothing
+    /// when no base proposition matches.
+    fn enumerate(&mut self, lit: usize, p: &Pat, f: &mut Frame) -> Result<(), Stop> {
+        let (from, to) = self.candidate_list(lit, p, f)?;
+        if from == to {
+            return Ok(());
+        }
+        let cont = if f.left.is_empty() { NO_CONT } else { self.cont(Some(lit), f)? };
+        let enumeration = self.enumerations.len() as u32;
+        self.enumerations.push(Enumeration { cont, from, to, rests: Vec::new() });
+        match self.gate(Gate::Enumerate(enumeration), &[]) {
+            Ok(node) => self.conclude(node, f),
+            Err(stop) => {
+                self.enumerations.pop();
+                Err(stop)
+            }
+        }
+    }
+
+    /// The candidate list of the state literal `p` (literal `lit` of the
+    /// rule being solved) under `f`'s bindings: its groups' range in
+    /// [`Lazy::groups`], listed the first time the literal is enumerated
+    /// with these bindings of its variables.
+    fn candidate_list(&mut self, lit: usize, p: &Pat, f: &mut Frame) -> Result<(u32, u32), Stop> {
+        let Some((rule, _)) = self.deferring else { return Err(Stop::Unsupported) };
+        let mut key = std::mem::take(&mut self.key_buffer);
+        list_key(rule, lit, p, &f.b, &mut key);
+        if let Some(&list) = self.lists.get(&key[..]) {
+            self.key_buffer = key;
+            return Ok(list);
+        }
+        let list = self.list_candidates(p, f);
+        if let Ok(list) = list {
+            self.lists.insert(key[..].into(), list);
+        }
+        self.key_buffer = key;
+        list
+    }
+
+    /// Lists the base propositions `(true p)` the state literal `p` matches
+    /// under `f`'s bindings as new groups of [`Lazy::groups`] (by word, in
+    /// the order of the state bits); their range.
+    fn list_candidates(&mut self, p: &Pat, f: &mut Frame) -> Result<(u32, u32), Stop> {
         let Some(pred) = pred_of(p, &self.store) else { return Err(Stop::Unsupported) };
         let from = self.candidate_stack.len();
-        self.candidates(pred, Source::State, p, b);
+        self.candidates(pred, Source::State, p, &f.b);
         let to = self.candidate_stack.len();
-        let first = self.candidates_of.len();
-        // With nothing left, a candidate's rest is true.
-        let rest = if left.is_empty() { TRUE } else { NONE };
-        let mut trail = Vec::new();
+        let mut bits = std::mem::take(&mut self.bits_buffer);
+        bits.clear();
         let mut result = Ok(());
         for k in from..to {
             let atom = self.candidate_stack[k];
@@ -1228,59 +1374,57 @@ impl Lazy {
                 result = Err(stop);
                 break;
             }
-            let matches = match_pat(&self.store, p, atom, b, &mut trail);
-            undo(b, &mut trail, 0);
+            let mark = f.trail.len();
+            let matches = match_pat(&self.store, p, atom, &mut f.b, &mut f.trail);
+            undo(&mut f.b, &mut f.trail, mark);
             if let (true, Some(bit)) = (matches, self.state_bit(atom)) {
-                self.candidates_of.push(Candidate { bit, atom, rest });
+                bits.push(bit);
             }
         }
         self.candidate_stack.truncate(from);
-        let last = self.candidates_of.len();
-        if result.is_err() || first == last {
-            self.candidates_of.truncate(first);
-            return result;
-        }
-        let mut lits = Vec::with_capacity(left.len() + 1);
-        lits.push(lit);
-        lits.extend_from_slice(left);
-        let enumeration = self.enumerations.len() as u32;
-        let node = self.cont(&lits, b, depth).and_then(|cont| {
-            self.enumerations.push(Enumeration { cont, from: first as u32, to: last as u32 });
-            self.gate(Gate::Enumerate(enumeration), &[])
-        });
-        match node {
-            Ok(node) => self.conclude(node, conj, out),
-            Err(stop) => {
-                self.enumerations.truncate(enumeration as usize);
-                self.candidates_of.truncate(first);
-                Err(stop)
+        bits.sort_unstable();
+        bits.dedup();
+        let first = self.groups.len();
+        if result.is_ok() {
+            for &bit in &bits {
+                let (word, mask) = (bit / 64, 1u64 << (bit % 64));
+                let last = self.groups.len();
+                if last > first && self.groups[last - 1].word == word {
+                    self.groups[last - 1].mask |= mask;
+                } else {
+                    self.groups.push(Group { word, mask });
+                }
             }
         }
+        self.bits_buffer = bits;
+        result.map(|()| (first as u32, self.groups.len() as u32))
     }
 
     /// Ends this solution of the ground atom's rule being solved
-    /// ([`Lazy::deferring`]) with `rest` AND the nodes `conj`.
-    fn conclude(&mut self, rest: NodeId, conj: &mut Vec<NodeId>, out: &mut Vec<(TermId, NodeId)>) -> Result<(), Stop> {
+    /// ([`Lazy::deferring`]) with `rest` AND the nodes holding so far.
+    fn conclude(&mut self, rest: NodeId, f: &mut Frame) -> Result<(), Stop> {
         let Some((_, head)) = self.deferring else { return Err(Stop::Unsupported) };
-        conj.push(rest);
-        let node = self.combine(true, conj);
-        conj.pop();
+        f.conj.push(rest);
+        let node = self.combine(true, f.conj.iter().copied());
+        f.conj.pop();
         let node = node?;
         if node != FALSE {
-            out.push((head, node));
+            f.out.push((head, node));
         }
         Ok(())
     }
 
     /// Records the rest of the body of the rule being solved for a ground
-    /// atom ([`Lazy::deferring`]): its literals `left` and the bindings of
-    /// `b` they read; its place in [`Lazy::conts`].
-    fn cont(&mut self, left: &[usize], b: &[Option<TermId>], depth: usize) -> Result<u32, Stop> {
+    /// atom ([`Lazy::deferring`]): the literal `first` if any, then the
+    /// literals left in `f`, and the bindings they read; its place in
+    /// [`Lazy::conts`].
+    fn cont(&mut self, first: Option<usize>, f: &Frame) -> Result<u32, Stop> {
         let Some((r, head)) = self.deferring else { return Err(Stop::Unsupported) };
-        let (Ok(len), Ok(depth)) = (u16::try_from(left.len()), u16::try_from(depth)) else {
+        let lits = || first.into_iter().chain(f.left.iter().copied());
+        let (Ok(len), Ok(depth)) = (u16::try_from(lits().count()), u16::try_from(f.depth)) else {
             return Err(Stop::Deep);
         };
-        if left.iter().any(|&l| l > u8::MAX as usize) {
+        if lits().any(|l| l > u8::MAX as usize) {
             return Err(Stop::Unsupported);
         }
         // The bindings the rest reads: those of its literals' variables
@@ -1288,16 +1432,16 @@ impl Lazy {
         let binds = self.cont_binds.len();
         if self.widths[r as usize] <= 64 {
             let masks = &self.lit_masks[r as usize];
-            let mut read = left.iter().fold(0u64, |mask, &l| mask | masks[l]);
+            let mut read = lits().fold(0u64, |mask, l| mask | masks[l]);
             while read != 0 {
                 let v = read.trailing_zeros() as u16;
                 read &= read - 1;
-                if let Some(t) = b[v as usize] {
+                if let Some(t) = f.b[v as usize] {
                     self.cont_binds.push((v, t));
                 }
             }
         } else {
-            self.cont_binds.extend(b.iter().enumerate().filter_map(|(v, t)| t.map(|t| (v as u16, t))));
+            self.cont_binds.extend(f.b.iter().enumerate().filter_map(|(v, t)| t.map(|t| (v as u16, t))));
         }
         let Ok(binds_len) = u16::try_from(self.cont_binds.len() - binds) else {
             self.cont_binds.truncate(binds);
@@ -1305,31 +1449,20 @@ impl Lazy {
         };
         let cont =
             Cont { rule: r, head, lits: self.cont_lits.len() as u32, len, binds: binds as u32, binds_len, depth };
-        self.cont_lits.extend(left.iter().map(|&l| l as u8));
+        self.cont_lits.extend(lits().map(|l| l as u8));
         self.conts.push(cont);
         Ok((self.conts.len() - 1) as u32)
     }
 
     /// Goes on solving with `node` holding too (nothing if it is false).
-    #[allow(clippy::too_many_arguments)]
-    fn then(
-        &mut self,
-        node: NodeId,
-        rule: &NRule,
-        left: &mut Vec<usize>,
-        b: &mut Vec<Option<TermId>>,
-        trail: &mut Vec<u16>,
-        conj: &mut Vec<NodeId>,
-        out: &mut Vec<(TermId, NodeId)>,
-        depth: usize,
-    ) -> Result<(), Stop> {
+    fn then(&mut self, node: NodeId, rule: &NRule, f: &mut Frame) -> Result<(), Stop> {
         match node {
             FALSE => Ok(()),
-            TRUE => self.solve(rule, left, b, trail, conj, out, depth),
+            TRUE => self.solve(rule, f),
             _ => {
-                conj.push(node);
-                let result = self.solve(rule, left, b, trail, conj, out, depth);
-                conj.pop();
+                f.conj.push(node);
+                let result = self.solve(rule, f);
+                f.conj.pop();
                 result
             }
         }
@@ -1533,6 +1666,15 @@ fn call_key(p: &Pat, b: &[Option<TermId>], out: &mut Vec<u64>) {
             args.iter().for_each(|a| call_key(a, b, out));
         }
     }
+}
+
+/// The key of the candidate list of the state literal `p`, literal `lit`
+/// of rule `rule`, under `b` (in `out`, cleared first): the literal, then
+/// its [`call_key`].
+fn list_key(rule: u32, lit: usize, p: &Pat, b: &[Option<TermId>], out: &mut Vec<u64>) {
+    out.clear();
+    out.push(u64::from(rule) << 32 | lit as u64);
+    call_key(p, b, out);
 }
 
 /// Binds in `rb` the variables of the rule head `head` that the call `call`
@@ -1864,6 +2006,18 @@ mod tests {
         }
     }
 
+    impl Lazy {
+        /// The state bits of the candidates of `enumeration`, from its
+        /// shared list's groups, in order.
+        fn listed(&self, enumeration: &Enumeration) -> Vec<u32> {
+            let groups = &self.groups[enumeration.from as usize..enumeration.to as usize];
+            groups
+                .iter()
+                .flat_map(|g| (0..64).filter(move |j| g.mask >> j & 1 == 1).map(move |j| g.word * 64 + j))
+                .collect()
+        }
+    }
+
     /// The atom `(name args…)` of constants, interned in `setup`'s store.
     fn atom(setup: &mut Setup, name: &str, args: &[&str]) -> TermId {
         let symbols = &mut setup.program.symbols;
@@ -1965,6 +2119,37 @@ mod tests {
         assert!(lazy.conts.iter().all(|c| c.binds_len > 0), "each rest keeps the bindings it reads");
     }
 
+    /// Asks `lazy` each of the atoms `asked` in `states` random states of
+    /// fewer than `most` base propositions of `base` (drawn from `seed`):
+    /// each answer is what the bottom-up evaluator derives there. Returns
+    /// how many atoms held, how many did not, and the state words of the
+    /// bits set in some state.
+    fn check_random_states(
+        setup: &mut Setup,
+        lazy: &mut Lazy,
+        (base, asked): (&[TermId], &[TermId]),
+        (states, most, seed): (usize, usize, u64),
+    ) -> (usize, usize, Vec<u64>) {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let (mut held, mut not_held) = (0, 0);
+        let mut ever_set = vec![0u64; base.len().div_ceil(64)];
+        for _ in 0..states {
+            let set = rng.random_range(0..most);
+            let facts: Vec<TermId> = (0..set).map(|_| base[rng.random_range(0..base.len())]).collect();
+            let model = setup.derive(&facts, &[]);
+            let words = words_of(&facts, base);
+            ever_set.iter_mut().zip(&words).for_each(|(e, w)| *e |= w);
+            for &atom in asked {
+                let holds = model.contains(atom, &setup.program.store);
+                held += usize::from(holds);
+                not_held += usize::from(!holds);
+                let text = setup.program.store.to_term(atom, &setup.program.symbols);
+                assert_eq!(lazy.value(atom, &words), Some(holds), "{text} in state {words:x?}");
+            }
+        }
+        (held, not_held, ever_set)
+    }
+
     /// State literals that enumerate a board of 36 squares (`(true (piece
     /// ?u ?v))`, nothing bound, one coordinate bound, and within another
     /// enumeration's rest) in random states of few pieces: every atom
@@ -2009,34 +2194,100 @@ mod tests {
             }
         }
         let mut lazy = Lazy::new(&setup.rules, &setup.statics, &setup.program.store, &base);
-        let mut rng = SmallRng::seed_from_u64(11);
-        let (mut held, mut not_held) = (0, 0);
-        // The state bits set in some state evaluated.
-        let mut ever_set = 0u64;
-        for _ in 0..20 {
-            let set = rng.random_range(0..4);
-            let facts: Vec<TermId> = (0..set).map(|_| base[rng.random_range(0..base.len())]).collect();
-            let model = setup.derive(&facts, &[]);
-            let words = words_of(&facts, &base);
-            ever_set |= words[0];
-            for &atom in &asked {
-                let holds = model.contains(atom, &setup.program.store);
-                held += usize::from(holds);
-                not_held += usize::from(!holds);
-                let text = setup.program.store.to_term(atom, &setup.program.symbols);
-                assert_eq!(lazy.value(atom, &words), Some(holds), "{text} in state {words:x?}");
-            }
-        }
+        let (held, not_held, ever_set) = check_random_states(&mut setup, &mut lazy, (&base, &asked), (20, 4, 11));
+        let ever_set = ever_set[0];
         assert!(held > 50 && not_held > 50, "{held} held, {not_held} not");
-        assert!(lazy.enumerations.iter().any(|e| e.to - e.from >= 36), "an enumeration of the whole board");
-        let never_set = |c: &&Candidate| ever_set >> c.bit & 1 == 0;
-        assert!(
-            lazy.candidates_of.iter().filter(never_set).all(|c| c.rest == NONE || c.rest == TRUE),
-            "a rest grounded only once its bit is set"
-        );
-        let saved = lazy.candidates_of.iter().filter(never_set).filter(|c| c.rest == NONE).count();
-        let grounded = lazy.candidates_of.iter().filter(|c| c.rest != NONE).count();
+        assert!(lazy.enumerations.iter().any(|e| lazy.listed(e).len() >= 36), "an enumeration of the whole board");
+        let rests: Vec<u32> = lazy.enumerations.iter().flat_map(|e| e.rests.iter().map(|&(bit, _)| bit)).collect();
+        assert!(rests.iter().all(|&bit| ever_set >> bit & 1 == 1), "a rest grounded only once its bit is set");
+        let candidates: usize = lazy.enumerations.iter().map(|e| lazy.listed(e).len()).sum();
+        let (grounded, saved) = (rests.len(), candidates - rests.len());
         eprintln!("{held} held, {not_held} not; {grounded} rests grounded, {saved} never grounded");
         assert!(saved > 0 && grounded > 0, "{grounded} rests grounded, {saved} never grounded");
+    }
+
+    /// Candidate lists shared between enumerations: `(attacked ?x)`'s
+    /// literal `(true (piece ?u ?v))` binds nothing, so every `attacked`
+    /// atom shares one list of the whole board; `(in_row ?y ?z)`'s binds
+    /// the row, so its atoms of one row share a list; a board of 100
+    /// squares spans two state words and more. In random states of a few
+    /// pieces, every atom asked is what the bottom-up evaluator derives; a
+    /// list's candidates are exactly the base propositions its literal
+    /// matches (the board's squares, or a row's); and an enumeration has a
+    /// rest only for bits set in some state evaluated.
+    #[test]
+    fn shared_candidate_lists_agree_with_bottom_up() {
+        let numbers = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"];
+        let mut rules = String::from("(role r) (init (piece 1 1)) (init (mark 1))");
+        for (i, n) in numbers.iter().enumerate() {
+            rules.push_str(&format!(" (n {n})"));
+            if let Some(m) = numbers.get(i + 1) {
+                rules.push_str(&format!(" (adj {n} {m}) (adj {m} {n})"));
+            }
+        }
+        rules.push_str(
+            "(<= (attacked ?x) (n ?x) (true (piece ?u ?v)) (not (true (mark ?v))) (distinct ?u ?x))
+             (<= (in_row ?y ?z) (n ?z) (true (piece ?x ?y)) (distinct ?x ?z) (not (true (mark ?x))))
+             (<= any_piece (true (piece ?u ?v)))
+             (<= (legal r noop) (n 1)) (<= (next (piece ?x ?y)) (true (piece ?x ?y)))
+             (<= (next (mark ?y)) (true (mark ?y)))
+             (<= terminal (true (mark 10))) (goal r 100)",
+        );
+        let game = Game::parse(&rules).unwrap();
+        let mut setup = Setup::new(&game);
+        let mut base = Vec::new();
+        for x in numbers {
+            base.push(atom(&mut setup, "mark", &[x]));
+            for y in numbers {
+                base.push(atom(&mut setup, "piece", &[x, y]));
+            }
+        }
+        let mut asked = vec![atom(&mut setup, "any_piece", &[])];
+        for x in numbers {
+            asked.push(atom(&mut setup, "attacked", &[x]));
+            for y in numbers {
+                asked.push(atom(&mut setup, "in_row", &[y, x]));
+            }
+        }
+        let mut lazy = Lazy::new(&setup.rules, &setup.statics, &setup.program.store, &base);
+        let (held, not_held, ever_set) = check_random_states(&mut setup, &mut lazy, (&base, &asked), (30, 5, 5));
+        assert!(held > 20 && not_held > 20, "{held} held, {not_held} not");
+        // The board's squares, and each row's, by state bit.
+        let piece = Pred::new(setup.program.symbols.lookup("piece").unwrap(), 2);
+        let row_ids: Vec<TermId> =
+            numbers.iter().map(|y| setup.program.store.sym(setup.program.symbols.lookup(y).unwrap())).collect();
+        let store = &setup.program.store;
+        let squares = |row: Option<TermId>| -> Vec<u32> {
+            (0..base.len() as u32)
+                .filter(|&i| {
+                    let p = base[i as usize];
+                    store.pred(p) == piece && row.is_none_or(|y| store.args(p)[1] == y)
+                })
+                .collect()
+        };
+        let board = squares(None);
+        let rows: Vec<Vec<u32>> = row_ids.iter().map(|&y| squares(Some(y))).collect();
+        let mut ranges: Vec<(u32, u32)> = lazy.enumerations.iter().map(|e| (e.from, e.to)).collect();
+        ranges.sort();
+        ranges.dedup();
+        assert_eq!(ranges.len(), lazy.lists.len(), "each list listed once");
+        // The attacked atoms' list, each row's and any_piece's.
+        assert_eq!(ranges.len(), 12, "{} enumerations", lazy.enumerations.len());
+        assert_eq!(lazy.enumerations.len(), asked.len(), "one enumeration per atom");
+        let whole = lazy.enumerations.iter().filter(|e| lazy.listed(e) == board).count();
+        assert_eq!(whole, numbers.len() + 1, "the attacked atoms and any_piece enumerate the board");
+        for e in &lazy.enumerations {
+            let listed = lazy.listed(e);
+            assert!(listed == board || rows.contains(&listed), "a list is the board or a row: {listed:?}");
+            assert!(
+                e.rests
+                    .iter()
+                    .all(|&(bit, _)| ever_set[bit as usize / 64] >> (bit % 64) & 1 == 1 && listed.contains(&bit)),
+                "a rest only for a candidate set in some state"
+            );
+            assert!(e.rests.windows(2).all(|w| w[0].0 < w[1].0), "rests sorted by bit");
+        }
+        assert!(lazy.enumerations.iter().any(|e| !e.rests.is_empty()), "some rest grounded");
+        assert!(board.iter().any(|&bit| bit >= 64), "the board spans more than one word");
     }
 }
