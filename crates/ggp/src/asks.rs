@@ -15,7 +15,9 @@
 
 use std::collections::HashSet;
 
+use crate::datalog::PeriodicCheck;
 use crate::ground::Grounding;
+use crate::limits::{Limits, OutOfLimits};
 use crate::store::{Pred, TermId};
 use crate::symbol::kw;
 
@@ -25,15 +27,30 @@ const ASK: &str = "ask external";
 /// Adds to `g`'s ground rules the ask rules of the atoms of the external
 /// relations `asked`, and records the ask relation in `g`; returns the
 /// number of rules added. Ground rules that read no such atom add nothing.
+/// (The tests' way; a compilation adds them within its limits,
+/// [`add_asks_within`].)
+#[cfg(test)]
 pub(crate) fn add_asks(g: &mut Grounding, asked: &HashSet<Pred>) -> usize {
-    if asked.is_empty() {
-        return 0;
+    match add_asks_within(g, asked, Limits::none()) {
+        Ok(added) => added,
+        Err(why) => unreachable!("adding asks without limits stops at none: {why}"),
     }
-    let dependent = depending_on_externals(g);
+}
+
+/// As [`add_asks`], stopped by the deadline or the cancellation of `stop`
+/// (read every [`CHECK_EVERY`](crate::datalog::CHECK_EVERY) rules of a
+/// pass): then `g` is to be dropped, its asks perhaps begun.
+pub(crate) fn add_asks_within(g: &mut Grounding, asked: &HashSet<Pred>, stop: Limits) -> Result<usize, OutOfLimits> {
+    if asked.is_empty() {
+        return Ok(0);
+    }
+    let check = &mut PeriodicCheck::new(stop);
+    let dependent = depending_on_externals(g, check)?;
     let ask = g.symbols.fresh(ASK);
     g.ask = Some(ask);
     let mut added = Vec::new();
     for rule in g.rules.iter() {
+        check.step()?;
         let reads_asked = |&(t, _): &(TermId, bool)| asked.contains(&g.store.pred(t));
         if !rule.body.iter().any(reads_asked) {
             continue;
@@ -45,20 +62,22 @@ pub(crate) fn add_asks(g: &mut Grounding, asked: &HashSet<Pred>) -> usize {
     }
     let count = added.len();
     for (e, body) in added {
+        check.step()?;
         let head = g.store.app(ask, &[e]);
         g.rules.push(head, &body);
     }
-    count
+    Ok(count)
 }
 
 /// For each term of `g`'s store, whether it is an atom of an external
 /// relation or of `does`, or the head of a ground rule that reads one,
 /// directly or not (the asks are computed before the oracle runs, and in
-/// the state alone).
-fn depending_on_externals(g: &Grounding) -> Vec<bool> {
+/// the state alone). A step of `check` per rule of each pass.
+fn depending_on_externals(g: &Grounding, check: &mut PeriodicCheck) -> Result<Vec<bool>, OutOfLimits> {
     let does = Pred::new(kw::DOES, 2);
     let mut dependent = vec![false; g.store.len()];
     for rule in g.rules.iter() {
+        check.step()?;
         for &(t, _) in rule.body {
             let pred = g.store.pred(t);
             if pred == does || g.externals.contains(&pred) {
@@ -71,6 +90,7 @@ fn depending_on_externals(g: &Grounding) -> Vec<bool> {
     loop {
         let mut changed = false;
         for rule in g.rules.iter() {
+            check.step()?;
             let h = rule.head.0 as usize;
             if !dependent[h] && rule.body.iter().any(|&(t, _)| dependent[t.0 as usize]) {
                 dependent[h] = true;
@@ -78,7 +98,7 @@ fn depending_on_externals(g: &Grounding) -> Vec<bool> {
             }
         }
         if !changed {
-            return dependent;
+            return Ok(dependent);
         }
     }
 }

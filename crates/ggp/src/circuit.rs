@@ -29,13 +29,21 @@
 //! [`reachable`] is the one dependency walk of stages 2 and 5, and
 //! [`components`] the one ordering of stages 1 and 2 (computed once; only
 //! its components of several atoms are split again in stage 2).
+//!
+//! [`compile_within`] stops at a deadline or a cancellation: every stage
+//! counts its steps (an atom, a rule, an edge walked) on one
+//! [`PeriodicCheck`], which reads the limits every
+//! [`CHECK_EVERY`](crate::datalog::CHECK_EVERY) steps, and the limits are
+//! read between stages too.
 
 use crate::hash::FastMap;
 
 use crate::asks::AskTable;
 use crate::code::{Code, Step, TermBuilder};
+use crate::datalog::PeriodicCheck;
 use crate::defs::{Defs, Lit};
 use crate::ground::Grounding;
+use crate::limits::{Limits, OutOfLimits};
 use crate::store::{Node, Pred, TermId};
 use crate::symbol::kw;
 
@@ -267,30 +275,47 @@ struct Layout {
 }
 
 /// Compiles a ground game, one stage after another (see the module
-/// documentation).
+/// documentation), with no deadline and no cancellation (the tests' way; a
+/// machine's compilation has limits, [`compile_within`]).
+#[cfg(test)]
 pub(crate) fn compile(g: &Grounding) -> Circuit {
+    match compile_within(g, Limits::none()) {
+        Ok(circuit) => circuit,
+        Err(why) => unreachable!("a compilation without limits stops at none: {why}"),
+    }
+}
+
+/// As [`compile`], stopped by the deadline or the cancellation of `stop`
+/// (read every [`CHECK_EVERY`](crate::datalog::CHECK_EVERY) steps of a
+/// stage, and between stages): then no circuit, only why.
+pub(crate) fn compile_within(g: &Grounding, stop: Limits) -> Result<Circuit, OutOfLimits> {
+    let check = &mut PeriodicCheck::new(stop);
+    check.check()?;
     let mut clock = StageClock::start();
-    let mut b = collect_atoms(g);
+    let mut b = collect_atoms(g, check)?;
     clock.lap("atoms collected");
     let next_of: Vec<Option<usize>> = (0..b.base.len()).map(|x| b.find(kw::NEXT, &[b.base[x]])).collect();
     let all: Vec<usize> = (0..b.atoms.len()).collect();
-    let ordered = components(&b.defs, &all);
+    let ordered = components(&b.defs, &all, check)?;
     clock.lap("ordered");
-    fold_constants(&mut b, &ordered, &next_of);
+    fold_constants(&mut b, &ordered, &next_of, check)?;
     clock.lap("constants folded");
-    let shared = share_in_network(&mut b, &ordered);
+    let shared = share_in_network(&mut b, &ordered, check)?;
     clock.lap(&format!("{shared} atoms shared"));
-    let roots = find_roots(&b, &next_of);
+    let roots = find_roots(&b, &next_of, check)?;
     let root_atoms = || all.iter().copied().filter(|&i| roots.is_root[i]);
-    let live = reachable(&b, root_atoms(), |_| true);
-    let (groups, cyclic) = recursive_groups(&b, &live, &ordered);
+    let live = reachable(&b, root_atoms(), |_| true, check)?;
+    let (groups, cyclic) = recursive_groups(&b, &live, &ordered, check)?;
     clock.lap("roots and groups");
-    inline_definitions(&mut b, &groups, &roots.is_root, &cyclic);
+    inline_definitions(&mut b, &groups, &roots.is_root, &cyclic, check)?;
     clock.lap("inlined");
-    let materialised = reachable(&b, root_atoms(), |_| true);
+    let materialised = reachable(&b, root_atoms(), |_| true, check)?;
+    check.check()?;
     let layout = lay_out(&b, &roots, &groups, &materialised);
     clock.lap("laid out");
-    let [ask, legal, goal, next] = split_programs(&b, &roots, &layout, &materialised, &cyclic);
+    check.check()?;
+    let [ask, legal, goal, next] = split_programs(&b, &roots, &layout, &materialised, &cyclic, check)?;
+    check.check()?;
     let guarded: u32 =
         legal.steps.iter().map(|s| if let Step::Guarded { first, end, .. } = s { end - first } else { 0 }).sum();
     clock.lap(&format!(
@@ -321,7 +346,7 @@ pub(crate) fn compile(g: &Grounding) -> Circuit {
     };
     drop(b);
     clock.lap("working memory freed");
-    circuit
+    Ok(circuit)
 }
 
 /// With `BOUTON_GGP_DEBUG` in the environment, prints the time each stage
@@ -356,8 +381,9 @@ fn cpu_ns() -> Option<u64> {
 }
 
 /// Stage 0: the atoms of the ground rules and their definitions (normalised),
-/// and the base propositions, with those true initially.
-fn collect_atoms(g: &Grounding) -> Builder<'_> {
+/// and the base propositions, with those true initially; a step of `check`
+/// per rule and per atom.
+fn collect_atoms<'g>(g: &'g Grounding, check: &mut PeriodicCheck) -> Result<Builder<'g>, OutOfLimits> {
     let mut b = Builder {
         g,
         atoms: Vec::new(),
@@ -379,6 +405,7 @@ fn collect_atoms(g: &Grounding) -> Builder<'_> {
     let mut ends: Vec<usize> = Vec::with_capacity(g.rules.len());
     let mut lits: Vec<Lit> = Vec::new();
     for rule in g.rules.iter() {
+        check.step()?;
         heads.push(b.atom(rule.head));
         for &(t, p) in rule.body {
             let l = lit(b.atom(t), p);
@@ -391,17 +418,19 @@ fn collect_atoms(g: &Grounding) -> Builder<'_> {
     b.defs = Defs::from_rules(b.atoms.len(), rules);
     drop((heads, ends, lits));
     for i in 0..b.defs.len() {
+        check.step()?;
         b.defs.normalize(i, MAX_SUBSUMPTION);
     }
     // Base propositions mentioned only under `next` also need an index.
     for i in 0..b.atoms.len() {
+        check.step()?;
         let t = b.atoms[i];
         if g.store.pred(t) == Pred::new(kw::NEXT, 1) {
             let x = g.store.args(t)[0];
             b.base_of(x);
         }
     }
-    b
+    Ok(b)
 }
 
 /// Strongly connected components, stored flat: the atoms of each component
@@ -442,8 +471,8 @@ impl Components {
 /// (atom indices), dependencies first; a dependency on an atom outside
 /// `nodes` is ignored. Tarjan's algorithm, iterative, reading the edges
 /// from the definitions in place (a network may have millions of atoms:
-/// nothing is allocated per atom).
-fn components(defs: &Defs, nodes: &[usize]) -> Components {
+/// nothing is allocated per atom); a step of `check` per step of the walk.
+fn components(defs: &Defs, nodes: &[usize], check: &mut PeriodicCheck) -> Result<Components, OutOfLimits> {
     const UNSEEN: u32 = u32::MAX;
     let mut inside = vec![false; defs.len()];
     nodes.iter().for_each(|&i| inside[i] = true);
@@ -466,6 +495,7 @@ fn components(defs: &Defs, nodes: &[usize]) -> Components {
         on_stack[root] = true;
         path.push((root, 0, 0));
         while let Some((v, body, literal)) = path.last_mut() {
+            check.step()?;
             let v = *v;
             if *body < defs.body_count(v) {
                 let def_body = defs.body(v, *body);
@@ -508,15 +538,21 @@ fn components(defs: &Defs, nodes: &[usize]) -> Components {
             }
         }
     }
-    out
+    Ok(out)
 }
 
 /// The derived atoms reachable from `roots` through the definitions, never
-/// entering an atom outside `within`.
-fn reachable(b: &Builder<'_>, roots: impl IntoIterator<Item = usize>, within: impl Fn(usize) -> bool) -> Vec<bool> {
+/// entering an atom outside `within`; a step of `check` per atom taken.
+fn reachable(
+    b: &Builder<'_>,
+    roots: impl IntoIterator<Item = usize>,
+    within: impl Fn(usize) -> bool,
+    check: &mut PeriodicCheck,
+) -> Result<Vec<bool>, OutOfLimits> {
     let mut seen = vec![false; b.atoms.len()];
     let mut stack: Vec<usize> = roots.into_iter().collect();
     while let Some(i) = stack.pop() {
+        check.step()?;
         if seen[i] || !within(i) {
             continue;
         }
@@ -528,12 +564,17 @@ fn reachable(b: &Builder<'_>, roots: impl IntoIterator<Item = usize>, within: im
             }
         }
     }
-    seen
+    Ok(seen)
 }
 
 /// Stage 1: propagates constants to a fixpoint, `order` being the derived
-/// atoms' dependency order.
-fn fold_constants(b: &mut Builder<'_>, ordered: &Components, next_of: &[Option<usize>]) {
+/// atoms' dependency order; a step of `check` per atom of each pass.
+fn fold_constants(
+    b: &mut Builder<'_>,
+    ordered: &Components,
+    next_of: &[Option<usize>],
+    check: &mut PeriodicCheck,
+) -> Result<(), OutOfLimits> {
     // For each `does` atom of a role, its `legal` atom (if any rule derives it).
     let legal_of: Vec<Option<usize>> = (0..b.atoms.len())
         .map(|i| match b.kinds[i] {
@@ -547,22 +588,29 @@ fn fold_constants(b: &mut Builder<'_>, ordered: &Components, next_of: &[Option<u
     // (an atom may then read one settled after it; an atom that reads
     // itself is settled by its other literals, in its own turn).
     let cycles = ordered.iter().any(|c| c.len() > 1);
-    fold_inputs(b, next_of, &legal_of);
+    check.check()?;
+    fold_inputs(b, next_of, &legal_of, check)?;
     loop {
-        let decided = fold_derived(b, &ordered.atoms);
-        let inputs_changed = fold_inputs(b, next_of, &legal_of);
+        let decided = fold_derived(b, &ordered.atoms, check)?;
+        let inputs_changed = fold_inputs(b, next_of, &legal_of, check)?;
         if !(inputs_changed || cycles && decided) {
-            break;
+            return Ok(());
         }
     }
 }
 
 /// Makes false each base proposition that never holds and each move that is
 /// never legal (`legal_of`: each `does` atom's `legal` atom); whether
-/// anything changed.
-fn fold_inputs(b: &mut Builder<'_>, next_of: &[Option<usize>], legal_of: &[Option<usize>]) -> bool {
+/// anything changed. A step of `check` per atom.
+fn fold_inputs(
+    b: &mut Builder<'_>,
+    next_of: &[Option<usize>],
+    legal_of: &[Option<usize>],
+    check: &mut PeriodicCheck,
+) -> Result<bool, OutOfLimits> {
     let mut changed = false;
     for (i, legal) in legal_of.iter().enumerate() {
+        check.step()?;
         if b.vals[i] != Val::Unknown {
             continue;
         }
@@ -576,14 +624,16 @@ fn fold_inputs(b: &mut Builder<'_>, next_of: &[Option<usize>], legal_of: &[Optio
             changed = true;
         }
     }
-    changed
+    Ok(changed)
 }
 
 /// Simplifies the definitions of derived atoms by the known values, and
-/// decides those that become constant; whether any was decided.
-fn fold_derived(b: &mut Builder<'_>, order: &[usize]) -> bool {
+/// decides those that become constant; whether any was decided. A step of
+/// `check` per atom.
+fn fold_derived(b: &mut Builder<'_>, order: &[usize], check: &mut PeriodicCheck) -> Result<bool, OutOfLimits> {
     let mut decided = false;
     for &i in order {
+        check.step()?;
         if b.kinds[i] != Kind::Derived || b.vals[i] != Val::Unknown {
             continue;
         }
@@ -603,14 +653,19 @@ fn fold_derived(b: &mut Builder<'_>, order: &[usize]) -> bool {
             decided = true;
         }
     }
-    decided
+    Ok(decided)
 }
 
 /// Stage 1b: identical sub-networks shared (hash-consing, [`share_identical`])
 /// among the derived atoms not yet decided; `legal`, `goal`, `terminal` and
 /// `next` atoms, which have bits of their own in their own programs, neither
-/// replace nor are replaced. Returns the number of atoms replaced.
-fn share_in_network(b: &mut Builder<'_>, components: &Components) -> usize {
+/// replace nor are replaced. Returns the number of atoms replaced. A step
+/// of `check` per atom.
+fn share_in_network(
+    b: &mut Builder<'_>,
+    components: &Components,
+    check: &mut PeriodicCheck,
+) -> Result<usize, OutOfLimits> {
     let open: Vec<bool> =
         (0..b.atoms.len()).map(|i| b.kinds[i] == Kind::Derived && b.vals[i] == Val::Unknown).collect();
     let keyword = |i: usize| {
@@ -618,7 +673,8 @@ fn share_in_network(b: &mut Builder<'_>, components: &Components) -> usize {
         [kw::LEGAL, kw::GOAL, kw::TERMINAL, kw::NEXT].contains(&name) || b.g.ask == Some(name)
     };
     let replaceable: Vec<bool> = (0..b.atoms.len()).map(|i| open[i] && !keyword(i)).collect();
-    share_identical(&mut b.defs, components, &open, &replaceable)
+    check.check()?;
+    share_identical(&mut b.defs, components, &open, &replaceable, check)
 }
 
 /// Hash-consing of definitions, dependencies first in the order of
@@ -628,14 +684,21 @@ fn share_in_network(b: &mut Builder<'_>, components: &Components) -> usize {
 /// whose definition equals an earlier atom's by that atom. Amazons' rays
 /// "ignoring" a square off the ray become the plain rays. Atoms of a
 /// recursive group are not replaced. Returns the number of atoms replaced
-/// (their definitions stay, unused).
-fn share_identical(defs: &mut Defs, components: &Components, rewritable: &[bool], replaceable: &[bool]) -> usize {
+/// (their definitions stay, unused). A step of `check` per atom.
+fn share_identical(
+    defs: &mut Defs,
+    components: &Components,
+    rewritable: &[bool],
+    replaceable: &[bool],
+    check: &mut PeriodicCheck,
+) -> Result<usize, OutOfLimits> {
     use std::collections::hash_map::Entry;
     let mut replacement: Vec<Lit> = (0..defs.len()).map(|i| lit(i, true)).collect();
     let mut first_with: FastMap<u64, usize> = FastMap::default();
     let mut replaced = 0;
     for component in components.iter() {
         for &i in component {
+            check.step()?;
             if rewritable[i] && defs.map_literals(i, |l| replacement[atom_of(l)] ^ (l & 1)) {
                 defs.normalize(i, MAX_SUBSUMPTION);
             }
@@ -664,12 +727,13 @@ fn share_identical(defs: &mut Defs, components: &Components, rewritable: &[bool]
             }
         }
     }
-    replaced
+    Ok(replaced)
 }
 
 /// Stage 2, the roots: the state bits of the base propositions that can
-/// hold, and the atoms of the legal moves, goals, terminality and next state.
-fn find_roots(b: &Builder<'_>, next_of: &[Option<usize>]) -> Roots {
+/// hold, and the atoms of the legal moves, goals, terminality and next
+/// state; a step of `check` per atom.
+fn find_roots(b: &Builder<'_>, next_of: &[Option<usize>], check: &mut PeriodicCheck) -> Result<Roots, OutOfLimits> {
     let g = b.g;
     let mut state_bit = vec![None; b.base.len()];
     let mut base = Vec::new();
@@ -691,18 +755,20 @@ fn find_roots(b: &Builder<'_>, next_of: &[Option<usize>]) -> Roots {
         asks: Vec::new(),
     };
     for i in 0..b.atoms.len() {
+        check.step()?;
         if b.vals[i] != Val::False && b.kinds[i] == Kind::Derived {
             roots.is_root[i] = add_root(b, &mut roots, i);
         }
     }
     // Moves in a stable order: that of their terms ([`crate::Term`]'s).
+    check.check()?;
     let order = TermOrder::new(g, roots.legal.iter().flatten().map(|&(mv, _)| mv));
     for list in &mut roots.legal {
         order.sort(list);
     }
     let terminal = g.store.find(&Node::Sym(kw::TERMINAL)).and_then(|t| b.atom_of_term(t));
     roots.terminal = terminal.filter(|&t| b.vals[t] != Val::False);
-    roots
+    Ok(roots)
 }
 
 /// Sort keys that order stored terms as [`crate::Term`] orders them (kind,
@@ -824,17 +890,24 @@ fn add_root(b: &Builder<'_>, roots: &mut Roots, i: usize) -> bool {
 /// and which atoms belong to a cycle. `ordered` are the components of the
 /// definitions before they were simplified: simplifying only removes or
 /// redirects dependencies to earlier components, so only components of
-/// several atoms need to be split again.
-fn recursive_groups(b: &Builder<'_>, live: &[bool], ordered: &Components) -> (Components, Vec<bool>) {
+/// several atoms need to be split again. A step of `check` per component
+/// (and per step of the walk splitting one).
+fn recursive_groups(
+    b: &Builder<'_>,
+    live: &[bool],
+    ordered: &Components,
+    check: &mut PeriodicCheck,
+) -> Result<(Components, Vec<bool>), OutOfLimits> {
     let mut groups = Components::default();
     let mut members: Vec<usize> = Vec::new();
     for component in ordered.iter() {
+        check.step()?;
         members.clear();
         members.extend(component.iter().copied().filter(|&i| live[i]));
         match members.len() {
             0 => {}
             1 => groups.push([members[0]]),
-            _ => components(&b.defs, &members).iter().for_each(|c| groups.push(c.iter().copied())),
+            _ => components(&b.defs, &members, check)?.iter().for_each(|c| groups.push(c.iter().copied())),
         }
     }
     let mut cyclic = vec![false; b.atoms.len()];
@@ -844,23 +917,31 @@ fn recursive_groups(b: &Builder<'_>, live: &[bool], ordered: &Components) -> (Co
             group.iter().for_each(|&i| cyclic[i] = true);
         }
     }
-    (groups, cyclic)
+    Ok((groups, cyclic))
 }
 
 /// Stage 3: inlines small derived atoms into those that use them,
 /// dependencies first. Inlining copies definitions, so in a large network it
 /// stops once it has added [`INLINE_GROWTH`] times as many literals as the
 /// network had (at least [`MIN_INLINE_BUDGET`]): the rest stays as nodes.
-fn inline_definitions(b: &mut Builder<'_>, groups: &Components, is_root: &[bool], cyclic: &[bool]) {
+/// A step of `check` per atom.
+fn inline_definitions(
+    b: &mut Builder<'_>,
+    groups: &Components,
+    is_root: &[bool],
+    cyclic: &[bool],
+    check: &mut PeriodicCheck,
+) -> Result<(), OutOfLimits> {
     let total = b.defs.total_size();
     let mut budget = if total > LARGE_NETWORK { 0 } else { total.saturating_mul(INLINE_GROWTH).max(MIN_INLINE_BUDGET) };
     for group in groups.iter() {
         for &h in group {
+            check.step()?;
             if b.vals[h] != Val::Unknown {
                 continue;
             }
             if budget == 0 {
-                return;
+                return Ok(());
             }
             let before = b.defs.size(h);
             let mut out: Vec<Vec<Lit>> = Vec::new();
@@ -874,6 +955,7 @@ fn inline_definitions(b: &mut Builder<'_>, groups: &Components, is_root: &[bool]
             budget = budget.saturating_sub(b.defs.size(h).saturating_sub(before));
         }
     }
+    Ok(())
 }
 
 /// The bodies that `body` becomes when each of its `inlinable` atoms is
@@ -994,30 +1076,31 @@ fn lay_out(b: &Builder<'_>, roots: &Roots, groups: &Components, materialised: &[
 /// Splits the materialised atoms into four programs: the asks of a hybrid
 /// network's oracle ([`crate::asks`]), legal moves and terminality (less
 /// what the first computed), goals (less what those computed), and the next
-/// state (likewise).
+/// state (likewise); steps of `check` as they go.
 fn split_programs(
     b: &Builder<'_>,
     roots: &Roots,
     layout: &Layout,
     materialised: &[bool],
     cyclic: &[bool],
-) -> [Code; 4] {
-    let cone = |atoms: Vec<usize>| reachable(b, atoms, |i| materialised[i]);
-    let p0 = cone(roots.asks.iter().map(|&(i, _)| i).collect());
+    check: &mut PeriodicCheck,
+) -> Result<[Code; 4], OutOfLimits> {
+    let mut cone = |atoms: Vec<usize>| reachable(b, atoms, |i| materialised[i], check);
+    let p0 = cone(roots.asks.iter().map(|&(i, _)| i).collect())?;
     let mut legal_and_terminal: Vec<usize> = roots.legal.iter().flatten().map(|&(_, i)| i).collect();
     legal_and_terminal.extend(roots.terminal);
-    let p1 = cone(legal_and_terminal);
-    let p2 = cone(roots.goal.iter().flatten().map(|&(i, _)| i).collect());
-    let p3 = cone(roots.next.iter().map(|&(i, _)| i).collect());
+    let p1 = cone(legal_and_terminal)?;
+    let p2 = cone(roots.goal.iter().flatten().map(|&(i, _)| i).collect())?;
+    let p3 = cone(roots.next.iter().map(|&(i, _)| i).collect())?;
     let before = |i: usize| p0[i] || p1[i];
     let is_state = |i: usize| matches!(b.kinds[i], Kind::State(_)) && layout.bit_of[i].is_some();
-    let implied = implied_state_literals(&b.defs, &layout.node_order, cyclic, is_state);
-    [
-        build_program(b, layout, cyclic, |i| p0[i], Some(&implied)),
-        build_program(b, layout, cyclic, |i| p1[i] && !p0[i], Some(&implied)),
-        build_program(b, layout, cyclic, |i| p2[i] && !before(i), None),
-        build_program(b, layout, cyclic, |i| p3[i] && !before(i), None),
-    ]
+    let implied = implied_state_literals(&b.defs, &layout.node_order, cyclic, is_state, check)?;
+    Ok([
+        build_program(b, layout, cyclic, |i| p0[i], Some(&implied), check)?,
+        build_program(b, layout, cyclic, |i| p1[i] && !p0[i], Some(&implied), check)?,
+        build_program(b, layout, cyclic, |i| p2[i] && !before(i), None, check)?,
+        build_program(b, layout, cyclic, |i| p3[i] && !before(i), None, check)?,
+    ])
 }
 
 /// Most state literals kept per atom by [`implied_state_literals`].
@@ -1030,17 +1113,20 @@ const MAX_IMPLIED: usize = 16;
 /// all read `(legal2 … (move wq d 1 d 4))` requires the queen on d1 through
 /// it, so it can be guarded by that square ([`choose_guards`]) although no
 /// body names it. Within a recursive group only the direct literals count.
+/// A step of `check` per atom.
 fn implied_state_literals(
     defs: &Defs,
     order: &Components,
     cyclic: &[bool],
     is_state: impl Fn(usize) -> bool,
-) -> Vec<Vec<Lit>> {
+    check: &mut PeriodicCheck,
+) -> Result<Vec<Vec<Lit>>, OutOfLimits> {
     let mut implied: Vec<Vec<Lit>> = vec![Vec::new(); cyclic.len()];
     let mut body_set: Vec<Lit> = Vec::new();
     for group in order.iter() {
         let recursive = group.len() > 1 || group.iter().any(|&i| cyclic[i]);
         for &i in group {
+            check.step()?;
             if defs.has_empty_body(i) {
                 continue;
             }
@@ -1072,7 +1158,7 @@ fn implied_state_literals(
             implied[i] = common;
         }
     }
-    implied
+    Ok(implied)
 }
 
 /// The input bits a state asks about, each with the bit of its ask (`None`
@@ -1098,20 +1184,23 @@ fn asked_inputs(b: &Builder<'_>, roots: &Roots, layout: &Layout) -> Vec<(u32, Op
 /// ([`choose_guards`]) are gathered into blocks that run only when the guard is set: an atom joins
 /// the open block of its guard, and a block is closed (emitted) just before
 /// the first atom that reads one of its atoms, so dependencies stay first.
+/// A step of `check` per group (an atom lowered when its block closes took
+/// its step when it joined the block).
 fn build_program(
     b: &Builder<'_>,
     layout: &Layout,
     cyclic: &[bool],
     member: impl Fn(usize) -> bool,
     implied: Option<&[Vec<Lit>]>,
-) -> Code {
+    check: &mut PeriodicCheck,
+) -> Result<Code, OutOfLimits> {
     let bit_of = &layout.bit_of;
     let bit = |l: Lit| bit_of[atom_of(l)].expect("every literal of a live atom has a bit");
     let out_bit = |i: usize| bit_of[i].expect("materialised atoms have bits");
     let mut code = Code::default();
     let groups = layout.node_order.filtered(member);
     let guards = match implied {
-        Some(_) => choose_guards(b, &groups, cyclic),
+        Some(_) => choose_guards(b, &groups, cyclic, check)?,
         None => vec![NO_GUARD; b.atoms.len()],
     };
     // The open blocks, by guard, and the block each open atom is in
@@ -1145,6 +1234,7 @@ fn build_program(
         }
     };
     for members in groups.iter() {
+        check.step()?;
         // Close the blocks these atoms read from.
         if open_atoms > 0 {
             for &i in members {
@@ -1185,8 +1275,9 @@ fn build_program(
     for (guard, members) in rest {
         close(guard, members, &mut code);
     }
+    check.check()?;
     code.seal();
-    code
+    Ok(code)
 }
 
 /// The positive literals every body of atom `i` requires. Bodies are
@@ -1262,8 +1353,13 @@ const MIN_BLOCK: usize = 4;
 /// the one that the most such atoms require, kept where at least
 /// [`MIN_GUARDED`] atoms share it. In a turn-taking game most legal moves
 /// require `(true (control r))`: the moves of the role not in control are
-/// then not evaluated.
-fn choose_guards(b: &Builder<'_>, groups: &Components, cyclic: &[bool]) -> Vec<Lit> {
+/// then not evaluated. A step of `check` per candidate.
+fn choose_guards(
+    b: &Builder<'_>,
+    groups: &Components,
+    cyclic: &[bool],
+    check: &mut PeriodicCheck,
+) -> Result<Vec<Lit>, OutOfLimits> {
     let candidates: Vec<usize> = groups
         .iter()
         .filter_map(|g| match g[..] {
@@ -1274,6 +1370,7 @@ fn choose_guards(b: &Builder<'_>, groups: &Components, cyclic: &[bool]) -> Vec<L
     let common = |i: usize| common_literals(&b.defs, i);
     let mut frequency: FastMap<Lit, usize> = FastMap::default();
     for &i in &candidates {
+        check.step()?;
         for l in common(i) {
             *frequency.entry(l).or_default() += 1;
         }
@@ -1291,7 +1388,7 @@ fn choose_guards(b: &Builder<'_>, groups: &Components, cyclic: &[bool]) -> Vec<L
             chosen[i] = NO_GUARD;
         }
     }
-    chosen
+    Ok(chosen)
 }
 
 /// No guard, in the tables of guards by atom (no literal is this large).
@@ -1442,6 +1539,11 @@ fn lower_disjunction(bodies: &[&[Lit]], bit: &dyn Fn(Lit) -> u32) -> Vec<TermBui
 mod tests {
     use super::*;
 
+    /// A check of no limits, for the stages run alone.
+    fn unlimited() -> PeriodicCheck {
+        PeriodicCheck::new(Limits::none())
+    }
+
     #[test]
     fn negation_of_dnf() {
         // not ((a and b) or c) = (not a and not c) or (not b and not c)
@@ -1469,7 +1571,7 @@ mod tests {
         let p = |a: usize| vec![lit(a, true)];
         let defs =
             vec![vec![], vec![p(0)], vec![p(1), p(3)], vec![p(2)], vec![vec![lit(3, false), lit(1, true)]], vec![p(0)]];
-        let c = components(&Defs::from_vecs(&defs), &[4, 3, 2, 1, 0]);
+        let c = components(&Defs::from_vecs(&defs), &[4, 3, 2, 1, 0], &mut unlimited()).unwrap();
         let mut got: Vec<Vec<usize>> = c.iter().map(<[usize]>::to_vec).collect();
         got.iter_mut().for_each(|g| g.sort_unstable());
         assert_eq!(got, vec![vec![0], vec![1], vec![2, 3], vec![4]]);
@@ -1495,7 +1597,7 @@ mod tests {
         let rewritable = [false, false, true, true, true, true, true, true];
         let replaceable = [false, false, true, true, true, true, true, false];
         let mut defs = Defs::from_vecs(&defs);
-        assert_eq!(share_identical(&mut defs, &order, &rewritable, &replaceable), 3);
+        assert_eq!(share_identical(&mut defs, &order, &rewritable, &replaceable, &mut unlimited()), Ok(3));
         assert_eq!(defs.to_vecs(5), vec![vec![a, lit(2, false)]]);
         // 6 is 5 now; 7's second body is subsumed by its first.
         assert_eq!(defs.to_vecs(7), vec![vec![lit(5, true)]]);
@@ -1543,7 +1645,7 @@ mod tests {
         let defs = Defs::from_vecs(&defs);
         let order = Components { atoms: vec![3, 4, 5, 6, 7], ends: vec![1, 2, 3, 5] };
         let cyclic = [false, false, false, false, false, false, true, true];
-        let implied = implied_state_literals(&defs, &order, &cyclic, |i| i < 3);
+        let implied = implied_state_literals(&defs, &order, &cyclic, |i| i < 3, &mut unlimited()).unwrap();
         assert_eq!(implied[3], vec![p(0)]);
         assert_eq!(implied[4], vec![p(0), p(1)]);
         assert!(implied[5].is_empty());

@@ -32,6 +32,7 @@ use crate::datalog::{Budget, Evaluator, Model, Negation};
 use crate::ground::Grounding;
 use crate::hash::FastMap;
 use crate::lazy::Lazy;
+use crate::limits::{Limits, OutOfLimits};
 use crate::magic;
 use crate::normalize::{Lit, NRule};
 use crate::store::{Pred, TermId, TermStore};
@@ -514,6 +515,9 @@ struct Planner<'a> {
     sizes: &'a HashMap<Pred, usize>,
     /// The size assumed for a relation derived per state.
     derived: usize,
+    /// The deadline and the cancellation of the compilation: each planned
+    /// evaluation's preparation checks them.
+    stop: Limits,
 }
 
 impl Planner<'_> {
@@ -521,35 +525,50 @@ impl Planner<'_> {
     /// stratified; the relations for which it does not, each on its own, by
     /// the rules before decomposition if those stay stratified with demand,
     /// else in full.
-    fn plan(&mut self, preds: Vec<Pred>, statics: &mut Model, store: &mut TermStore) -> Vec<Query> {
+    ///
+    /// # Errors
+    ///
+    /// Why the planner's `stop` ended the planning, if it did.
+    fn plan(
+        &mut self,
+        preds: Vec<Pred>,
+        statics: &mut Model,
+        store: &mut TermStore,
+    ) -> Result<Vec<Query>, OutOfLimits> {
         if preds.is_empty() {
-            return Vec::new();
+            return Ok(Vec::new());
         }
-        if let Some(q) = self.demand(&preds, self.rules, statics, store) {
-            return vec![q];
+        if let Some(q) = self.demand(&preds, self.rules, statics, store)? {
+            return Ok(vec![q]);
         }
-        let (good, bad): (Vec<Pred>, Vec<Pred>) =
-            preds.iter().partition(|&&p| self.demand(&[p], self.rules, statics, store).is_some());
+        let (mut good, mut bad): (Vec<Pred>, Vec<Pred>) = (Vec::new(), Vec::new());
+        for p in preds {
+            match self.demand(&[p], self.rules, statics, store)? {
+                Some(_) => good.push(p),
+                None => bad.push(p),
+            }
+        }
         let mut out = Vec::new();
-        match self.demand(&good, self.rules, statics, store) {
+        match self.demand(&good, self.rules, statics, store)? {
             Some(q) => out.push(q),
             None => {
                 for &p in &good {
-                    out.extend(self.demand(&[p], self.rules, statics, store));
+                    out.extend(self.demand(&[p], self.rules, statics, store)?);
                 }
             }
         }
         let original_defines = |p: &Pred| self.original.iter().any(|r| r.head.pred(store) == *p);
         if !bad.is_empty()
             && bad.iter().all(original_defines)
-            && let Some(q) = self.demand(&bad, self.original, statics, store)
+            && let Some(q) = self.demand(&bad, self.original, statics, store)?
         {
             out.push(q);
-            return out;
+            return Ok(out);
         }
         for p in bad {
             let original_defines = self.original.iter().any(|r| r.head.pred(store) == p);
-            match original_defines.then(|| self.demand(&[p], self.original, statics, store)).flatten() {
+            let by_original = if original_defines { self.demand(&[p], self.original, statics, store)? } else { None };
+            match by_original {
                 Some(q) => out.push(q),
                 None => {
                     if std::env::var_os("BOUTON_GGP_DEBUG").is_some() {
@@ -558,21 +577,51 @@ impl Planner<'_> {
                     let (moves, sizes, derived) = (self.moves, self.sizes, self.derived);
                     let size = |p: Pred| estimate(sizes, moves, derived, p);
                     let mut evaluator = Evaluator::new(self.rules.to_vec(), store, &size).cone(&[p]);
-                    evaluator.prepare(statics, store);
-                    evaluator.assume_prepared();
+                    self.prepare(&mut evaluator, statics, store)?;
                     out.push(Query { evaluator, preds: vec![p], work: None });
                 }
             }
         }
-        out
+        Ok(out)
+    }
+
+    /// Prepares `evaluator` in the static model (its indexes built, within
+    /// the planner's `stop`), each state's work model to be that one.
+    ///
+    /// # Errors
+    ///
+    /// Why `stop` ended the preparation, if it did (some indexes unbuilt).
+    fn prepare(&self, evaluator: &mut Evaluator, statics: &mut Model, store: &TermStore) -> Result<(), OutOfLimits> {
+        if self.stop.is_none() {
+            evaluator.prepare(statics, store);
+        } else {
+            let mut budget = Budget::new(0, 0).within(self.stop);
+            evaluator.prepare_within(statics, store, &mut budget);
+            if let Some(why) = budget.interruption() {
+                return Err(why);
+            }
+        }
+        evaluator.assume_prepared();
+        Ok(())
     }
 
     /// The evaluation of `preds` by `rules` rewritten for demand (what is
     /// asked of them seeding it), if negation stays stratified.
-    fn demand(&mut self, preds: &[Pred], rules: &[NRule], statics: &mut Model, store: &mut TermStore) -> Option<Query> {
+    ///
+    /// # Errors
+    ///
+    /// Why the planner's `stop` ended it, if it did.
+    fn demand(
+        &mut self,
+        preds: &[Pred],
+        rules: &[NRule],
+        statics: &mut Model,
+        store: &mut TermStore,
+    ) -> Result<Option<Query>, OutOfLimits> {
         if preds.is_empty() {
-            return None;
+            return Ok(None);
         }
+        self.stop.check()?;
         let ask_of = |q: Pred| self.asks.iter().find(|(p, _)| *p == q).map(|&(_, a)| a);
         let defines = |p: Pred| rules.iter().any(|r| r.head.pred(store) == p);
         // What is asked with bound arguments is derived first, and seeds
@@ -608,12 +657,11 @@ impl Planner<'_> {
         let demand_size = |p: Pred| if demand.demand.contains(&p) { DEMANDED } else { size(p) };
         let mut evaluator = Evaluator::new(demand.rules.clone(), store, &demand_size);
         if !evaluator.is_stratified(store) {
-            return None;
+            return Ok(None);
         }
-        evaluator.prepare(statics, store);
         // Each state's work model is the static one (or reset to it).
-        evaluator.assume_prepared();
-        Some(Query { evaluator, preds: preds.to_vec(), work: None })
+        self.prepare(&mut evaluator, statics, store)?;
+        Ok(Some(Query { evaluator, preds: preds.to_vec(), work: None }))
     }
 }
 
@@ -688,7 +736,13 @@ impl Oracle {
     /// The oracle for the `externals` of the rewritten `rules` (state-dependent
     /// ones, and those of the relations not evaluated in `statics`), the
     /// input `bits` of the external atoms in the words `words`, `base` the
-    /// base proposition of each state bit.
+    /// base proposition of each state bit; stopped by the deadline or the
+    /// cancellation of `stop` (read between its phases, and as the
+    /// evaluations are prepared).
+    ///
+    /// # Errors
+    ///
+    /// Why `stop` ended the construction, if it did.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         rules: &[NRule],
@@ -703,7 +757,9 @@ impl Oracle {
         bits: FastMap<TermId, u32>,
         words: (u32, u32),
         base: Vec<TermId>,
-    ) -> Oracle {
+        stop: Limits,
+    ) -> Result<Oracle, OutOfLimits> {
+        stop.check()?;
         // Only the terms the oracle reads, in a store of their own: the
         // grounding's store holds every ground atom of the network.
         let mut compactor = Compactor::new(&store);
@@ -711,7 +767,9 @@ impl Oracle {
         let original: Vec<NRule> = original.iter().map(|r| compactor.rule(r)).collect();
         let rules_terms = compactor.len();
         let read: HashSet<Pred> = rules.iter().chain(&original).flat_map(|r| body_preds(r, &store)).collect();
+        stop.check()?;
         let statics = compactor.model(&statics, |p| read.contains(&p));
+        stop.check()?;
         let statics_terms = compactor.len() - rules_terms;
         let roles: Vec<TermId> = roles.iter().map(|&r| compactor.term(r)).collect();
         let moves: Vec<Vec<TermId>> =
@@ -738,8 +796,10 @@ impl Oracle {
         let read: HashSet<Pred> = bits.keys().map(|&atom| store.pred(atom)).collect();
         let When { on_state, on_goal, on_move, reads_move } =
             when_evaluated(externals, &read, rules, asks, &store, &symbols);
+        stop.check()?;
         let lazy =
             on_state.iter().all(|p| !on_move.contains(p)).then(|| Box::new(Lazy::new(rules, &statics, &store, &base)));
+        stop.check()?;
         let mut move_inputs: Vec<(u32, TermId)> =
             bits.iter().filter(|(atom, _)| on_move.contains(&store.pred(**atom))).map(|(&a, &b)| (b, a)).collect();
         move_inputs.sort_unstable();
@@ -765,11 +825,19 @@ impl Oracle {
         // a ray is walked only while its squares are empty (a fully bound
         // test against the state goes before a fully bound recursive call,
         // the smaller relation first).
-        let mut planner =
-            Planner { rules, original, asks, symbols: &mut symbols, moves: &small, sizes: &sizes, derived: DERIVED };
-        let state = planner.plan(on_state, &mut statics, &mut store);
-        let goal = planner.plan(on_goal, &mut statics, &mut store);
-        let moves = planner.plan(on_move, &mut statics, &mut store);
+        let mut planner = Planner {
+            rules,
+            original,
+            asks,
+            symbols: &mut symbols,
+            moves: &small,
+            sizes: &sizes,
+            derived: DERIVED,
+            stop,
+        };
+        let state = planner.plan(on_state, &mut statics, &mut store)?;
+        let goal = planner.plan(on_goal, &mut statics, &mut store)?;
+        let moves = planner.plan(on_move, &mut statics, &mut store)?;
         if std::env::var_os("BOUTON_GGP_DEBUG").is_some() {
             let names = |preds: &[Pred]| preds.iter().map(|p| symbols.name(p.name).to_string()).collect::<Vec<_>>();
             for q in &state {
@@ -788,7 +856,7 @@ impl Oracle {
         // evaluation: lookups of atoms only derived stay in a small table,
         // and the store does not grow from state to state.
         store.freeze();
-        Oracle {
+        Ok(Oracle {
             store,
             statics,
             state,
@@ -807,12 +875,33 @@ impl Oracle {
             move_failures: 0,
             joint: Vec::new(),
             set: Vec::new(),
-        }
+        })
     }
 
     /// The oracle of the hybrid grounding `g` compiled into `circuit`, the
-    /// joint moves' atoms `moves` (each role's, by move number).
+    /// joint moves' atoms `moves` (each role's, by move number), with no
+    /// deadline and no cancellation (the tests' way; a machine builds its
+    /// oracle within its limits, [`Oracle::for_network_within`]).
+    #[cfg(test)]
     pub(crate) fn for_network(g: &Grounding, circuit: &crate::circuit::Circuit, moves: &[Vec<TermId>]) -> Oracle {
+        match Oracle::for_network_within(g, circuit, moves, Limits::none()) {
+            Ok(oracle) => oracle,
+            Err(why) => unreachable!("an oracle built without limits stops at none: {why}"),
+        }
+    }
+
+    /// As [`Oracle::for_network`], stopped by the deadline or the
+    /// cancellation of `stop`.
+    ///
+    /// # Errors
+    ///
+    /// Why `stop` ended the construction, if it did.
+    pub(crate) fn for_network_within(
+        g: &Grounding,
+        circuit: &crate::circuit::Circuit,
+        moves: &[Vec<TermId>],
+        stop: Limits,
+    ) -> Result<Oracle, OutOfLimits> {
         Oracle::new(
             &g.oracle_rules,
             &g.externals,
@@ -826,12 +915,31 @@ impl Oracle {
             circuit.inputs.iter().copied().collect(),
             circuit.input_words,
             circuit.base.clone(),
+            stop,
         )
     }
 
-    /// Whether some evaluation so far has run out of its budget.
-    pub(crate) fn exhausted(&self) -> bool {
-        self.exhausted
+    /// Whether this oracle answers the state `init` (the state's words) within
+    /// the budget of each evaluation, on a copy of it: every external
+    /// evaluated per state and when goals are asked, by the rules, as
+    /// [`Oracle::fill_state`] with no asks and [`Oracle::fill_goal`]
+    /// evaluate them (the lazy grounder is not asked). The evaluations check
+    /// the deadline and the cancellation of `stop`.
+    ///
+    /// # Errors
+    ///
+    /// Why `stop` ended an evaluation, if it did: then nothing is known of
+    /// the budget.
+    pub(crate) fn answers_within_budget(&self, init: &[u64], stop: Limits) -> Result<bool, OutOfLimits> {
+        stop.check()?;
+        let mut probe = self.clone();
+        let Oracle { store, statics, state, goal, truths, trace, .. } = &mut probe;
+        for q in state.iter_mut().chain(goal.iter_mut()) {
+            if Oracle::evaluate_within(store, statics, q, init, truths, &[], trace.as_deref(), stop)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// Whether some external atom reads the joint move.
@@ -1018,6 +1126,29 @@ impl Oracle {
         facts: &[TermId],
         trace: Option<&Symbols>,
     ) -> bool {
+        match Oracle::evaluate_within(store, statics, q, memory, truths, facts, trace, Limits::none()) {
+            Ok(spent) => spent,
+            Err(why) => unreachable!("an evaluation without limits stops at none: {why}"),
+        }
+    }
+
+    /// As [`Oracle::evaluate`], its budget stopped by the deadline or the
+    /// cancellation of `stop` too.
+    ///
+    /// # Errors
+    ///
+    /// Why `stop` ended the evaluation, if it did (its answers incomplete).
+    #[allow(clippy::too_many_arguments)]
+    fn evaluate_within(
+        store: &mut TermStore,
+        statics: &Model,
+        q: &mut Query,
+        memory: &[u64],
+        truths: &[TermId],
+        facts: &[TermId],
+        trace: Option<&Symbols>,
+        stop: Limits,
+    ) -> Result<bool, OutOfLimits> {
         // The atoms of the previous evaluation (of any query) are read no
         // more: each query's work model is reset before it is evaluated.
         store.clear_scratch();
@@ -1037,8 +1168,11 @@ impl Oracle {
             model.insert(atom, store);
         }
         let started = std::time::Instant::now();
-        let mut budget = Budget::new(BUDGET, BUDGET.saturating_mul(10));
+        let mut budget = Budget::new(BUDGET, BUDGET.saturating_mul(10)).within(stop);
         q.evaluator.run_limited(store, model, &Negation::Exact, &mut budget);
+        if let Some(why) = budget.interruption() {
+            return Err(why);
+        }
         let spent = budget.is_spent();
         if let Some(symbols) = trace {
             let mut sizes: Vec<(usize, &str)> = model
@@ -1055,7 +1189,7 @@ impl Oracle {
                 q.preds.len()
             );
         }
-        spent
+        Ok(spent)
     }
 
     /// Sets the input bits of the atoms `q` derived.

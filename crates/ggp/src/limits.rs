@@ -73,9 +73,17 @@ impl Limits {
         self.deadline.is_none() && self.cancel.is_none()
     }
 
+    /// Which limit is reached now, if any, as an error: `?` ends the work
+    /// there ([`Limits::exceeded`]).
+    pub fn check(&self) -> Result<(), OutOfLimits> {
+        self.exceeded().map_or(Ok(()), Err)
+    }
+
     /// Which limit is reached now, if any: cancellation first, then the
     /// deadline (which reads the clock).
     pub fn exceeded(&self) -> Option<OutOfLimits> {
+        #[cfg(test)]
+        tap::on_read(self);
         if self.cancel.is_some_and(|c| c.is_cancelled()) {
             return Some(OutOfLimits::Cancelled);
         }
@@ -111,6 +119,91 @@ impl fmt::Display for OutOfLimits {
 
 impl std::error::Error for OutOfLimits {}
 
+/// For the tests: limits cancelled from another thread at exactly the
+/// `n`th time they are read ([`tap::cancelled_at_read`]), so that a test can
+/// stop a piece of work at each of its checks in turn, whatever the speed of
+/// the machine.
+#[cfg(test)]
+pub(crate) mod tap {
+    use std::sync::{Arc, Condvar, Mutex, PoisonError};
+
+    use super::Limits;
+    use crate::cancel::{Cancel, Canceller};
+
+    /// The reads of one tapped cancellation, shared by the thread doing the
+    /// work and the thread cancelling it.
+    #[derive(Default)]
+    struct Reads {
+        state: Mutex<ReadState>,
+        changed: Condvar,
+    }
+
+    /// How far the work and the cancelling thread have come.
+    #[derive(Default)]
+    struct ReadState {
+        /// The limits' reads so far.
+        count: usize,
+        /// The read at which the cancellation is raised.
+        due: usize,
+        /// Whether the cancellation is raised.
+        raised: bool,
+        /// Whether the work is over.
+        done: bool,
+    }
+
+    /// The tapped cancellations, by their handle.
+    static TAPPED: Mutex<Vec<(Cancel, Arc<Reads>)>> = Mutex::new(Vec::new());
+
+    /// Counts a read of `limits` if their cancellation is tapped; at the
+    /// read that is due, waits until the other thread has raised it (so
+    /// that this very read sees it).
+    pub(super) fn on_read(limits: &Limits) {
+        let Some(cancel) = limits.cancel else { return };
+        let tapped = TAPPED.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(reads) = tapped.iter().find(|(c, _)| *c == cancel).map(|(_, r)| r.clone()) else { return };
+        drop(tapped);
+        let mut state = reads.state.lock().unwrap_or_else(PoisonError::into_inner);
+        state.count += 1;
+        if state.count == state.due {
+            reads.changed.notify_all();
+            while !state.raised {
+                state = reads.changed.wait(state).unwrap_or_else(PoisonError::into_inner);
+            }
+        }
+    }
+
+    /// Runs `work` with limits (a cancellation only) that another thread
+    /// cancels at their `n`th read (never for `usize::MAX`); `work`'s
+    /// answer, and how many times it read the limits.
+    pub(crate) fn cancelled_at_read<T>(n: usize, work: impl FnOnce(Limits) -> T) -> (T, usize) {
+        let canceller = Canceller::new();
+        let reads = Arc::new(Reads::default());
+        reads.state.lock().unwrap_or_else(PoisonError::into_inner).due = n;
+        TAPPED.lock().unwrap_or_else(PoisonError::into_inner).push((canceller.handle(), reads.clone()));
+        let limits = Limits::none().cancelled_by(canceller.handle());
+        let answer = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                let mut state = reads.state.lock().unwrap_or_else(PoisonError::into_inner);
+                while state.count < state.due && !state.done {
+                    state = reads.changed.wait(state).unwrap_or_else(PoisonError::into_inner);
+                }
+                if !state.done {
+                    canceller.cancel();
+                    state.raised = true;
+                    reads.changed.notify_all();
+                }
+            });
+            let answer = work(limits);
+            reads.state.lock().unwrap_or_else(PoisonError::into_inner).done = true;
+            reads.changed.notify_all();
+            answer
+        });
+        TAPPED.lock().unwrap_or_else(PoisonError::into_inner).retain(|(c, _)| *c != canceller.handle());
+        let count = reads.state.lock().unwrap_or_else(PoisonError::into_inner).count;
+        (answer, count)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,5 +224,23 @@ mod tests {
         assert_eq!(limits.exceeded(), Some(OutOfLimits::Cancelled));
         assert!(Limits::none().is_none() && Limits::none().exceeded().is_none());
         assert_eq!(Limits::none().until(later).exceeded(), None);
+        assert_eq!(Limits::none().until(later).check(), Ok(()));
+        assert_eq!(limits.check(), Err(OutOfLimits::Cancelled));
+    }
+
+    #[test]
+    fn a_tapped_cancellation_is_raised_at_its_read() {
+        // Work that reads its limits ten times, noting what each read saw.
+        let work = |limits: Limits| (0..10).map(|_| limits.exceeded()).collect::<Vec<_>>();
+        let (seen, reads) = tap::cancelled_at_read(usize::MAX, work);
+        assert_eq!((seen, reads), (vec![None; 10], 10), "never raised");
+        for n in [1, 4, 10] {
+            let (seen, reads) = tap::cancelled_at_read(n, work);
+            assert_eq!(reads, 10);
+            assert!(seen[..n - 1].iter().all(Option::is_none), "before the {n}th read: {seen:?}");
+            assert!(seen[n - 1..].iter().all(|s| *s == Some(OutOfLimits::Cancelled)), "from the {n}th: {seen:?}");
+        }
+        let (seen, _) = tap::cancelled_at_read(11, work);
+        assert_eq!(seen, vec![None; 10], "due after the work is done");
     }
 }

@@ -10,10 +10,12 @@ use rand::Rng;
 use crate::asks;
 use crate::circuit::{self, Circuit, MoveInfo};
 use crate::compile_error::CompileError;
+use crate::datalog::PeriodicCheck;
 use crate::game::Game;
 use crate::ground::{self, Grounding, Kind, Limits, Networks};
 use crate::hash::FastMap;
 use crate::hybrid::{self, Oracle};
+use crate::limits::OutOfLimits;
 use crate::pace;
 use crate::specialize::{Spec, Specializer};
 use crate::store::TermId;
@@ -65,10 +67,19 @@ struct Inner {
 struct MoveIndex(Vec<(u64, u32)>);
 
 impl MoveIndex {
-    fn new(moves: &[Term]) -> MoveIndex {
-        let mut by_hash: Vec<(u64, u32)> = moves.iter().enumerate().map(|(i, t)| (term_hash(t), i as u32)).collect();
+    /// The index of `moves`, a step of `check` per move.
+    ///
+    /// # Errors
+    ///
+    /// Why `check`'s limits stopped it, if they did.
+    fn new(moves: &[Term], check: &mut PeriodicCheck) -> Result<MoveIndex, OutOfLimits> {
+        let mut by_hash: Vec<(u64, u32)> = Vec::with_capacity(moves.len());
+        for (i, t) in moves.iter().enumerate() {
+            check.step()?;
+            by_hash.push((term_hash(t), i as u32));
+        }
         by_hash.sort_unstable();
-        MoveIndex(by_hash)
+        Ok(MoveIndex(by_hash))
     }
 
     /// The number of `mv` among `moves` (those this index was built from).
@@ -221,12 +232,11 @@ impl Machine {
             // A network with an oracle that cannot answer the initial state
             // is passed over (assemble refuses it), and a hybrid network
             // that the prover clearly outpaces too: the prover would reason
-            // about the game faster. A stop ends every attempt.
-            limits.stopped()?;
-            let machine = Machine::assemble(g, started)?;
-            limits.stopped()?;
+            // about the game faster. A stop ends every attempt (assembly and
+            // the race check it as they go).
+            let machine = Machine::assemble(g, started, limits.stop)?;
             if kind == Kind::Hybrid {
-                let pace = pace::race(&machine, game, RACE_STEPS, RACE_BUDGET);
+                let pace = pace::race(&machine, game, RACE_STEPS, RACE_BUDGET, limits.stop)?;
                 if std::env::var_os("BOUTON_GGP_DEBUG").is_some() {
                     eprintln!("race: {pace:?}");
                 }
@@ -260,7 +270,7 @@ impl Machine {
     pub fn compile_hybrid(game: &Game) -> Result<Machine, CompileError> {
         let started = Instant::now();
         let limits = Limits::new(DEFAULT_GROUNDING_LIMIT);
-        Machine::assemble(ground::ground(game, limits, Networks::Hybrid)?, started)
+        Machine::assemble(ground::ground(game, limits, Networks::Hybrid)?, started, limits.stop)
     }
 
     /// Whether some atoms of this machine are answered per state by an
@@ -269,27 +279,42 @@ impl Machine {
         self.0.oracle.is_some()
     }
 
-    /// The machine of the grounding `g`, begun at `started`.
+    /// The machine of the grounding `g`, begun at `started`, stopped by the
+    /// deadline or the cancellation of `stop`: every step checks them as it
+    /// goes (the asks, the circuit, the terms of the moves and the base
+    /// propositions, the oracle and its probe of the initial state).
     ///
     /// # Errors
     ///
     /// [`CompileError::TooLarge`] when `g` has an oracle that cannot answer
-    /// the initial state within its budget.
-    fn assemble(mut g: Grounding, started: Instant) -> Result<Machine, CompileError> {
+    /// the initial state within its budget; [`CompileError::OutOfLimits`]
+    /// once `stop` is reached (never a machine built in part).
+    fn assemble(mut g: Grounding, started: Instant, stop: crate::limits::Limits) -> Result<Machine, CompileError> {
+        stop.check()?;
         if !g.externals.is_empty() {
             let asked = hybrid::state_only_externals(&g);
-            asks::add_asks(&mut g, &asked);
+            asks::add_asks_within(&mut g, &asked, stop)?;
         }
-        let mut circuit = circuit::compile(&g);
+        let mut circuit = circuit::compile_within(&g, stop)?;
+        let check = &mut PeriodicCheck::new(stop);
         let roles: Vec<Term> = g.roles.iter().map(|&r| g.store.to_term(r, &g.symbols)).collect();
         let mut moves: Vec<Vec<Term>> = Vec::new();
         let mut infos = Vec::new();
         for list in std::mem::take(&mut circuit.moves) {
-            moves.push(list.iter().map(|m| g.store.to_term(m.term, &g.symbols)).collect());
+            let mut terms = Vec::with_capacity(list.len());
+            for m in &list {
+                check.step()?;
+                terms.push(g.store.to_term(m.term, &g.symbols));
+            }
+            moves.push(terms);
             infos.push(list);
         }
-        let lookup = moves.iter().map(|list| MoveIndex::new(list)).collect();
-        let base = circuit.base.iter().map(|&b| g.store.to_term(b, &g.symbols)).collect();
+        let lookup = moves.iter().map(|list| MoveIndex::new(list, check)).collect::<Result<_, _>>()?;
+        let mut base = Vec::with_capacity(circuit.base.len());
+        for &b in &circuit.base {
+            check.step()?;
+            base.push(g.store.to_term(b, &g.symbols));
+        }
         let max_goal = circuit.goals.iter().map(|list| list.iter().map(|&(_, v)| v).max().unwrap_or(0)).collect();
         let stats = Stats {
             ground_rules: g.rules.len(),
@@ -304,23 +329,22 @@ impl Machine {
             compile_ms: 0,
             oracle_inputs: circuit.inputs.len(),
         };
-        let oracle = (!g.externals.is_empty()).then(|| {
+        let oracle = if g.externals.is_empty() {
+            None
+        } else {
             let move_terms: Vec<Vec<TermId>> =
                 infos.iter().map(|list: &Vec<MoveInfo>| list.iter().map(|i| i.term).collect()).collect();
-            Oracle::for_network(&g, &circuit, &move_terms)
-        });
+            Some(Oracle::for_network_within(&g, &circuit, &move_terms, stop)?)
+        };
         // An oracle that cannot answer the initial state within its budget
-        // (laikLee_hex's paths as lists) makes the game too large.
-        if let Some(oracle) = &oracle {
-            let mut probe = oracle.clone();
-            let mut memory = vec![0u64; circuit.total_words as usize];
-            memory[..circuit.init.len()].copy_from_slice(&circuit.init);
-            probe.fill_state(&mut memory, &crate::asks::AskTable::default());
-            probe.fill_goal(&mut memory);
-            if probe.exhausted() {
-                return Err(CompileError::TooLarge(ORACLE_TOO_LARGE));
-            }
+        // (laikLee_hex's paths as lists) makes the game too large; one
+        // stopped while it tries says nothing of the game.
+        if let Some(oracle) = &oracle
+            && !oracle.answers_within_budget(&circuit.init, stop)?
+        {
+            return Err(CompileError::TooLarge(ORACLE_TOO_LARGE));
         }
+        stop.check()?;
         let stats = Stats { compile_ms: started.elapsed().as_millis() as u64, ..stats };
         Ok(Machine(Arc::new(Inner { roles, moves, infos, lookup, base, circuit, max_goal, stats, oracle })))
     }
@@ -901,6 +925,137 @@ mod tests {
         let c = &machine.0.circuit;
         assert!(c.legal.is_lowered() && c.next.is_lowered());
         assert!(lowered_programs_agree(&machine, 8, 60) > 100);
+    }
+
+    /// The grounding of the game at `path` (under the crate) that
+    /// [`Machine::compile`] would assemble first (`networks`: `Any`), or
+    /// its hybrid one (`Hybrid`).
+    fn grounding(path: &str, networks: Networks) -> (Game, Grounding) {
+        let game = game(&format!("{}/{path}", env!("CARGO_MANIFEST_DIR")));
+        let g = ground::ground(&game, Limits::new(DEFAULT_GROUNDING_LIMIT), networks).expect(path);
+        (game, g)
+    }
+
+    /// What tells two machines apart: their figures (less the time taken),
+    /// moves and base propositions, and the states of a seeded random
+    /// playout of up to 60 joint moves with the goals at its end.
+    type Fingerprint = (Stats, Vec<Vec<Term>>, Vec<Term>, Vec<State>, Vec<Option<u8>>);
+
+    /// The fingerprint of `machine`.
+    fn fingerprint(machine: &Machine) -> Fingerprint {
+        let stats = Stats { compile_ms: 0, ..machine.stats() };
+        let moves = (0..machine.roles().len()).map(|r| machine.moves(r).to_vec()).collect();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
+        let mut e = Evaluator::new(machine);
+        let mut states = vec![e.state()];
+        for _ in 0..60 {
+            if e.playout(&mut rng, 1) == 0 {
+                break;
+            }
+            states.push(e.state());
+        }
+        (stats, moves, machine.0.base.clone(), states, e.goals())
+    }
+
+    /// Assembles `g` within `stop`.
+    fn assemble(g: &Grounding, stop: crate::limits::Limits) -> Result<Machine, CompileError> {
+        Machine::assemble(g.clone(), Instant::now(), stop)
+    }
+
+    /// A plain network (ticTacToe), one whose oracle answers terminality
+    /// and goals (sudoku) and chess's hybrid network: assembled within
+    /// limits never reached, each is the machine assembled without limits;
+    /// cancelled from another thread at a dozen of the checks it makes (the
+    /// first, the last, and between), each assembly stops at that very check
+    /// with [`CompileError::OutOfLimits`].
+    #[test]
+    fn assembly_stops_at_each_of_its_checks() {
+        use crate::limits::tap;
+        for (path, networks, least) in [
+            ("../../../shared/gdl/ticTacToe.kif", Networks::Any, 3),
+            ("tests/games/sudoku.kif", Networks::Any, 5),
+            ("tests/games/chess.kif", Networks::Hybrid, 200),
+        ] {
+            let (_, g) = grounding(path, networks);
+            let unlimited = assemble(&g, crate::limits::Limits::none()).expect(path);
+            assert_eq!(unlimited.is_hybrid(), networks == Networks::Hybrid || path.contains("sudoku"), "{path}");
+            let (within, reads) = tap::cancelled_at_read(usize::MAX, |stop| assemble(&g, stop));
+            let within = within.expect(path);
+            assert!(reads >= least, "{path}: the limits read {reads} times");
+            assert_eq!(fingerprint(&within), fingerprint(&unlimited), "{path}");
+            let points: Vec<usize> = (0..12).map(|k| 1 + k * (reads - 1) / 11).collect();
+            for n in points {
+                let (stopped, read) = tap::cancelled_at_read(n, |stop| assemble(&g, stop));
+                assert_eq!(
+                    stopped.err(),
+                    Some(CompileError::OutOfLimits(OutOfLimits::Cancelled)),
+                    "{path}: cancelled at read {n} of {reads}"
+                );
+                assert_eq!(read, n, "{path}: no read after the one that stopped it");
+            }
+        }
+    }
+
+    #[test]
+    fn a_passed_deadline_stops_assembly() {
+        let (_, g) = grounding("tests/games/sudoku.kif", Networks::Any);
+        let passed = crate::limits::Limits::none().until(Instant::now() - std::time::Duration::from_millis(1));
+        assert_eq!(assemble(&g, passed).err(), Some(CompileError::OutOfLimits(OutOfLimits::Deadline)));
+    }
+
+    /// A compilation within limits never reached (a deadline an hour off,
+    /// a cancellation never raised) builds the machine a compilation without
+    /// limits does: a plain network and one with an oracle.
+    #[test]
+    fn limits_not_reached_change_no_machine() {
+        use crate::cancel::Canceller;
+        let canceller = Canceller::new();
+        let far = crate::limits::Limits::none()
+            .until(Instant::now() + std::time::Duration::from_secs(3600))
+            .cancelled_by(canceller.handle());
+        for path in ["../../../shared/gdl/connectFour.kif", "tests/games/sudoku.kif"] {
+            let game = game(&format!("{}/{path}", env!("CARGO_MANIFEST_DIR")));
+            let unlimited = Machine::compile(&game).expect(path);
+            let within = Machine::compile_limited(&game, far).expect(path);
+            assert_eq!(fingerprint(&within), fingerprint(&unlimited), "{path}");
+        }
+        assert!(!canceller.is_cancelled());
+    }
+
+    #[test]
+    fn how_soon_assembly_stops_after_a_cancellation() {
+        // Printed, not asserted (`--nocapture`): how long chess's hybrid
+        // network goes on being assembled after a cancellation raised from
+        // another thread at a few points of the work.
+        use crate::cancel::Canceller;
+        let (_, g) = grounding("tests/games/chess.kif", Networks::Hybrid);
+        let started = Instant::now();
+        assemble(&g, crate::limits::Limits::none()).expect("chess assembles");
+        let whole = started.elapsed();
+        println!("chess: assembled in {:.1} ms", whole.as_secs_f64() * 1e3);
+        for eighths in 1..8 {
+            let after = whole * eighths / 8;
+            let canceller = Canceller::new();
+            let stop = crate::limits::Limits::none().cancelled_by(canceller.handle());
+            let cancelled_at = std::sync::Mutex::new(None);
+            let (result, ended) = std::thread::scope(|scope| {
+                scope.spawn(|| {
+                    std::thread::sleep(after);
+                    *cancelled_at.lock().unwrap() = Some(Instant::now());
+                    canceller.cancel();
+                });
+                let result = assemble(&g, stop);
+                (result, Instant::now())
+            });
+            let cancelled_at = cancelled_at.into_inner().unwrap().expect("cancelled");
+            let late = ended.saturating_duration_since(cancelled_at);
+            let what = match &result {
+                Ok(_) => "done first".to_string(),
+                Err(e) => e.to_string(),
+            };
+            println!("chess: cancelled after {after:?}: {what}, {:.2} ms after it", late.as_secs_f64() * 1e3);
+            assert!(matches!(result, Ok(_) | Err(CompileError::OutOfLimits(OutOfLimits::Cancelled))), "{what}");
+        }
     }
 
     /// Chess as a hybrid network: asks, oracle inputs, guarded blocks.

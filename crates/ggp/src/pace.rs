@@ -15,14 +15,19 @@
 //! (The thread's CPU time would be fairer still, but Linux reports it
 //! without `unsafe` only in scheduler ticks, 4 ms here: coarser than a
 //! step.)
+//!
+//! The race is part of a compilation, so it stops at the compilation's
+//! deadline or cancellation: the limits are read before each step, and the
+//! prover's work checks them as it goes.
 
 use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
 
 use crate::game::Game;
+use crate::limits::{Limits, OutOfLimits};
 use crate::machine::{Evaluator, Machine};
-use crate::prover::Prover;
+use crate::prover::{Prover, ProverState};
 
 /// The time each reasoner took for the same transitions.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -75,19 +80,32 @@ const RUNS: usize = 3;
 /// `budget` of wall time is spent). The moves are the machine's, played by
 /// both; the random draws are seeded, so every run plays the same
 /// transitions, and each is played up to [`RUNS`] times (while the budget
-/// lasts), each step's time the least of its runs.
-pub(crate) fn race(machine: &Machine, game: &Game, steps: usize, budget: Duration) -> Pace {
+/// lasts), each step's time the least of its runs. A transition the prover
+/// cannot answer within its budget of operations is timed as far as it went
+/// and ends that run.
+///
+/// # Errors
+///
+/// The deadline or the cancellation of `stop`, once reached (read before
+/// each step, and by the prover's work): no pace then.
+pub(crate) fn race(
+    machine: &Machine,
+    game: &Game,
+    steps: usize,
+    budget: Duration,
+    stop: Limits,
+) -> Result<Pace, OutOfLimits> {
     let until = Instant::now() + budget;
-    let (mut machine_times, mut prover_times) = race_once(machine, game, steps, until);
+    let (mut machine_times, mut prover_times) = race_once(machine, game, steps, until, stop)?;
     for _ in 1..RUNS {
         if Instant::now() >= until {
             break;
         }
-        let (machine_again, prover_again) = race_once(machine, game, steps, until);
+        let (machine_again, prover_again) = race_once(machine, game, steps, until, stop)?;
         keep_least(&mut machine_times, &machine_again);
         keep_least(&mut prover_times, &prover_again);
     }
-    pace_of(&mut machine_times, &mut prover_times)
+    Ok(pace_of(&mut machine_times, &mut prover_times))
 }
 
 /// `times[i]` becomes the lesser of it and `again[i]` (a run cut short by
@@ -99,15 +117,32 @@ fn keep_least(times: &mut [Duration], again: &[Duration]) {
 }
 
 /// One run of [`race`]: the machine's and the prover's time for each step.
-fn race_once(machine: &Machine, game: &Game, steps: usize, until: Instant) -> (Vec<Duration>, Vec<Duration>) {
+///
+/// # Errors
+///
+/// As [`race`].
+fn race_once(
+    machine: &Machine,
+    game: &Game,
+    steps: usize,
+    until: Instant,
+    stop: Limits,
+) -> Result<(Vec<Duration>, Vec<Duration>), OutOfLimits> {
     let mut rng = rand::rngs::SmallRng::seed_from_u64(0x5eed);
     let mut evaluator = Evaluator::new(machine);
-    let mut prover = Prover::new(game);
-    let mut state = prover.initial_state();
+    let mut prover = match Prover::new_within(game, stop) {
+        Err(OutOfLimits::Operations) => Prover::new(game),
+        built => built?,
+    };
+    let mut state = match prover.initial_state_within(stop) {
+        Err(OutOfLimits::Operations) => prover.initial_state(),
+        found => found?,
+    };
     let (mut machine_times, mut prover_times) = (Vec::new(), Vec::new());
     let roles = machine.roles().len();
     let mut moves = Vec::new();
     while machine_times.len() < steps && Instant::now() < until {
+        stop.check()?;
         // The machine: legal moves, terminality, the next state.
         let started = Instant::now();
         if evaluator.is_terminal() {
@@ -117,7 +152,7 @@ fn race_once(machine: &Machine, game: &Game, steps: usize, until: Instant) -> (V
         for r in 0..roles {
             evaluator.legal_moves(r, &mut moves);
             if moves.is_empty() {
-                return (machine_times, prover_times);
+                return Ok((machine_times, prover_times));
             }
             joint.push(moves[rng.random_range(0..moves.len())]);
         }
@@ -125,17 +160,42 @@ fn race_once(machine: &Machine, game: &Game, steps: usize, until: Instant) -> (V
         let machine_time = started.elapsed();
         // The prover: the same, with the machine's moves.
         let started = Instant::now();
-        let inspection = prover.inspect(&state);
         let terms: Vec<_> = joint.iter().enumerate().map(|(r, &m)| machine.moves(r)[m as usize].clone()).collect();
-        state = prover.next_state(&state, &terms);
+        let step = prover_step(&mut prover, &state, &terms, stop);
         let prover_time = started.elapsed();
-        if inspection.terminal {
-            break;
+        match step {
+            Ok(Some(next)) => state = next,
+            Ok(None) => break,
+            Err(OutOfLimits::Operations) => {
+                machine_times.push(machine_time);
+                prover_times.push(prover_time);
+                break;
+            }
+            Err(why) => return Err(why),
         }
         machine_times.push(machine_time);
         prover_times.push(prover_time);
     }
-    (machine_times, prover_times)
+    Ok((machine_times, prover_times))
+}
+
+/// The prover's part of a step of the race in `state`: an inspection (every
+/// role's legal moves, terminality, goals) and the state after `joint`;
+/// `None` if `state` is terminal.
+///
+/// # Errors
+///
+/// Why `stop` ended it, or [`OutOfLimits::Operations`] when the prover's
+/// budget of operations cut an answer short.
+fn prover_step(
+    prover: &mut Prover,
+    state: &ProverState,
+    joint: &[crate::term::Term],
+    stop: Limits,
+) -> Result<Option<ProverState>, OutOfLimits> {
+    let inspection = prover.inspect_within(state, stop)?;
+    let next = prover.next_state_within(state, joint, stop)?;
+    Ok((!inspection.terminal).then_some(next))
 }
 
 /// The pace of the transitions whose times are `machine` and `prover`
@@ -168,10 +228,40 @@ mod tests {
         )
         .unwrap();
         let machine = Machine::compile(&game).unwrap();
-        let pace = race(&machine, &game, 10, Duration::from_secs(5));
+        let pace = race(&machine, &game, 10, Duration::from_secs(5), Limits::none()).unwrap();
         assert_eq!(pace.transitions, 3, "three cells, then the game is over");
         assert!(pace.machine_median < pace.prover_median, "{pace:?}");
         assert!(pace.machine_keeps_pace(), "{pace:?}");
+    }
+
+    /// Cancelled from another thread at any of the checks it makes, the
+    /// race stops there, with no pace; never cancelled, it times what a
+    /// race without limits times.
+    #[test]
+    fn a_race_stops_at_each_of_its_checks() {
+        use crate::limits::tap;
+        let game = Game::parse(
+            "(role x) (role o) (init (cell 1 b)) (init (cell 2 b)) (init (cell 3 b)) (init (control x))
+             (<= (legal ?r (mark ?c)) (true (control ?r)) (true (cell ?c b)))
+             (<= (legal x noop) (true (control o))) (<= (legal o noop) (true (control x)))
+             (<= (next (cell ?c ?r)) (does ?r (mark ?c)))
+             (<= (next (cell ?c ?v)) (true (cell ?c ?v)) (does ?r (mark ?d)) (distinct ?c ?d))
+             (<= (next (control o)) (true (control x))) (<= (next (control x)) (true (control o)))
+             (<= open (true (cell ?c b))) (<= terminal (not open)) (goal x 50) (goal o 50)",
+        )
+        .unwrap();
+        let machine = Machine::compile(&game).unwrap();
+        let budget = Duration::from_secs(3600);
+        let unlimited = race(&machine, &game, 10, budget, Limits::none()).unwrap();
+        let (within, reads) = tap::cancelled_at_read(usize::MAX, |stop| race(&machine, &game, 10, budget, stop));
+        assert_eq!(within.map(|p| p.transitions), Ok(unlimited.transitions));
+        assert_eq!(unlimited.transitions, 3, "three cells, then the game is over");
+        assert!(reads >= 3 * RUNS, "a read before each step of each run: {reads}");
+        for n in 1..=reads {
+            let (stopped, read) = tap::cancelled_at_read(n, |stop| race(&machine, &game, 10, budget, stop));
+            assert_eq!(stopped, Err(OutOfLimits::Cancelled), "cancelled at read {n} of {reads}");
+            assert_eq!(read, n, "no read after the one that stopped it");
+        }
     }
 
     /// A machine a little slower than the prover keeps pace, even a half
