@@ -11,14 +11,23 @@
 //! so that evaluating a node is one pass over a slice.
 //!
 //! [`Code::seal`] lowers the steps to the form [`Code::run`] executes: a
-//! flat list of operations over a stream of packed tests (a test of one bit
-//! in 8 bytes, the usual case, of a mask in 24), where a failed test jumps
-//! straight to the next term, guarded blocks that share their first guard
-//! are skipped together, and inside a block the tests of the guard bits
-//! (which hold there) are dropped. Programs of fewer than [`LOWER_FROM`] clauses are run as
-//! written instead, guarded blocks cleared word by word. [`Code::run_steps`]
-//! interprets the steps plainly, the reference both forms are tested
-//! against.
+//! flat list of operations — guards and runs of nodes — where guarded
+//! blocks that share their first guard are skipped together, and inside a
+//! block the tests of the guard bits (which hold there) are dropped. Each
+//! term of a node becomes a *head*, the one-bit test of it the most likely
+//! to fail, packed in 8 bytes with the node's other heads, and a *tail* of
+//! its other tests in a separate stream (a test of one bit in 8 bytes, of a
+//! mask in 24), run only where the head holds: nearly every term fails at
+//! its head, so a state reads a node's heads and hardly any tail. The
+//! outputs of all guarded nodes are cleared once before the run, so a guard
+//! that fails only jumps. Programs of fewer than [`LOWER_FROM`] clauses are
+//! run as written instead, guarded blocks cleared word by word.
+//! [`Code::run_steps`] interprets the steps plainly, the reference both
+//! forms are tested against.
+//!
+//! Every form assumes what the circuit guarantees: a node reads the inputs,
+//! the outputs of nodes run before it and those of its own recursive group,
+//! never an output computed after it.
 
 /// A test on one word: all `pos` bits set, all `neg` bits clear, and (when
 /// `any` is not zero) at least one `any` bit set.
@@ -85,10 +94,17 @@ pub(crate) struct Code {
     /// The steps lowered by [`Code::seal`], what [`Code::run`] executes in
     /// [`Form::Lowered`]…
     ops: Vec<Op>,
-    /// … the tests of their nodes, encoded (see [`Test::encode`])…
+    /// … the nodes their [`Op::Nodes`] run…
+    lowered: Vec<LoweredNode>,
+    /// … the heads of their nodes' terms, encoded (see [`Head::encode`]),
+    /// each node's together…
+    heads: Vec<u64>,
+    /// … the tails of those terms (their other tests), encoded (see
+    /// [`Test::encode`])…
     tests: Vec<u64>,
-    /// … and the output bits their guards clear, as (word, mask) pairs (in
-    /// [`Form::Direct`], those of the guarded blocks…
+    /// … and the output bits of all guarded nodes, as (word, mask) pairs,
+    /// cleared before the run (in [`Form::Direct`], those of the guarded
+    /// blocks, cleared where their guard is clear…
     clears: Vec<(u32, u64)>,
     /// … each step's range of them, empty for other steps).
     clear_ranges: Vec<(u32, u32)>,
@@ -105,7 +121,8 @@ enum Form {
     /// node once, in order, run without dispatching on steps. For programs
     /// of fewer than [`LOWER_FROM`] clauses.
     Direct { straight: bool },
-    /// The operations the steps are lowered to ([`Code::ops`]).
+    /// The operations the steps are lowered to ([`Code::ops`]), over the
+    /// nodes' heads and tails.
     Lowered,
 }
 
@@ -178,24 +195,33 @@ const KIND_ANY: u64 = 3;
 /// One operation of a lowered program (see [`Code::seal`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Op {
-    /// Writes to `mask` of word `word` whether one of the terms in
-    /// `tests[first..end]` holds.
-    Node { word: u32, mask: u64, first: u32, end: u32 },
-    /// Unless every bit of `mask` is set in word `word`: clears the bits of
-    /// `clears[from..to]` (the outputs of the nodes it guards) and goes on
-    /// at operation `skip` (just after those nodes).
-    Guard { word: u32, mask: u64, from: u32, to: u32, skip: u32 },
+    /// Runs the nodes `lowered[first..end]` in order.
+    Nodes { first: u32, end: u32 },
+    /// Unless every bit of `mask` is set in word `word`: goes on at
+    /// operation `skip` (just after the nodes it guards, whose outputs
+    /// [`Code::run_lowered`] cleared beforehand).
+    Guard { word: u32, mask: u64, skip: u32 },
     /// Runs nodes `first..end` (as written, not lowered) to a fixpoint.
     Fixpoint { first: u32, end: u32 },
 }
 
-/// Whether one of the terms in `tests` (a stream of encoded tests, see
-/// [`Test::encode`]) holds of `bits`: a failed test skips the rest of its
-/// term, a term whose tests all hold ends the search.
+/// A node as [`Code::seal`] lowers it: its output bit (`word * 64 + bit`)
+/// and the range of its terms' heads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct LoweredNode {
+    out: u32,
+    first: u32,
+    end: u32,
+}
+
+/// Whether the term whose tests begin `tests` (a stream of encoded tests,
+/// see [`Test::encode`]) holds of `bits`: its tests run until one fails or
+/// the last (the one with no slots of its term after it) holds.
 #[inline(always)]
-fn terms_hold(tests: &[u64], bits: &[u64]) -> bool {
+fn term_holds(tests: &[u64], bits: &[u64]) -> bool {
     let mut k = 0;
-    while let Some(&head) = tests.get(k) {
+    loop {
+        let head = tests[k];
         let word = bits[head as u32 as usize];
         let rest = (head >> 32) as usize & ((1 << 24) - 1);
         let kind = head >> 62;
@@ -207,16 +233,99 @@ fn terms_hold(tests: &[u64], bits: &[u64]) -> bool {
         } else {
             (word & tests[k + 1] != 0, 2)
         };
-        if holds {
-            if rest == 0 {
+        if !holds {
+            return false;
+        }
+        if rest == 0 {
+            return true;
+        }
+        k += slots;
+    }
+}
+
+/// Whether one of the terms of `heads` (a node's, see [`Head`]) holds of
+/// `bits`, their tails being in `tails`: a term's tail is tested only where
+/// its head holds.
+#[inline(always)]
+fn heads_hold(heads: &[u64], tails: &[u64], bits: &[u64]) -> bool {
+    for &head in heads {
+        let word = bits[(head & HEAD_WORD) as usize];
+        let bit = (word >> ((head >> HEAD_BIT_SHIFT) & 63)) & 1;
+        if bit == (head >> HEAD_EXPECT_SHIFT) & 1 || head & HEAD_ALWAYS != 0 {
+            let tail = (head >> HEAD_TAIL_SHIFT) as u32;
+            if tail == NO_TAIL || term_holds(&tails[tail as usize..], bits) {
                 return true;
             }
-            k += slots;
-        } else {
-            k += slots + rest;
         }
     }
     false
+}
+
+/// A lowered term's head: the one-bit test of the term most likely to fail
+/// (its tail, the term's other tests, runs only where it holds), packed in
+/// a `u64` by [`Head::encode`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Head {
+    /// The word of the tested bit.
+    word: u32,
+    /// The tested bit in that word.
+    bit: u32,
+    /// Whether the bit must be set (else clear).
+    expect: bool,
+    /// Whether there is no test at all (the head always holds: the term has
+    /// no one-bit condition).
+    always: bool,
+    /// Where the tail begins in the stream of tests, [`NO_TAIL`] if the term
+    /// has no other test.
+    tail: u32,
+}
+
+/// The bits of a packed head holding its word (bits 0–23): words from
+/// `1 << 24` on are not lowered (see [`Code::seal`]).
+const HEAD_WORD: u64 = (1 << 24) - 1;
+/// Where a packed head's bit number begins (bits 24–29).
+const HEAD_BIT_SHIFT: u32 = 24;
+/// Where a packed head says whether its bit must be set (bit 30).
+const HEAD_EXPECT_SHIFT: u32 = 30;
+/// A packed head's mark that it always holds (bit 31).
+const HEAD_ALWAYS: u64 = 1 << 31;
+/// Where a packed head's tail begins (bits 32–63).
+const HEAD_TAIL_SHIFT: u32 = 32;
+/// The tail of a head whose term has no other test.
+const NO_TAIL: u32 = u32::MAX;
+
+impl Head {
+    /// The head packed in a `u64`, as [`heads_hold`] reads it.
+    fn encode(&self) -> u64 {
+        assert!(u64::from(self.word) <= HEAD_WORD && self.bit < 64, "a head on word {}", self.word);
+        u64::from(self.word)
+            | u64::from(self.bit) << HEAD_BIT_SHIFT
+            | u64::from(self.expect) << HEAD_EXPECT_SHIFT
+            | if self.always { HEAD_ALWAYS } else { 0 }
+            | u64::from(self.tail) << HEAD_TAIL_SHIFT
+    }
+}
+
+/// Takes from `tests` (a term's) the one-bit test the most likely to fail,
+/// as a head (its tail left unset): a bit required set rather than clear,
+/// in the last word (derived propositions and oracle inputs come after the
+/// state, and are more particular), the last bit of it. A term with no
+/// one-bit condition (only tests of one of several bits, or none) gets a
+/// head that always holds.
+fn choose_head(tests: &mut Vec<Test>) -> Head {
+    let candidates = tests.iter().enumerate().filter(|(_, t)| !t.any).flat_map(|(k, t)| {
+        (0..64u32).rev().filter(move |&b| t.mask >> b & 1 == 1).map(move |b| (t.expect >> b & 1 == 1, t.word, b, k))
+    });
+    let Some((expect, word, bit, k)) = candidates.max_by_key(|&(expect, word, bit, _)| (expect, word, bit)) else {
+        return Head { word: 0, bit: 0, expect: false, always: true, tail: NO_TAIL };
+    };
+    let test = &mut tests[k];
+    test.mask &= !(1 << bit);
+    test.expect &= !(1 << bit);
+    if test.mask == 0 {
+        tests.remove(k);
+    }
+    Head { word, bit, expect, always: false, tail: NO_TAIL }
 }
 
 /// The output bits of `nodes` as (word, mask) pairs, one per word, sorted.
@@ -362,12 +471,16 @@ impl Code {
     /// interprets the steps as [`Code::run_steps`] does); the steps must not
     /// change afterwards.
     ///
-    /// Each node becomes one operation over its clauses as packed tests.
-    /// Consecutive guarded blocks with the same first guard get one guard
-    /// operation for it, which clears all their output bits when it fails;
-    /// each block's second guard gets its own (unless the first implies
-    /// it). The nodes inside a block drop the tests of their guards' bits,
-    /// which hold wherever those nodes run.
+    /// Each node's terms become heads and tails (see [`Code::lower_node`]);
+    /// consecutive nodes outside blocks, and each block's nodes, are one
+    /// operation. Consecutive guarded blocks with the same first guard get
+    /// one guard operation for it, which skips them all when it fails; each
+    /// block's second guard gets its own (unless the first implies it). The
+    /// output bits of all guarded nodes are cleared at the start of each
+    /// run, so a skipped block leaves its outputs clear. The nodes inside a
+    /// block drop the tests of their guards' bits, which hold wherever those
+    /// nodes run. Programs that name words from `1 << 24` on (which a head
+    /// cannot encode) are run as written.
     pub(crate) fn seal(&mut self) {
         self.seal_lowering_from(LOWER_FROM);
     }
@@ -376,10 +489,12 @@ impl Code {
     /// `lower_from` clauses.
     fn seal_lowering_from(&mut self, lower_from: usize) {
         self.ops.clear();
+        self.lowered.clear();
+        self.heads.clear();
         self.tests.clear();
         self.clears.clear();
         self.clear_ranges.clear();
-        if self.clauses.len() < lower_from {
+        if self.clauses.len() < lower_from || self.clauses.iter().any(|c| u64::from(c.word) > HEAD_WORD) {
             self.seal_direct();
             return;
         }
@@ -387,7 +502,13 @@ impl Code {
         while let Some(&step) = self.steps.get(k) {
             match step {
                 Step::Node(i) => {
+                    let index = self.lowered.len() as u32;
                     self.lower_node(i, &[]);
+                    // Consecutive node steps are one operation.
+                    match self.ops.last_mut() {
+                        Some(Op::Nodes { end, .. }) if k > 0 && matches!(self.steps[k - 1], Step::Node(_)) => *end += 1,
+                        _ => self.ops.push(Op::Nodes { first: index, end: index + 1 }),
+                    }
                     k += 1;
                 }
                 Step::Fixpoint { first, end } => {
@@ -401,15 +522,17 @@ impl Code {
                         .take_while(|s| matches!(s, Step::Guarded { guard, .. } if guard[0] == outer))
                         .count();
                     let blocks: Vec<Step> = self.steps[k..k + shared].to_vec();
-                    let outer_op = self.push_guard(outer, blocks.iter().flat_map(|s| s.unguarded()));
+                    let outer_op = self.push_guard(outer);
                     for block in blocks {
                         let Step::Guarded { guard, first, end } = block else { unreachable!("a guarded step") };
                         let inner = guard[1];
                         let implied = if inner.0 == outer.0 { outer.1 } else { 0 };
-                        let inner_op = (inner.1 & !implied != 0).then(|| self.push_guard(inner, block.unguarded()));
+                        let inner_op = (inner.1 & !implied != 0).then(|| self.push_guard(inner));
+                        let index = self.lowered.len() as u32;
                         for i in first..end {
                             self.lower_node(i, &guard);
                         }
+                        self.ops.push(Op::Nodes { first: index, end: self.lowered.len() as u32 });
                         if let Some(op) = inner_op {
                             self.end_guard(op);
                         }
@@ -419,6 +542,11 @@ impl Code {
                 }
             }
         }
+        let guarded = self.steps.iter().flat_map(|s| match *s {
+            Step::Guarded { first, end, .. } => &self.nodes[first as usize..end as usize],
+            _ => &[],
+        });
+        self.clears = output_words(guarded);
         self.form = Form::Lowered;
     }
 
@@ -438,16 +566,10 @@ impl Code {
         self.form = Form::Direct { straight };
     }
 
-    /// Appends a guard operation testing `guard` and clearing the outputs
-    /// of the nodes of `steps` (plain node steps); returns its index, for
+    /// Appends a guard operation testing `guard`; returns its index, for
     /// [`Code::end_guard`].
-    fn push_guard(&mut self, guard: (u32, u64), steps: impl Iterator<Item = Step>) -> usize {
-        let nodes = steps.filter_map(|s| if let Step::Node(i) = s { Some(&self.nodes[i as usize]) } else { None });
-        let words = output_words(nodes);
-        let from = self.clears.len() as u32;
-        self.clears.extend(words);
-        let to = self.clears.len() as u32;
-        self.ops.push(Op::Guard { word: guard.0, mask: guard.1, from, to, skip: 0 });
+    fn push_guard(&mut self, guard: (u32, u64)) -> usize {
+        self.ops.push(Op::Guard { word: guard.0, mask: guard.1, skip: 0 });
         self.ops.len() - 1
     }
 
@@ -459,12 +581,14 @@ impl Code {
         }
     }
 
-    /// Appends the operation of node `i`, run only where the bits of
+    /// Appends to [`Code::lowered`] node `i`, run only where the bits of
     /// `guards` ((word, mask) pairs) are all set: tests of those bits are
     /// left out, and a term left with no test ends the node (it holds).
+    /// Each term becomes a head (see [`choose_head`]) and a tail of its
+    /// other tests, the most likely to fail first.
     fn lower_node(&mut self, i: u32, guards: &[(u32, u64)]) {
         let node = self.nodes[i as usize];
-        let first = self.tests.len() as u32;
+        let first = self.heads.len() as u32;
         let mut term_tests: Vec<Test> = Vec::new();
         for term in self.clauses[node.first as usize..node.end as usize].split_inclusive(|c| c.last) {
             term_tests.clear();
@@ -479,26 +603,46 @@ impl Code {
                 if pos | c.neg != 0 {
                     term_tests.push(Test { word: c.word, any: false, mask: pos | c.neg, expect: pos });
                 }
+                // At least one of one bit: that bit set.
+                let single = any.count_ones() == 1;
                 if any != 0 {
-                    term_tests.push(Test { word: c.word, any: true, mask: any, expect: 0 });
+                    term_tests.push(Test {
+                        word: c.word,
+                        any: !single,
+                        mask: any,
+                        expect: if single { any } else { 0 },
+                    });
                 }
             }
-            if term_tests.is_empty() {
-                // The term always holds here: so does the node (a test of
-                // no bit).
-                Test { word: 0, any: false, mask: 0, expect: 0 }.encode(0, &mut self.tests);
+            let head = choose_head(&mut term_tests);
+            if head.always && term_tests.is_empty() {
+                // The term always holds here: so does the node.
+                self.heads.push(Head { tail: NO_TAIL, ..head }.encode());
                 break;
             }
-            // The most selective tests first, as in `push_node`.
-            term_tests.sort_by_key(|t| (t.any, std::cmp::Reverse(t.mask.count_ones())));
+            // The likeliest to fail first: tests of set bits (the more the
+            // likelier), then of one of some bits, then of clear bits.
+            term_tests.sort_by_key(|t| {
+                let class = if t.any {
+                    1
+                } else if t.expect != 0 {
+                    0
+                } else {
+                    2
+                };
+                (class, std::cmp::Reverse(t.expect.count_ones()), std::cmp::Reverse(t.mask.count_ones()))
+            });
+            let tail = if term_tests.is_empty() { NO_TAIL } else { self.tests.len() as u32 };
             let mut rest: usize = term_tests.iter().map(Test::slots).sum();
             for t in &term_tests {
                 rest -= t.slots();
                 t.encode(rest, &mut self.tests);
             }
+            self.heads.push(Head { tail, ..head }.encode());
         }
-        let end = self.tests.len() as u32;
-        self.ops.push(Op::Node { word: node.word, mask: node.mask, first, end });
+        let end = self.heads.len() as u32;
+        let out = node.word * 64 + node.mask.trailing_zeros();
+        self.lowered.push(LoweredNode { out, first, end });
     }
 
     /// Whether [`Code::seal`] lowered the program.
@@ -558,20 +702,23 @@ impl Code {
     /// [`Code::run`]: the direct form of small programs runs faster alone).
     #[inline(never)]
     fn run_lowered(&self, bits: &mut [u64]) {
+        for &(word, mask) in &self.clears {
+            bits[word as usize] &= !mask;
+        }
         let mut k = 0;
         while let Some(op) = self.ops.get(k) {
             k += 1;
             match *op {
-                Op::Node { word, mask, first, end } => {
-                    let v = terms_hold(&self.tests[first as usize..end as usize], bits);
-                    let w = &mut bits[word as usize];
-                    *w = (*w & !mask) | if v { mask } else { 0 };
+                Op::Nodes { first, end } => {
+                    for node in &self.lowered[first as usize..end as usize] {
+                        let v = heads_hold(&self.heads[node.first as usize..node.end as usize], &self.tests, bits);
+                        let w = &mut bits[(node.out / 64) as usize];
+                        let mask = 1 << (node.out % 64);
+                        *w = (*w & !mask) | if v { mask } else { 0 };
+                    }
                 }
-                Op::Guard { word, mask, from, to, skip } => {
+                Op::Guard { word, mask, skip } => {
                     if bits[word as usize] & mask != mask {
-                        for &(w, m) in &self.clears[from as usize..to as usize] {
-                            bits[w as usize] &= !m;
-                        }
                         k = skip as usize;
                     }
                 }
@@ -816,9 +963,11 @@ mod tests {
                     1 => {
                         let first = code.nodes.len() as u32;
                         let size = rng.random_range(1..4);
+                        // A group's nodes read its outputs and earlier bits only.
+                        let (group_first, group_end) = (out, out + size);
                         for _ in 0..size {
-                            let mut t = random_term(&mut rng, out + size, &[]);
-                            t.literal(out + rng.random_range(0..size), true);
+                            let mut t = random_term(&mut rng, group_end, &[]);
+                            t.literal(group_first + rng.random_range(0..size), true);
                             code.push_node(out, &[t, random_term(&mut rng, out, &[])]);
                             out += 1;
                         }
@@ -879,5 +1028,156 @@ mod tests {
         // The programs compute something, and their blocks run and are skipped.
         assert!(set > 10_000 && clear > 10_000, "{set} set, {clear} clear");
         assert!(blocks_on > 10_000 && blocks_off > 10_000, "{blocks_on} on, {blocks_off} off");
+    }
+
+    /// A game's circuit compiled as [`crate::Machine`] compiles it (a
+    /// hybrid network if `hybrid`), and the memories its legal-moves
+    /// program starts from (state, asks and oracle inputs) in states along
+    /// random playouts of the machine; the circuit's legal moves are checked
+    /// against the machine's on the way (they are the same network).
+    fn game_memories(
+        path: &str,
+        hybrid: bool,
+        playouts: usize,
+        depth: usize,
+    ) -> (crate::circuit::Circuit, Vec<Vec<u64>>) {
+        use crate::ground::{self, Limits, Networks};
+        use rand::SeedableRng;
+        let game = crate::Game::parse(&std::fs::read_to_string(path).expect(path)).expect("the game parses");
+        let machine =
+            if hybrid { crate::Machine::compile_hybrid(&game) } else { crate::Machine::compile(&game) }.expect(path);
+        let networks = if hybrid { Networks::Hybrid } else { Networks::Any };
+        let mut g = ground::ground(&game, Limits::new(crate::DEFAULT_GROUNDING_LIMIT), networks).expect(path);
+        if !g.externals.is_empty() {
+            let asked = crate::hybrid::state_only_externals(&g);
+            crate::asks::add_asks(&mut g, &asked);
+        }
+        let circuit = crate::circuit::compile(&g);
+        let mut oracle = (!g.externals.is_empty()).then(|| {
+            let moves: Vec<Vec<_>> = circuit.moves.iter().map(|l| l.iter().map(|i| i.term).collect()).collect();
+            crate::hybrid::Oracle::for_network(&g, &circuit, &moves)
+        });
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
+        let mut e = crate::Evaluator::new(&machine);
+        let mut memories = Vec::new();
+        let mut legal = Vec::new();
+        for _ in 0..playouts {
+            e.load(&machine.initial_state());
+            for _ in 0..depth {
+                let state = e.state();
+                let mut memory = vec![0u64; circuit.total_words as usize];
+                memory[..state.0.len()].copy_from_slice(&state.0);
+                if let Some(oracle) = &mut oracle {
+                    circuit.ask.run_steps(&mut memory);
+                    oracle.fill_state(&mut memory, &circuit.asks);
+                }
+                let mut bits = memory.clone();
+                circuit.legal.run_steps(&mut bits);
+                for (r, infos) in circuit.moves.iter().enumerate() {
+                    e.legal_moves(r, &mut legal);
+                    let mine: Vec<u32> = (0..infos.len() as u32)
+                        .filter(|&m| {
+                            bits[(infos[m as usize].legal_bit / 64) as usize] >> (infos[m as usize].legal_bit % 64) & 1
+                                == 1
+                        })
+                        .collect();
+                    assert_eq!(mine, legal, "{path}: the legal moves of role {r}");
+                }
+                memories.push(memory);
+                if e.is_terminal() {
+                    break;
+                }
+                let joint: Option<Vec<u32>> =
+                    (0..circuit.moves.len()).map(|r| e.random_legal_move(r, &mut rng)).collect();
+                let Some(joint) = joint else { break };
+                e.advance(&joint);
+            }
+        }
+        (circuit, memories)
+    }
+
+    /// Along random playouts of ticTacToe, connectFour, checkers and chess
+    /// (a hybrid network), the asks, legal-moves-and-terminality and goals
+    /// programs, as sealed and lowered whatever their size, compute exactly
+    /// what their steps do, from each state's inputs with every other word
+    /// stale (random).
+    #[test]
+    fn lowered_programs_compute_what_their_steps_do_in_games() {
+        use rand::{Rng, SeedableRng};
+        let dir = env!("CARGO_MANIFEST_DIR");
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(17);
+        for (path, hybrid, playouts, least) in [
+            (format!("{dir}/../../../shared/gdl/ticTacToe.kif"), false, 20, 100),
+            (format!("{dir}/../../../shared/gdl/connectFour.kif"), false, 10, 100),
+            (format!("{dir}/tests/games/checkers.kif"), false, 3, 100),
+            (format!("{dir}/tests/games/chess.kif"), true, 2, 60),
+        ] {
+            let (circuit, memories) = game_memories(&path, hybrid, playouts, 60);
+            assert!(memories.len() >= least, "{path}: {} states", memories.len());
+            let large = path.contains("chess") || path.contains("checkers");
+            assert_eq!(circuit.legal.is_lowered(), large, "{path}");
+            let programs = [&circuit.ask, &circuit.legal, &circuit.goal];
+            let lowered: Vec<Code> = programs
+                .iter()
+                .map(|&code| {
+                    let mut code = code.clone();
+                    code.seal_lowering_from(0);
+                    code
+                })
+                .collect();
+            let (first, inputs) = (circuit.input_words.0 as usize, circuit.input_words.1 as usize);
+            let mut legal_moves = 0;
+            for memory in &memories {
+                let mut start = memory.clone();
+                for (w, word) in start.iter_mut().enumerate().skip(circuit.state_words as usize) {
+                    if !(first..first + inputs).contains(&w) {
+                        *word = rng.random();
+                    }
+                }
+                let mut plain = start.clone();
+                programs.iter().for_each(|code| code.run_steps(&mut plain));
+                let mut sealed = start.clone();
+                programs.iter().for_each(|code| code.run(&mut sealed));
+                assert_eq!(sealed, plain, "{path}");
+                let mut forced = start.clone();
+                lowered.iter().for_each(|code| code.run(&mut forced));
+                assert_eq!(forced, plain, "{path}");
+                let legal = circuit.moves.iter().flatten().map(|m| m.legal_bit);
+                legal_moves += legal.filter(|&b| plain[(b / 64) as usize] >> (b % 64) & 1 == 1).count();
+            }
+            assert!(legal_moves >= memories.len(), "{path}: {legal_moves} legal moves");
+        }
+    }
+
+    /// A term's head is a bit required set rather than clear, in the last
+    /// word, taken out of its test; a term with only tests of one of
+    /// several bits gets a head that always holds.
+    #[test]
+    fn heads_are_required_bits_taken_from_their_tests() {
+        let mut tests = vec![
+            Test { word: 3, any: false, mask: 0b0110, expect: 0b0100 },
+            Test { word: 5, any: false, mask: 0b1001, expect: 0 },
+            Test { word: 1, any: false, mask: 1 << 40, expect: 1 << 40 },
+        ];
+        let head = choose_head(&mut tests);
+        assert_eq!(head, Head { word: 3, bit: 2, expect: true, always: false, tail: NO_TAIL });
+        assert_eq!(tests[0], Test { word: 3, any: false, mask: 0b0010, expect: 0 });
+        assert_eq!(tests.len(), 3);
+        // The last bit of a test taken: the test goes.
+        let head = choose_head(&mut tests);
+        assert_eq!((head.word, head.bit, head.expect), (1, 40, true));
+        assert_eq!(tests.len(), 2);
+        // Only clear bits left: the last of them.
+        let head = choose_head(&mut tests);
+        assert_eq!((head.word, head.bit, head.expect), (5, 3, false));
+        let mut any = vec![Test { word: 2, any: true, mask: 0b11, expect: 0 }];
+        assert!(choose_head(&mut any).always);
+        assert_eq!(any.len(), 1);
+        // Encoded and read back by `heads_hold`: bit 2 of word 3 set.
+        let tail = Head { word: 3, bit: 2, expect: true, always: false, tail: NO_TAIL }.encode();
+        let mut bits = vec![0u64; 4];
+        assert!(!heads_hold(&[tail], &[], &bits));
+        bits[3] = 0b100;
+        assert!(heads_hold(&[tail], &[], &bits));
     }
 }
