@@ -697,9 +697,6 @@ pub(crate) struct Oracle {
     does: Vec<Vec<TermId>>,
     /// `(true p)` for the base proposition `p` of each state bit.
     truths: Vec<TermId>,
-    /// Whether an evaluation has run out of its budget (its answers may
-    /// then lack atoms).
-    exhausted: bool,
     /// With `BOUTON_GGP_TRACE` set, the symbols: each evaluation reports
     /// its cost and its largest relations by name.
     trace: Option<Box<Symbols>>,
@@ -866,7 +863,6 @@ impl Oracle {
             words,
             does: does_atoms,
             truths,
-            exhausted: false,
             trace,
             lazy,
             inputs,
@@ -962,9 +958,7 @@ impl Oracle {
             return;
         }
         for q in &mut self.state {
-            let spent =
-                Oracle::evaluate(&mut self.store, &self.statics, q, memory, &self.truths, &[], self.trace.as_deref());
-            self.exhausted |= spent;
+            Oracle::evaluate(&mut self.store, &self.statics, q, memory, &self.truths, &[], self.trace.as_deref());
             Oracle::set(&self.bits, q, memory);
         }
     }
@@ -1024,9 +1018,7 @@ impl Oracle {
     /// [`Oracle::fill_state`] in the same state).
     pub(crate) fn fill_goal(&mut self, memory: &mut [u64]) {
         for q in &mut self.goal {
-            let spent =
-                Oracle::evaluate(&mut self.store, &self.statics, q, memory, &self.truths, &[], self.trace.as_deref());
-            self.exhausted |= spent;
+            Oracle::evaluate(&mut self.store, &self.statics, q, memory, &self.truths, &[], self.trace.as_deref());
             Oracle::set(&self.bits, q, memory);
         }
     }
@@ -1052,16 +1044,7 @@ impl Oracle {
         }
         if !self.fill_move_lazily(memory, &does) {
             for q in &mut self.moves {
-                let spent = Oracle::evaluate(
-                    &mut self.store,
-                    &self.statics,
-                    q,
-                    memory,
-                    &self.truths,
-                    &does,
-                    self.trace.as_deref(),
-                );
-                self.exhausted |= spent;
+                Oracle::evaluate(&mut self.store, &self.statics, q, memory, &self.truths, &does, self.trace.as_deref());
                 Oracle::set(&self.bits, q, memory);
             }
         }
@@ -1116,7 +1099,9 @@ impl Oracle {
     }
 
     /// Evaluates `q` in the state of `memory` (with the atoms `facts`, the
-    /// joint move), into its work model; whether it ran out of budget.
+    /// joint move), into its work model. Out of its budget, its answers lack
+    /// atoms: whether an oracle's budget suffices is asked once, of the
+    /// initial state, by [`Oracle::answers_within_budget`].
     fn evaluate(
         store: &mut TermStore,
         statics: &Model,
@@ -1125,9 +1110,9 @@ impl Oracle {
         truths: &[TermId],
         facts: &[TermId],
         trace: Option<&Symbols>,
-    ) -> bool {
+    ) {
         match Oracle::evaluate_within(store, statics, q, memory, truths, facts, trace, Limits::none()) {
-            Ok(spent) => spent,
+            Ok(_) => {}
             Err(why) => unreachable!("an evaluation without limits stops at none: {why}"),
         }
     }
