@@ -1895,15 +1895,22 @@ mod tests {
         check_along(game, (playouts, steps, seed), true)
     }
 
+    /// The games of `../shared/gdl` and its reasoner test cases (the
+    /// directory must be there: an empty list fails).
+    fn shared_games() -> Vec<(String, Game)> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut games = games_in(&root.join("../../../shared/gdl"));
+        assert!(!games.is_empty(), "../shared/gdl holds no games");
+        games.extend(games_in(&root.join("../../../shared/gdl/testcases")));
+        games
+    }
+
     /// The games of the shared directory, the atoms that read the joint
     /// move (`next` among them): every answer right, and most atoms
     /// answered.
     #[test]
     fn move_atoms_agree_with_bottom_up_along_playouts() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut games = games_in(&root.join("../../../shared/gdl"));
-        assert!(!games.is_empty());
-        games.extend(games_in(&root.join("../../../shared/gdl/testcases")));
+        let games = shared_games();
         let (mut answered, mut declined) = (0, 0);
         for (name, game) in games {
             let result = check_moves(&game, 2, 12, 7);
@@ -1975,10 +1982,7 @@ mod tests {
     /// The games of the shared directory: every atom answered, and rightly.
     #[test]
     fn agrees_with_bottom_up_along_playouts() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut games = games_in(&root.join("../../../shared/gdl"));
-        assert!(!games.is_empty());
-        games.extend(games_in(&root.join("../../../shared/gdl/testcases")));
+        let games = shared_games();
         for (name, game) in games {
             let t = std::time::Instant::now();
             let result = check(&game, 2, 12);
