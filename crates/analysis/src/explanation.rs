@@ -40,7 +40,22 @@ pub struct Explanation {
 }
 
 /// How to play from the position, read off the binary table.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Its JSON form (the web game's) is tagged by `kind` and numbers heaps
+/// from 1, as people count them:
+///
+/// ```
+/// use bouton_analysis::Explanation;
+/// use bouton_rules::Convention;
+///
+/// let advice = Explanation::new(&[3, 5, 7], Convention::Normal).advice().clone();
+/// assert_eq!(
+///     serde_json::to_string(&advice).unwrap(),
+///     r#"{"kind":"flip","column":0,"heap":1,"from":3,"to":2}"#,
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Advice {
     /// Nobody can move: the game is over.
     GameOver,
@@ -61,6 +76,7 @@ pub enum Advice {
         /// The leftmost odd column (bit index).
         column: u32,
         /// The heap chosen (index from 0): the first with a 1 in `column`.
+        #[serde(serialize_with = "heap_number")]
         heap: usize,
         /// Its size now.
         from: u64,
@@ -71,6 +87,7 @@ pub enum Advice {
     /// instead leave an odd number of heaps of size 1.
     MisereEndgame {
         /// The heap to reduce (index from 0).
+        #[serde(serialize_with = "heap_number")]
         heap: usize,
         /// Its size now.
         from: u64,
@@ -82,6 +99,11 @@ pub enum Advice {
         /// Heaps of size 1 left after the move (an odd number).
         singles_left: usize,
     },
+}
+
+/// Writes a heap index (from 0) as the heap's number (from 1).
+fn heap_number<S: serde::Serializer>(heap: &usize, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_u64(heap.saturating_add(1) as u64)
 }
 
 impl Advice {
@@ -209,4 +231,57 @@ fn advise(heaps: &[u64], analysis: &Analysis) -> Advice {
         return Advice::MisereEndgame { heap, from, to: target, column_rule_to: Some(to), singles_left: singles_after };
     }
     Advice::Flip { column, heap, from, to }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    /// Every position of up to three heaps of up to 7 tokens.
+    fn small_positions() -> Vec<Vec<u64>> {
+        let mut all = vec![vec![]];
+        let mut longest: Vec<Vec<u64>> = vec![vec![]];
+        for _ in 0..3 {
+            longest = longest.iter().flat_map(|p| (0..=7).map(move |h| [p.as_slice(), &[h]].concat())).collect();
+            all.extend(longest.iter().cloned());
+        }
+        all
+    }
+
+    #[test]
+    fn the_json_form_numbers_the_heaps_from_1_and_keeps_every_other_field() {
+        let mut kinds = std::collections::BTreeSet::new();
+        for heaps in small_positions() {
+            for convention in [Convention::Normal, Convention::Misere] {
+                let advice = Explanation::new(&heaps, convention).advice().clone();
+                let json = serde_json::to_value(&advice).unwrap();
+                let kind = json["kind"].as_str().unwrap().to_owned();
+                let expected = match advice {
+                    Advice::GameOver => json!({"kind": "game-over"}),
+                    Advice::AllColumnsEven => json!({"kind": "all-columns-even"}),
+                    Advice::OddSinglesLeft { singles } => json!({"kind": "odd-singles-left", "singles": singles}),
+                    Advice::Flip { column, from, to, .. } => {
+                        let number = advice.winning_move().unwrap().heap_number();
+                        json!({"kind": "flip", "column": column, "heap": number, "from": from, "to": to})
+                    }
+                    Advice::MisereEndgame { from, to, column_rule_to, singles_left, .. } => {
+                        let number = advice.winning_move().unwrap().heap_number();
+                        json!({
+                            "kind": "misere-endgame",
+                            "heap": number,
+                            "from": from,
+                            "to": to,
+                            "column_rule_to": column_rule_to.map_or(Value::Null, Value::from),
+                            "singles_left": singles_left,
+                        })
+                    }
+                };
+                assert_eq!(json, expected, "{heaps:?} {convention:?}");
+                kinds.insert(kind);
+            }
+        }
+        assert_eq!(kinds.len(), 5, "every kind of advice is met: {kinds:?}");
+    }
 }

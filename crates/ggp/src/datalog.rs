@@ -460,6 +460,17 @@ struct Group {
 /// A join plan without a delta literal, and one per delta literal.
 type RulePlans = (Plan, Vec<(usize, Plan)>);
 
+/// What one evaluation works on, group after group: the terms, the model
+/// it adds to, and how it reads negated literals.
+struct Workspace<'w, 'n> {
+    /// The terms of the rules and of the atoms derived.
+    store: &'w mut TermStore,
+    /// The atoms known, to which the evaluation adds.
+    model: &'w mut Model,
+    /// How a negated literal is read.
+    negation: &'w Negation<'n>,
+}
+
 /// The relations a relation of a recursive group is assumed to hold while
 /// its group is planned (they are still growing).
 const GROWING: usize = 1000;
@@ -674,8 +685,9 @@ impl Evaluator {
         negation: &Negation<'_>,
         budget: &mut Budget,
     ) {
+        let mut on = Workspace { store, model, negation };
         for group in &self.groups {
-            self.run_group(group, store, model, negation, budget, None);
+            self.run_group(group, &mut on, budget, None);
             if budget.is_spent() {
                 return;
             }
@@ -716,10 +728,11 @@ impl Evaluator {
         rounds: Option<usize>,
     ) -> bool {
         let mut evaluator = Evaluator::unplanned(rules, store);
+        let mut on = Workspace { store, model, negation };
         for k in 0..evaluator.groups.len() {
-            evaluator.plan_group(k, store, &|p| model.atoms(p).len());
+            evaluator.plan_group(k, on.store, &|p| on.model.atoms(p).len());
             let group = &evaluator.groups[k];
-            let hopeless = evaluator.run_group(group, store, model, negation, budget, rounds);
+            let hopeless = evaluator.run_group(group, &mut on, budget, rounds);
             if hopeless {
                 return true;
             }
@@ -743,17 +756,18 @@ impl Evaluator {
         budget: &mut Budget,
     ) -> Vec<NRule> {
         let mut evaluator = Evaluator::unplanned(rules, store);
+        let mut on = Workspace { store, model, negation };
         for k in 0..evaluator.groups.len() {
-            evaluator.plan_group(k, store, &|p| model.atoms(p).len());
+            evaluator.plan_group(k, on.store, &|p| on.model.atoms(p).len());
             let group = &evaluator.groups[k];
             let mut room = *budget;
-            evaluator.run_group(group, store, model, negation, &mut room, None);
+            evaluator.run_group(group, &mut on, &mut room, None);
             if room.is_spent() {
                 if room.interruption().is_some() {
                     budget.joins_of(&room);
                 }
                 for &p in &group.preds {
-                    model.remove(p);
+                    on.model.remove(p);
                 }
                 let rest =
                     evaluator.groups[k..].iter().flat_map(|g| g.rules.iter().map(|&r| evaluator.rules[r].clone()));
@@ -764,18 +778,11 @@ impl Evaluator {
         Vec::new()
     }
 
-    /// Evaluates `group` into `model` within `budget`; with `rounds`, gives
-    /// up (and returns `true`) as [`Evaluator::run_once_unless_hopeless`]
-    /// describes.
-    fn run_group(
-        &self,
-        group: &Group,
-        store: &mut TermStore,
-        model: &mut Model,
-        negation: &Negation<'_>,
-        budget: &mut Budget,
-        rounds: Option<usize>,
-    ) -> bool {
+    /// Evaluates `group` into the model of `on` within `budget`; with
+    /// `rounds`, gives up (and returns `true`) as
+    /// [`Evaluator::run_once_unless_hopeless`] describes.
+    fn run_group(&self, group: &Group, on: &mut Workspace<'_, '_>, budget: &mut Budget, rounds: Option<usize>) -> bool {
+        let (store, model, negation) = (&mut *on.store, &mut *on.model, on.negation);
         if !self.prepared && !self.prepare_group(group, model, store, budget) {
             return false;
         }

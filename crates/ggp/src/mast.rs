@@ -192,8 +192,29 @@ mod tests {
     use rand::SeedableRng;
     use rand::rngs::SmallRng;
 
+    /// A deadline no test reaches.
     fn far() -> DeadlineWatch {
         DeadlineWatch::new(std::time::Instant::now() + std::time::Duration::from_secs(3600))
+    }
+
+    /// Runs `playouts` playouts of `mast` from the initial state, each to a
+    /// terminal state, and counts how often role 0 played `chosen`: that
+    /// count and the number of moves made in all.
+    fn count_in_playouts(
+        mast: &mut Mast,
+        e: &mut Evaluator,
+        machine: &Machine,
+        rng: &mut SmallRng,
+        playouts: usize,
+        chosen: u32,
+    ) -> (usize, usize) {
+        let mut trace = Vec::new();
+        for _ in 0..playouts {
+            e.load(&machine.initial_state());
+            mast.playout(e, rng, 100, &mut trace, &mut far());
+            assert!(e.is_terminal());
+        }
+        (trace.iter().filter(|&&(role, m)| role == 0 && m == chosen).count(), trace.len())
     }
 
     #[test]
@@ -214,14 +235,8 @@ mod tests {
         mast.update(&[(0, left); 10], &[1.0]);
         mast.update(&[(0, right); 10], &[0.0]);
         let mut rng = SmallRng::seed_from_u64(3);
-        let mut trace = Vec::new();
-        for _ in 0..200 {
-            e.load(&machine.initial_state());
-            mast.playout(&mut e, &mut rng, 100, &mut trace, &mut far());
-            assert!(e.is_terminal());
-        }
-        assert_eq!(trace.len(), 1000);
-        let lefts = trace.iter().filter(|&&(_, m)| m == left).count();
+        let (lefts, moves) = count_in_playouts(&mut mast, &mut e, &machine, &mut rng, 200, left);
+        assert_eq!(moves, 1000);
         // Greedy 60% of the time, random 40%: about 80% left.
         assert!((700..900).contains(&lefts), "{lefts} of 1000");
         mast.decay(0.5);
@@ -231,23 +246,14 @@ mod tests {
         // move weighs as much as the best.
         let mut gibbs = Mast::new(&e, true, 0.1);
         gibbs.update(&[(0, left); 10], &[1.0]);
-        let mut trace = Vec::new();
-        for _ in 0..100 {
-            e.load(&machine.initial_state());
-            gibbs.playout(&mut e, &mut rng, 100, &mut trace, &mut far());
-        }
-        let lefts = trace.iter().filter(|&&(_, m)| m == left).count();
+        let (lefts, moves) = count_in_playouts(&mut gibbs, &mut e, &machine, &mut rng, 100, left);
+        assert_eq!(moves, 500);
         assert!((200..300).contains(&lefts), "{lefts} of 500: right, unseen, weighs as much as left");
         let mut gibbs = Mast::new(&e, true, 0.1);
         gibbs.update(&[(0, left); 10], &[1.0]);
         gibbs.update(&[(0, right); 10], &[0.0]);
         gibbs.update(&[(0, left); 10], &[1.0]);
-        let mut trace = Vec::new();
-        for _ in 0..100 {
-            e.load(&machine.initial_state());
-            gibbs.playout(&mut e, &mut rng, 100, &mut trace, &mut far());
-        }
-        let lefts = trace.iter().filter(|&&(_, m)| m == left).count();
+        let (lefts, _) = count_in_playouts(&mut gibbs, &mut e, &machine, &mut rng, 100, left);
         assert!(lefts >= 495, "{lefts} of 500");
     }
 }

@@ -5,6 +5,7 @@
 //! the names here follow them.
 
 use crate::HeapGame;
+use crate::periodicity::ArithmeticClaim;
 
 /// The check gives up (proves nothing) past this many options looked at.
 const WORK: u64 = 1 << 26;
@@ -39,15 +40,15 @@ impl Form {
     }
 }
 
-/// What the check found: the largest n whose value it read, or why not.
+/// What the check found for `claim`, from the values G(0) … G(`count` − 1)
+/// read with `at`: the largest n whose value it read, or why not.
 pub(crate) fn prove(
     game: &HeapGame,
     at: &mut impl FnMut(u64) -> u32,
     count: u64,
-    period: u64,
-    saltus: u64,
-    preperiod: u64,
+    claim: ArithmeticClaim,
 ) -> Option<u64> {
+    let ArithmeticClaim { period, saltus, preperiod } = claim;
     if game.unequal_splits() || period == 0 || saltus == 0 {
         return None;
     }

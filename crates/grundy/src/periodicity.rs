@@ -322,7 +322,7 @@ impl ArithmeticTheorem {
     /// `values`: the largest n the proof read, or `None` when it does not
     /// (the values do not show it from `preperiod` to the last, or a
     /// hypothesis fails, or no theorem applies). The values are taken to be
-    /// the game's, as [`compute`](crate::compute) gives them: they are
+    /// the game's, as [`compute`](crate::compute()) gives them: they are
     /// read, not computed again.
     ///
     /// ```
@@ -347,21 +347,18 @@ impl ArithmeticTheorem {
         if !shown {
             return None;
         }
-        self.prove(game, &mut |n| values[n as usize], count, period, saltus, preperiod)
+        self.prove(game, &mut |n| values[n as usize], count, ArithmeticClaim { period, saltus, preperiod })
     }
 
-    /// The proof, if the theorem proves G(n + `period`) = G(n) + `saltus`
-    /// for n ≥ `preperiod` from the values G(0) … G(`count` − 1) (read with
-    /// `at`), which show it from `preperiod` to the last: the largest n it
-    /// read.
+    /// The proof, if the theorem proves `claim` from the values G(0) …
+    /// G(`count` − 1) (read with `at`), which show it from its pre-period to
+    /// the last: the largest n it read.
     pub(crate) fn prove(
         self,
         game: &HeapGame,
         at: &mut impl FnMut(u64) -> u32,
         count: u64,
-        period: u64,
-        saltus: u64,
-        preperiod: u64,
+        claim: ArithmeticClaim,
     ) -> Option<u64> {
         match self {
             ArithmeticTheorem::ClosedForm => {
@@ -372,22 +369,35 @@ impl ArithmeticTheorem {
                     _ => n,
                 };
                 let holds = (0..count.min(64)).all(|n| u64::from(at(n)) == lasker(n));
-                (holds && (period, saltus, preperiod) == (4, 4, 1)).then_some(count.min(64) - 1)
+                let lasker_claim = ArithmeticClaim { period: 4, saltus: 4, preperiod: 1 };
+                (holds && claim == lasker_claim).then_some(count.min(64) - 1)
             }
             ArithmeticTheorem::Prefix { written, first } => {
                 // (H1) holds for every e' ≥ e the values reach; (H2) is tried
                 // from e on, for a few e'.
-                let s = saltus;
+                let ArithmeticClaim { period, saltus: s, preperiod } = claim;
                 let start = preperiod.max(first);
                 (start..start + 8).find_map(|e| {
                     let needed = (e + written - 1).max(written) + period - 1;
                     (needed < count && prefix_condition(at, first, e, period, s)).then_some(needed)
                 })
             }
-            ArithmeticTheorem::Layers => crate::layers::prove(game, at, count, period, saltus, preperiod),
+            ArithmeticTheorem::Layers => crate::layers::prove(game, at, count, claim),
             ArithmeticTheorem::Impossible | ArithmeticTheorem::None => None,
         }
     }
+}
+
+/// What an arithmetic-periodicity proof sets out to prove: G(n + `period`)
+/// = G(n) + `saltus` for every n ≥ `preperiod`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ArithmeticClaim {
+    /// The period p.
+    pub(crate) period: u64,
+    /// The saltus s: what the values gain each period.
+    pub(crate) saltus: u64,
+    /// The pre-period e: the first n it holds from.
+    pub(crate) preperiod: u64,
 }
 
 /// (H2): B(e + p − 1) = {0, …, s − 1} ∪ (B(e − 1) + s), where B(x) is the
@@ -718,7 +728,8 @@ impl PeriodTracker {
         }
         let found = self.arithmetic(at, reached);
         if let Periodicity::Arithmetic { period, saltus, preperiod, .. } = found
-            && let Some(needed) = self.arithmetic.prove(&self.game, at, count, period, saltus, preperiod)
+            && let Some(needed) =
+                self.arithmetic.prove(&self.game, at, count, ArithmeticClaim { period, saltus, preperiod })
         {
             return Periodicity::ArithmeticProved { period, saltus, preperiod, needed };
         }

@@ -251,6 +251,14 @@ async fn computer_turns(state: &AppState, mut record: Record) -> Result<Record, 
     }
 }
 
+/// The answer to a seat holder's request once `seen`'s game is as they
+/// left it: the computer takes its turns ([`computer_turns`]), then the
+/// game as they see it.
+async fn reply(state: &AppState, mut seen: Seen) -> Result<Json<GameView>, ApiError> {
+    seen.record = computer_turns(state, seen.record).await?;
+    Ok(Json(seen.view()))
+}
+
 /// [`computer_turns`] on `record`, kept up to date with every move stored;
 /// failing with [`ApiError::Busy`] when the pool is full.
 async fn computer_turns_now(state: &AppState, record: &mut Record) -> Result<(), ApiError> {
@@ -347,11 +355,10 @@ async fn state_of(
     headers: HeaderMap,
 ) -> Result<Json<GameView>, ApiError> {
     let token = bearer(&headers);
-    let mut seen = look(&state, id, token).await?;
+    let seen = look(&state, id, token).await?;
     // A server stopped between a person's move and the computer's reply
     // left the computer to move: it moves now.
-    seen.record = computer_turns(&state, seen.record).await?;
-    Ok(Json(seen.view()))
+    reply(&state, seen).await
 }
 
 /// A seat holder's action on a game: parse the body, run `work` on the
@@ -369,9 +376,8 @@ async fn act<R: DeserializeOwned + Send + 'static>(
     let request: R = parse_body(body)?;
     let token = bearer(headers);
     let (changed, target, seat) = (Some(id.clone()), id.clone(), token.clone());
-    let mut seen = state.store.run(changed, move |conn| work(conn, target, seat, request)).await?;
-    seen.record = computer_turns(&state, seen.record).await?;
-    Ok(Json(seen.view()))
+    let seen = state.store.run(changed, move |conn| work(conn, target, seat, request)).await?;
+    reply(&state, seen).await
 }
 
 async fn play(
@@ -381,9 +387,8 @@ async fn play(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<GameView>, ApiError> {
     let request: MoveRequest = parse_body(body)?;
-    let mut seen = service::play_move(&state.store, id, bearer(&headers), request).await?;
-    seen.record = computer_turns(&state, seen.record).await?;
-    Ok(Json(seen.view()))
+    let seen = service::play_move(&state.store, id, bearer(&headers), request).await?;
+    reply(&state, seen).await
 }
 
 async fn undo(

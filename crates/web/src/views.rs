@@ -228,61 +228,8 @@ pub struct TableView {
     pub ones: Vec<u32>,
     /// Whether each column is odd.
     pub odd: Vec<bool>,
-    /// The reading of the table.
-    pub advice: AdviceView,
-}
-
-/// How to play, read off the table.
-#[derive(Debug, Clone, Serialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum AdviceView {
-    /// The game is over.
-    GameOver,
-    /// Every column even: the mover loses.
-    AllColumnsEven,
-    /// Misère endgame with an odd number of single tokens: the mover loses.
-    OddSinglesLeft {
-        /// Heaps of 1.
-        singles: usize,
-    },
-    /// Flip the chosen heap's bits in the odd columns.
-    Flip {
-        /// The leftmost odd column.
-        column: u32,
-        /// The heap, from 1.
-        heap: usize,
-        /// Its size.
-        from: u64,
-        /// What to leave.
-        to: u64,
-    },
-    /// Misère endgame rule: leave an odd number of heaps of 1.
-    MisereEndgame {
-        /// The heap, from 1.
-        heap: usize,
-        /// Its size.
-        from: u64,
-        /// What to leave.
-        to: u64,
-        /// What the column rule alone would leave.
-        column_rule_to: Option<u64>,
-        /// Heaps of 1 after the move.
-        singles_left: usize,
-    },
-}
-
-impl From<&Advice> for AdviceView {
-    fn from(advice: &Advice) -> AdviceView {
-        match *advice {
-            Advice::GameOver => AdviceView::GameOver,
-            Advice::AllColumnsEven => AdviceView::AllColumnsEven,
-            Advice::OddSinglesLeft { singles } => AdviceView::OddSinglesLeft { singles },
-            Advice::Flip { column, heap, from, to } => AdviceView::Flip { column, heap: heap + 1, from, to },
-            Advice::MisereEndgame { heap, from, to, column_rule_to, singles_left } => {
-                AdviceView::MisereEndgame { heap: heap + 1, from, to, column_rule_to, singles_left }
-            }
-        }
-    }
+    /// The reading of the table (in its JSON form, heaps from 1).
+    pub advice: Advice,
 }
 
 /// A legal move and the nim-sum it leaves.
@@ -333,7 +280,7 @@ impl AnalysisView {
                 .collect(),
             ones: columns.iter().map(|&c| explanation.ones_in_column(c)).collect(),
             odd: columns.iter().map(|&c| explanation.is_odd(c)).collect(),
-            advice: explanation.advice().into(),
+            advice: explanation.advice().clone(),
             columns,
         };
         let total: u128 = heaps.iter().map(|&h| u128::from(h)).sum();

@@ -597,6 +597,22 @@ struct State {
     adopted: u64,
 }
 
+impl State {
+    /// Stores `g` as G(n), records it and moves on to the next n; false,
+    /// storing nothing, when `g` is above what `store` holds.
+    #[inline]
+    fn keep<S: Store16>(&mut self, g: u32, store: &mut S, rec: &mut Recorder<'_, '_>) -> bool {
+        if g > S::MAX {
+            return false;
+        }
+        self.largest = self.largest.max(g);
+        store.push(g as u16);
+        rec.record(g);
+        self.n += 1;
+        true
+    }
+}
+
 /// Why [`run`] handed back before the end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Handover {
@@ -623,13 +639,9 @@ fn run<S: Store16>(
     }
     while st.n < st.prior.len().min(upto + 1) {
         let g = st.prior.get(st.n).unwrap_or(0);
-        if g > S::MAX {
+        if !st.keep(g, store, rec) {
             return Ok(Handover::Widen);
         }
-        st.largest = st.largest.max(g);
-        store.push(g as u16);
-        rec.record(g);
-        st.n += 1;
         if checkpoint_at(st.n) {
             store.commit()?;
         }
@@ -639,13 +651,9 @@ fn run<S: Store16>(
     }
     while st.n < direct_end {
         let g = direct_value(&st.moves, store, st.n, &mut st.set);
-        if g > S::MAX {
+        if !st.keep(g, store, rec) {
             return Ok(Handover::Widen);
         }
-        st.largest = st.largest.max(g);
-        store.push(g as u16);
-        rec.record(g);
-        st.n += 1;
     }
     store.commit()?;
     if st.n > upto {

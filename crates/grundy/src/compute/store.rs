@@ -83,32 +83,77 @@ pub(crate) trait Store16 {
     }
 }
 
-/// Every value in memory, a byte each (while every value is below 256).
-#[derive(Debug, Default)]
-pub(crate) struct MemStore8 {
-    pub(crate) values: Vec<u8>,
-    room: u64,
+/// A value as an in-memory store keeps it: a byte ([`MemStore8`], while
+/// every value is below 256) or 16 bits ([`MemStore16`]).
+pub(crate) trait MemValue: Copy + Into<u16> {
+    /// The largest value it holds.
+    const MAX: u32;
+    /// `value`, at most [`MemValue::MAX`], as this type.
+    fn narrow(value: u16) -> Self;
+    /// `values` as bytes, when a value is a byte.
+    fn as_bytes(values: &[Self]) -> Option<&[u8]>;
 }
 
-impl MemStore8 {
-    /// Room for `room` values, allocated (not touched) at once.
-    pub(crate) fn with_room(room: u64) -> MemStore8 {
-        MemStore8 { values: Vec::with_capacity(room as usize), room }
-    }
-
-    /// The store holding `values` already, with room for `room` in all.
-    pub(crate) fn adopt(mut values: Vec<u8>, room: u64) -> MemStore8 {
-        values.reserve_exact((room as usize).saturating_sub(values.len()));
-        MemStore8 { values, room }
-    }
-}
-
-impl Store16 for MemStore8 {
+impl MemValue for u8 {
     const MAX: u32 = u8::MAX as u32;
 
     #[inline]
+    fn narrow(value: u16) -> u8 {
+        value as u8
+    }
+
+    #[inline]
+    fn as_bytes(values: &[u8]) -> Option<&[u8]> {
+        Some(values)
+    }
+}
+
+impl MemValue for u16 {
+    const MAX: u32 = u16::MAX as u32;
+
+    #[inline]
+    fn narrow(value: u16) -> u16 {
+        value
+    }
+
+    #[inline]
+    fn as_bytes(_: &[u16]) -> Option<&[u8]> {
+        None
+    }
+}
+
+/// Every value in memory, a `V` each.
+#[derive(Debug, Default)]
+pub(crate) struct MemStore<V> {
+    pub(crate) values: Vec<V>,
+    room: u64,
+}
+
+/// Every value in memory, a byte each (while every value is below 256).
+pub(crate) type MemStore8 = MemStore<u8>;
+
+/// Every value in memory, 16 bits each.
+pub(crate) type MemStore16 = MemStore<u16>;
+
+impl<V> MemStore<V> {
+    /// Room for `room` values, allocated (not touched) at once.
+    pub(crate) fn with_room(room: u64) -> MemStore<V> {
+        MemStore { values: Vec::with_capacity(room as usize), room }
+    }
+
+    /// The store holding `values` already, with room for `room` in all.
+    pub(crate) fn adopt(mut values: Vec<V>, room: u64) -> MemStore<V> {
+        values.reserve_exact((room as usize).saturating_sub(values.len()));
+        MemStore { values, room }
+    }
+}
+
+impl<V: MemValue> Store16 for MemStore<V> {
+    const MAX: u32 = V::MAX;
+
+    #[inline]
     fn get(&mut self, i: u64) -> u16 {
-        u16::from(self.values[i as usize])
+        self.values[i as usize].into()
     }
 
     #[inline]
@@ -116,66 +161,25 @@ impl Store16 for MemStore8 {
         let start = start as usize;
         let len = out.len();
         for (o, &v) in out.iter_mut().zip(&self.values[start..start + len]) {
-            *o = u16::from(v);
+            *o = v.into();
         }
     }
 
     #[inline]
     fn copy_bytes_into(&mut self, start: u64, out: &mut [u8]) -> bool {
         let start = start as usize;
-        out.copy_from_slice(&self.values[start..start + out.len()]);
-        true
+        match V::as_bytes(&self.values[start..start + out.len()]) {
+            Some(bytes) => {
+                out.copy_from_slice(bytes);
+                true
+            }
+            None => false,
+        }
     }
 
     #[inline]
     fn push(&mut self, value: u16) {
-        self.values.push(value as u8);
-    }
-
-    fn commit(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-
-    fn take_error(&mut self) -> Option<io::Error> {
-        None
-    }
-
-    fn is_full(&self, needed: u64) -> bool {
-        needed.min(self.values.len() as u64 + super::BLOCK) > self.room
-    }
-}
-
-/// Every value in memory.
-#[derive(Debug, Default)]
-pub(crate) struct MemStore16 {
-    pub(crate) values: Vec<u16>,
-    room: u64,
-}
-
-impl MemStore16 {
-    /// Room for `room` values, allocated (not touched) at once.
-    pub(crate) fn with_room(room: u64) -> MemStore16 {
-        MemStore16 { values: Vec::with_capacity(room as usize), room }
-    }
-}
-
-impl Store16 for MemStore16 {
-    const MAX: u32 = u16::MAX as u32;
-
-    #[inline]
-    fn get(&mut self, i: u64) -> u16 {
-        self.values[i as usize]
-    }
-
-    #[inline]
-    fn copy_into(&mut self, start: u64, out: &mut [u16]) {
-        let start = start as usize;
-        out.copy_from_slice(&self.values[start..start + out.len()]);
-    }
-
-    #[inline]
-    fn push(&mut self, value: u16) {
-        self.values.push(value);
+        self.values.push(V::narrow(value));
     }
 
     fn commit(&mut self) -> io::Result<()> {
@@ -426,5 +430,53 @@ impl<'a> PagedFile<'a> {
             self.starts[slot] = start;
         }
         self.pages[slot].get((i - start) as usize).copied().unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pushes `values` into `store` and reads them back every way the store
+    /// answers: one by one, and as a run from 3 on.
+    fn read_back(store: &mut impl Store16, values: &[u16]) -> (Vec<u16>, Vec<u16>) {
+        for &v in values {
+            store.push(v);
+        }
+        store.commit().expect("a store in memory cannot fail");
+        let one_by_one = (0..values.len() as u64).map(|i| store.get(i)).collect();
+        let mut run = vec![0; values.len() - 3];
+        store.copy_into(3, &mut run);
+        (one_by_one, run)
+    }
+
+    #[test]
+    fn both_memory_stores_give_back_what_was_pushed() {
+        let values: Vec<u16> = (0..200u16).map(|i| (i * 37) % 256).collect();
+        let expected = (values.clone(), values[3..].to_vec());
+        let mut narrow = MemStore8::with_room(values.len() as u64);
+        assert_eq!(read_back(&mut narrow, &values), expected);
+        let mut wide = MemStore16::with_room(values.len() as u64);
+        assert_eq!(read_back(&mut wide, &values), expected);
+        assert!(narrow.take_error().is_none() && wide.take_error().is_none());
+
+        // Only the byte store hands out bytes.
+        let mut bytes = vec![0u8; 10];
+        assert!(narrow.copy_bytes_into(5, &mut bytes));
+        assert_eq!(bytes, values[5..15].iter().map(|&v| v as u8).collect::<Vec<_>>());
+        assert!(!wide.copy_bytes_into(5, &mut bytes));
+
+        let wide_values: Vec<u16> = (0..100u16).map(|i| i * 613).collect();
+        let mut wide = MemStore16::with_room(100);
+        assert_eq!(read_back(&mut wide, &wide_values), (wide_values.clone(), wide_values[3..].to_vec()));
+        assert_eq!((MemStore8::MAX, MemStore16::MAX), (255, 65_535));
+    }
+
+    #[test]
+    fn an_adopted_store_goes_on_after_its_values() {
+        let mut store = MemStore8::adopt(vec![4, 5, 6], 10);
+        store.push(7);
+        assert_eq!((0..4).map(|i| store.get(i)).collect::<Vec<_>>(), [4, 5, 6, 7]);
+        assert!(store.values.capacity() >= 10);
     }
 }
