@@ -57,25 +57,13 @@ pub async fn commit(conn: &mut Conn, mut record: Record, mv: AnyMove) -> Result<
 
 #[cfg(test)]
 mod tests {
-    use bouton_games::{AnyRules, Budget, Cancel};
-    use bouton_rules::{Convention, Game, Rules};
+    use bouton_games::{Budget, Cancel};
+    use bouton_rules::{Convention, Rules};
 
     use super::*;
 
     fn record(rules: &str, convention: Convention, start: &[u64]) -> Record {
-        let rules = AnyRules::parse(rules, convention).unwrap();
-        let game = Game::new(rules.clone(), rules.position(start).unwrap()).unwrap();
-        Record {
-            id: "test".into(),
-            mode: Mode::ComputerFirst,
-            level: Some(Level::Perfect),
-            seed: 7,
-            owner_token: "owner".into(),
-            guest_token: None,
-            version: 0,
-            game,
-            help: false,
-        }
+        Record::for_tests("test", rules, convention, start, Mode::ComputerFirst)
     }
 
     #[test]

@@ -81,6 +81,28 @@ impl Access {
 }
 
 impl Record {
+    /// A fresh game of `rules` (a rule-set spec such as `"kayles"`) under
+    /// `convention` from the heaps `start`, for the crate's unit tests: id
+    /// `id`, the owner's token `"owner"`, no guest, version 0, seed 7, the
+    /// perfect computer where `mode` has one.
+    #[cfg(test)]
+    pub(crate) fn for_tests(id: &str, rules: &str, convention: Convention, start: &[u64], mode: Mode) -> Record {
+        let rules = AnyRules::parse(rules, convention).expect("a rule set");
+        let game = Game::new(rules.clone(), rules.position(start).expect("a position")).expect("a game");
+        let computer = mode.seats().contains(&SeatKind::Computer);
+        Record {
+            id: id.into(),
+            mode,
+            level: computer.then_some(Level::Perfect),
+            seed: 7,
+            owner_token: "owner".into(),
+            guest_token: None,
+            version: 0,
+            game,
+            help: false,
+        }
+    }
+
     /// Whether hints and the analysis of the position are open now: always,
     /// except in an online game still running whose creator did not allow
     /// them (they would let either seat play the other's moves for it).

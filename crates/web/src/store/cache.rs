@@ -101,26 +101,13 @@ impl Cache {
 
 #[cfg(test)]
 mod tests {
-    use bouton_games::AnyRules;
-    use bouton_rules::{Convention, Game};
+    use bouton_rules::Convention;
 
     use super::*;
     use crate::mode::Mode;
 
     fn record(id: &str, heaps: &[u64]) -> Record {
-        let rules = AnyRules::parse("nim", Convention::Normal).unwrap();
-        let game = Game::new(rules.clone(), rules.position(heaps).unwrap()).unwrap();
-        Record {
-            id: id.into(),
-            mode: Mode::Local,
-            level: None,
-            seed: 1,
-            owner_token: "owner".into(),
-            guest_token: None,
-            version: 0,
-            game,
-            help: false,
-        }
+        Record::for_tests(id, "nim", Convention::Normal, heaps, Mode::Local)
     }
 
     #[test]
