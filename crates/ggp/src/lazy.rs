@@ -28,7 +28,15 @@
 //!
 //! In a state, a node's value is computed once (an epoch-stamped memo), so
 //! the atoms asked in one state share what they read; AND and OR stop at
-//! their first deciding input.
+//! their first deciding input. Evaluation is bound by cache misses (the
+//! circuits grow to millions of nodes, a state reads about a thousand of
+//! them here and there), so a node keeps its memo beside its gate, an AND
+//! or OR of two inputs holds them inline, and an AND of a state bit and
+//! one node (what a deferred rest becomes once grounded) is a *guard* that
+//! reads only the state when the bit is unset; an asked atom whose node is
+//! guarded is answered false from the bit alone, and the atoms asked again
+//! in the order of the last state (the joint move's externals) are found
+//! in that order's array ([`Replay`]) rather than by term id.
 //!
 //! The rest of a body after a state literal is *deferred*, grounded only the
 //! first time a state with that literal's bit is evaluated. A state literal
@@ -43,7 +51,10 @@
 //! Solving a rule body works on a *frame* (its literals left, bindings,
 //! trail, conjunction and solutions), taken from a pool and given back, so
 //! that grounding a new atom allocates no buffers once warm; the grounded
-//! atoms' nodes are a vector by term id.
+//! atoms' nodes are a vector by term id. A static or state literal with
+//! every argument bound is found by an index on its arguments rather than
+//! by building its instance in the term store (whose table, holding every
+//! atom grounded, is a few cache misses per lookup).
 //!
 //! What a circuit cannot evaluate, [`Lazy::value`] declines (`None`), and the
 //! caller asks the rules instead: an atom that depends positively on itself
@@ -60,7 +71,7 @@ use crate::datalog::{Model, equal, estimate, find_instance, instantiate, match_p
 use crate::hash::FastMap;
 use crate::index::{Index, Shape, key_of_pattern};
 use crate::normalize::{Lit, NRule, Pat};
-use crate::store::{Pred, TermId, TermStore};
+use crate::store::{Node, Pred, TermId, TermStore};
 use crate::symbol::kw;
 
 /// Most nodes all circuits together may have; past it, atoms not yet
@@ -92,7 +103,11 @@ const TRUE: NodeId = 1;
 /// A node with no leaf yet.
 const NONE: NodeId = u32::MAX;
 
-/// One gate: its inputs are a range of [`Lazy::inputs`].
+/// One gate. An AND or OR of more than two inputs has them in a range of
+/// [`Lazy::inputs`]; one of two has them inline, so that evaluating it
+/// reads no other place of memory than its inputs' nodes (nine in ten of
+/// chess's evaluated gates have two inputs, eight in ten a state bit among
+/// them: [`Gate::Guard`]).
 #[derive(Debug, Clone, Copy)]
 enum Gate {
     Const(bool),
@@ -101,8 +116,17 @@ enum Gate {
     Not(NodeId),
     And(u32, u32),
     Or(u32, u32),
+    /// The AND of two nodes, the first evaluated first.
+    And2(NodeId, NodeId),
+    /// The OR of two nodes, the first evaluated first.
+    Or2(NodeId, NodeId),
+    /// State bit `.0` AND the node `.1`: what a deferred rest becomes once
+    /// grounded, and any AND of a state bit and one other node. False
+    /// without a read past the gate when the bit is unset.
+    Guard(u32, NodeId),
     /// State bit `.0` AND the rest of a rule body, grounded only the first
-    /// time the bit is set in a state evaluated ([`Lazy::conts`]`[.1]`).
+    /// time the bit is set in a state evaluated ([`Lazy::conts`]`[.1]`);
+    /// then a [`Gate::Guard`].
     Defer(u32, u32),
     /// Whether the joint move evaluated holds this `(does r m)` atom.
     Move(TermId),
@@ -118,6 +142,28 @@ enum Gate {
     /// atom, each grounded the first time that atom is evaluated
     /// ([`Lazy::switches`]).
     Switch(u32),
+}
+
+impl Gate {
+    /// A state bit that must be set for the gate to hold, if it has one:
+    /// the gate's own bit for a leaf, a guard or a deferred rest. It stays
+    /// so as the gate changes (a deferred rest becomes a guard of the same
+    /// bit), until the circuits are forgotten.
+    fn guard(self) -> Option<u32> {
+        match self {
+            Gate::Bit(bit) | Gate::Guard(bit, _) | Gate::Defer(bit, _) => Some(bit),
+            _ => None,
+        }
+    }
+}
+
+/// A node of the circuits: its gate, and beside it (in the same cache
+/// line) its value in the current state: `epoch << 2 | value` when computed
+/// in it, `epoch << 2 | 2` while being computed ([`Lazy::eval`]).
+#[derive(Debug, Clone, Copy)]
+struct NodeCell {
+    gate: Gate,
+    memo: u32,
 }
 
 /// The rest of a rule body after a state literal, not grounded yet (or from
@@ -153,8 +199,42 @@ struct Enumeration {
     to: u32,
     /// The rest of the body with the literal matched to a candidate, for
     /// the candidates whose bit was set in some state evaluated, as (state
-    /// bit, node) sorted by bit.
+    /// bit, node): the first two here, ([`NO_BIT`], [`FALSE`]) where none,
+    /// beside the enumeration's other fields (most enumerations have no
+    /// more, and finding them then reads no other place of memory)...
+    near: [(u32, NodeId); 2],
+    /// ... and the others, sorted by bit.
     rests: Vec<(u32, NodeId)>,
+}
+
+impl Enumeration {
+    /// The rest grounded for the candidate of state bit `bit`, if any.
+    /// `at`: where to start looking in [`Enumeration::rests`] (the
+    /// candidates being met in the order of their bits), moved to where
+    /// `bit`'s rest is or would go.
+    fn rest_of(&self, bit: u32, at: &mut usize) -> Option<NodeId> {
+        if let Some(&(_, rest)) = self.near.iter().find(|&&(b, _)| b == bit) {
+            return Some(rest);
+        }
+        *at += self.rests[*at..].partition_point(|&(b, _)| b < bit);
+        self.rests.get(*at).filter(|&&(b, _)| b == bit).map(|&(_, rest)| rest)
+    }
+
+    /// Records `rest` as the rest of the candidate of state bit `bit`, at
+    /// `at` in [`Enumeration::rests`] (as [`Enumeration::rest_of`] left
+    /// it) when the near ones are taken.
+    fn add_rest(&mut self, at: usize, bit: u32, rest: NodeId) {
+        match self.near.iter_mut().find(|(b, _)| *b == NO_BIT) {
+            Some(free) => *free = (bit, rest),
+            None => self.rests.insert(at, (bit, rest)),
+        }
+    }
+
+    /// Every rest grounded, as (state bit, node).
+    #[cfg(test)]
+    fn all_rests(&self) -> impl Iterator<Item = (u32, NodeId)> + '_ {
+        self.near.iter().copied().filter(|&(b, _)| b != NO_BIT).chain(self.rests.iter().copied())
+    }
 }
 
 /// Candidates of an enumeration in one state word: the word's place in
@@ -198,6 +278,65 @@ impl Frame {
         self.b.resize(width, None);
         self.trail.clear();
         self.conj.clear();
+    }
+}
+
+/// An atom asked, with its node and the state bit that node needs to hold
+/// ([`Gate::guard`], [`NO_BIT`] if none).
+#[derive(Debug, Clone, Copy)]
+struct Asked {
+    atom: TermId,
+    node: NodeId,
+    guard: u32,
+}
+
+/// The atoms asked since the state (or the joint move) last changed, in
+/// the order of the last such sequence: a caller that asks the same atoms
+/// in the same order state after state (the joint move's externals, a few
+/// hundred in chess) finds each one's node and guard bit at the next place
+/// of a short array, rather than in the table by term id, and most of
+/// them are then answered false by their guard bit alone, without reading
+/// their node. An atom asked out of that order is looked up as before and
+/// takes its place in the sequence.
+#[derive(Debug, Clone, Default)]
+struct Replay {
+    asked: Vec<Asked>,
+    /// How many atoms have been asked in this sequence.
+    at: usize,
+}
+
+impl Replay {
+    /// Most atoms a sequence remembers.
+    const MOST: usize = 1 << 14;
+
+    /// Starts a new sequence (of a new state or joint move).
+    fn restart(&mut self) {
+        self.at = 0;
+    }
+
+    /// The atom asked at this place in the last sequence, if it is `atom`;
+    /// moves on to the next place either way.
+    fn next(&mut self, atom: TermId) -> Option<Asked> {
+        let at = self.at;
+        self.at += 1;
+        self.asked.get(at).copied().filter(|asked| asked.atom == atom)
+    }
+
+    /// Records `asked` at the place [`Replay::next`] just passed (when the
+    /// places before it are recorded, and within [`Replay::MOST`]).
+    fn record(&mut self, asked: Asked) {
+        let at = self.at - 1;
+        if at < self.asked.len() {
+            self.asked[at] = asked;
+        } else if at == self.asked.len() && at < Self::MOST {
+            self.asked.push(asked);
+        }
+    }
+
+    /// Forgets every sequence (the nodes they name are gone).
+    fn clear(&mut self) {
+        self.asked.clear();
+        self.at = 0;
     }
 }
 
@@ -348,7 +487,8 @@ pub(crate) struct Lazy {
     /// The place in [`Lazy::indexes`] of the index of each relation and
     /// shape of the literal it answers.
     index_of: FastMap<(Pred, Shape), u32>,
-    gates: Vec<Gate>,
+    /// The nodes, by id: each gate with its memo.
+    nodes: Vec<NodeCell>,
     inputs: Vec<NodeId>,
     /// The deferred rests of rule bodies ([`Gate::Defer`]), with their
     /// literals and bindings stored flat.
@@ -404,10 +544,11 @@ pub(crate) struct Lazy {
     calls: FastMap<Box<[u64]>, Status<Arc<[TermId]>>>,
     /// Steps taken by the current ask.
     work: usize,
-    /// Each node's value in the current state: `epoch << 1 | value` when
-    /// computed in it.
-    memo: Vec<u32>,
+    /// The current state's stamp in the nodes' memos.
     epoch: u32,
+    /// The atoms asked without a joint move, then those asked with one
+    /// ([`Lazy::value`], [`Lazy::value_after`]), in their last order.
+    replays: [Replay; 2],
     /// The state the memo is for (its words).
     seen: Vec<u64>,
     /// The `does` atoms of the joint move the memo is for (one per role),
@@ -493,7 +634,7 @@ impl Lazy {
             base_sizes,
             indexes: Vec::new(),
             index_of: FastMap::default(),
-            gates: vec![Gate::Const(false), Gate::Const(true)],
+            nodes: vec![NodeCell { gate: Gate::Const(false), memo: 0 }, NodeCell { gate: Gate::Const(true), memo: 0 }],
             inputs: Vec::new(),
             conts: Vec::new(),
             cont_lits: Vec::new(),
@@ -518,8 +659,8 @@ impl Lazy {
             atoms: AtomNodes::default(),
             calls: FastMap::default(),
             work: 0,
-            memo: vec![0; 2],
             epoch: 1,
+            replays: Default::default(),
             seen: vec![0; base.len().div_ceil(64)],
             joint: Vec::new(),
             moving: false,
@@ -531,7 +672,7 @@ impl Lazy {
     /// About how many bytes the circuits take, with what they were grounded
     /// from (the deferred rests, the atoms' table, the store's new terms).
     fn bytes(&self) -> usize {
-        self.gates.len() * (std::mem::size_of::<Gate>() + 8)
+        self.nodes.len() * (std::mem::size_of::<NodeCell>() + 4)
             + self.inputs.len() * 4
             + self.conts.len() * std::mem::size_of::<Cont>()
             + self.cont_lits.len()
@@ -549,7 +690,7 @@ impl Lazy {
     /// Forgets every circuit: atoms are grounded again as they are asked.
     fn forget(&mut self) {
         self.store = (*self.pristine).clone();
-        self.gates.truncate(2);
+        self.nodes.truncate(2);
         self.heights.truncate(2);
         self.inputs.clear();
         self.conts.clear();
@@ -565,8 +706,7 @@ impl Lazy {
         self.switches.clear();
         self.atoms.clear();
         self.calls.clear();
-        self.memo.clear();
-        self.memo.resize(2, 0);
+        self.replays.iter_mut().for_each(Replay::clear);
     }
 
     /// Starts a new state: the node values computed so far are forgotten.
@@ -575,9 +715,15 @@ impl Lazy {
     /// of its last call, so calling this is never needed for correct
     /// answers; it is cheap.
     pub(crate) fn begin_state(&mut self) {
+        self.replays.iter_mut().for_each(Replay::restart);
+        self.epoch_step();
+    }
+
+    /// Forgets the node values computed so far (a new stamp for the memos).
+    fn epoch_step(&mut self) {
         self.epoch += 1;
         if self.epoch >= 1 << 29 {
-            self.memo.fill(0);
+            self.nodes.iter_mut().for_each(|n| n.memo = 0);
             self.epoch = 1;
         }
     }
@@ -616,34 +762,49 @@ impl Lazy {
             return None;
         }
         let words = self.seen.len();
+        let same_state = state[..words] == self.seen[..];
         let same_move = match joint {
             None => !self.moving,
             Some(joint) => self.moving && self.joint == joint,
         };
-        if state[..words] != self.seen[..] || !same_move {
-            if state[..words] != self.seen[..] {
+        if !same_state || !same_move {
+            if !same_state {
                 self.seen.copy_from_slice(&state[..words]);
                 if self.bytes() > MEMORY {
                     self.forget();
                 }
+                self.replays.iter_mut().for_each(Replay::restart);
             }
             self.moving = joint.is_some();
             self.joint.clear();
             self.joint.extend_from_slice(joint.unwrap_or_default());
-            self.begin_state();
+            self.replays[usize::from(self.moving)].restart();
+            self.epoch_step();
         }
-        let node = match self.atoms.get(atom) {
-            Some(Status::Done(node)) => node,
-            Some(_) => return None,
+        let replay = usize::from(self.moving);
+        let (node, guard) = match self.replays[replay].next(atom) {
+            Some(asked) => (asked.node, asked.guard),
             None => {
-                let pred = self.store.pred(atom);
-                if self.source(pred) == Source::Static && self.statics.relation(pred).is_none() {
-                    return None;
-                }
-                self.work = 0;
-                self.ground(atom, 0).ok()?
+                let node = match self.atoms.get(atom) {
+                    Some(Status::Done(node)) => node,
+                    Some(_) => return None,
+                    None => {
+                        let pred = self.store.pred(atom);
+                        if self.source(pred) == Source::Static && self.statics.relation(pred).is_none() {
+                            return None;
+                        }
+                        self.work = 0;
+                        self.ground(atom, 0).ok()?
+                    }
+                };
+                let guard = self.nodes[node as usize].gate.guard().unwrap_or(NO_BIT);
+                self.replays[replay].record(Asked { atom, node, guard });
+                (node, guard)
             }
         };
+        if guard != NO_BIT && !self.bit(guard) {
+            return Some(false);
+        }
         self.work = 0;
         self.eval(node).ok()
     }
@@ -654,28 +815,30 @@ impl Lazy {
     /// fail as grounding does); an evaluation that meets a node it is still
     /// evaluating (a positive cycle through deferred rests) fails.
     fn eval(&mut self, node: NodeId) -> Result<bool, Stop> {
-        let gate = self.gates[node as usize];
+        let NodeCell { gate, memo } = self.nodes[node as usize];
         match gate {
             Gate::Const(c) => return Ok(c),
             Gate::Bit(bit) => return Ok(self.bit(bit)),
-            Gate::Defer(bit, _) if !self.bit(bit) => return Ok(false),
+            Gate::Defer(bit, _) | Gate::Guard(bit, _) if !self.bit(bit) => return Ok(false),
             Gate::Move(atom) => return self.moved(atom),
             _ => {}
         }
-        let memo = self.memo[node as usize];
         if memo >> 2 == self.epoch {
             if memo & 2 != 0 {
                 return Err(Stop::Cycle);
             }
             return Ok(memo & 1 == 1);
         }
-        self.memo[node as usize] = self.epoch << 2 | 2;
+        self.nodes[node as usize].memo = self.epoch << 2 | 2;
         let value = match gate {
             Gate::Const(c) => Ok(c),
             Gate::Bit(bit) => Ok(self.bit(bit)),
             Gate::Not(input) => self.eval(input).map(|v| !v),
             Gate::And(from, to) => self.eval_all(from, to, true),
             Gate::Or(from, to) => self.eval_all(from, to, false),
+            Gate::And2(a, b) => self.eval_pair(a, b, true),
+            Gate::Or2(a, b) => self.eval_pair(a, b, false),
+            Gate::Guard(_, rest) => self.input(rest),
             Gate::Defer(bit, cont) => {
                 let rest = self.expand(node, bit, cont);
                 rest.and_then(|rest| self.eval(rest))
@@ -684,34 +847,52 @@ impl Lazy {
             Gate::Switch(cont) => self.eval_switch(node, cont),
             Gate::Enumerate(enumeration) => self.eval_enumeration(enumeration),
         };
-        match value {
-            Ok(v) => self.memo[node as usize] = self.epoch << 2 | u32::from(v),
-            Err(_) => self.memo[node as usize] = 0,
-        }
+        self.nodes[node as usize].memo = match value {
+            Ok(v) => self.epoch << 2 | u32::from(v),
+            Err(_) => 0,
+        };
         value
     }
 
-    /// Whether all (`all`) or any of the inputs `from..to` hold.
-    ///
-    /// An input that is a leaf, a deferred rest whose bit is unset or a gate
-    /// already evaluated in this state is read here, without a call. An
-    /// input that cannot be evaluated (the joint move without one, a
-    /// cycle, a limit) fails the gate only if no other input decides it.
+    /// The value of the input `input` of a gate being evaluated: a leaf, a
+    /// guarded node whose bit is unset or a gate already evaluated in this
+    /// state is read here, without a call to [`Lazy::eval`].
+    #[inline(always)]
+    fn input(&mut self, input: NodeId) -> Result<bool, Stop> {
+        let NodeCell { gate, memo } = self.nodes[input as usize];
+        match gate {
+            Gate::Const(c) => Ok(c),
+            Gate::Bit(bit) => Ok(self.bit(bit)),
+            Gate::Defer(bit, _) | Gate::Guard(bit, _) if !self.bit(bit) => Ok(false),
+            Gate::Move(atom) => self.moved(atom),
+            _ if memo >> 2 == self.epoch && memo & 2 == 0 => Ok(memo & 1 == 1),
+            _ => self.eval(input),
+        }
+    }
+
+    /// Whether both (`all`) or either of `a` and `b` hold, `a` first. An
+    /// input that cannot be evaluated fails the gate only if the other does
+    /// not decide it.
+    fn eval_pair(&mut self, a: NodeId, b: NodeId, all: bool) -> Result<bool, Stop> {
+        let first = self.input(a);
+        if first == Ok(!all) {
+            return first;
+        }
+        match self.input(b) {
+            Ok(second) if second != all => Ok(second),
+            second => first.and(second),
+        }
+    }
+
+    /// Whether all (`all`) or any of the inputs `from..to` hold, each read
+    /// as by [`Lazy::input`]. An input that cannot be evaluated (the joint
+    /// move without one, a cycle, a limit) fails the gate only if no other
+    /// input decides it.
     fn eval_all(&mut self, from: u32, to: u32, all: bool) -> Result<bool, Stop> {
         let mut failed = None;
         for k in from..to {
             let input = self.inputs[k as usize];
-            let value = match self.gates[input as usize] {
-                Gate::Const(c) => Ok(c),
-                Gate::Bit(bit) => Ok(self.bit(bit)),
-                Gate::Defer(bit, _) if !self.bit(bit) => Ok(false),
-                Gate::Move(atom) => self.moved(atom),
-                _ => {
-                    let memo = self.memo[input as usize];
-                    if memo >> 2 == self.epoch && memo & 2 == 0 { Ok(memo & 1 == 1) } else { self.eval(input) }
-                }
-            };
-            match value {
+            match self.input(input) {
                 Ok(value) if value != all => return Ok(!all),
                 Ok(_) => {}
                 Err(stop) => failed = failed.or(Some(stop)),
@@ -747,13 +928,11 @@ impl Lazy {
             while set != 0 {
                 let bit = word * 64 + set.trailing_zeros();
                 set &= set - 1;
-                let rests = &self.enumerations[e].rests;
-                at += rests[at..].partition_point(|&(b, _)| b < bit);
-                let rest = match rests.get(at) {
-                    Some(&(b, rest)) if b == bit => rest,
-                    _ => match self.expand_matched(cont, self.truths[bit as usize]) {
+                let rest = match self.enumerations[e].rest_of(bit, &mut at) {
+                    Some(rest) => rest,
+                    None => match self.expand_matched(cont, self.truths[bit as usize]) {
                         Ok(rest) => {
-                            self.enumerations[e].rests.insert(at, (bit, rest));
+                            self.enumerations[e].add_rest(at, bit, rest);
                             self.enumerated_rests += 1;
                             rest
                         }
@@ -763,12 +942,7 @@ impl Lazy {
                         }
                     },
                 };
-                let value = match self.gates[rest as usize] {
-                    Gate::Const(c) => Ok(c),
-                    Gate::Bit(bit) => Ok(self.bit(bit)),
-                    _ => self.eval(rest),
-                };
-                match value {
+                match self.input(rest) {
                     Ok(true) => return Ok(true),
                     Ok(false) => {}
                     Err(stop) => failed = failed.or(Some(stop)),
@@ -864,15 +1038,16 @@ impl Lazy {
     }
 
     /// Grounds the deferred rest `cont` of gate `node` (after state bit
-    /// `bit`): the gate becomes the AND of the bit and the rest, whose node
-    /// is returned.
+    /// `bit`): the gate becomes the AND of the bit and the rest (a
+    /// [`Gate::Guard`], constants folded), whose node is returned.
     fn expand(&mut self, node: NodeId, bit: u32, cont: u32) -> Result<NodeId, Stop> {
         let (f, rule, head) = self.resume(cont, false);
         let rest = self.solve_for(rule, head, f)?;
-        let leaf = self.leaf(bit)?;
-        let from = self.inputs.len() as u32;
-        self.inputs.extend_from_slice(&[leaf, rest]);
-        self.gates[node as usize] = Gate::And(from, from + 2);
+        self.nodes[node as usize].gate = match rest {
+            FALSE => Gate::Const(false),
+            TRUE => Gate::Bit(bit),
+            _ => Gate::Guard(bit, rest),
+        };
         Ok(rest)
     }
 
@@ -911,7 +1086,7 @@ impl Lazy {
 
     /// Adds a gate of `inputs` (already folded).
     fn gate(&mut self, gate: Gate, inputs: &[NodeId]) -> Result<NodeId, Stop> {
-        if self.gates.len() >= MAX_NODES {
+        if self.nodes.len() >= MAX_NODES {
             return Err(Stop::Full);
         }
         self.step()?;
@@ -919,19 +1094,24 @@ impl Lazy {
         if height > MAX_HEIGHT {
             return Err(Stop::Tall);
         }
-        let id = self.gates.len() as NodeId;
-        let gate = match gate {
-            Gate::And(..) | Gate::Or(..) => {
+        let id = self.nodes.len() as NodeId;
+        let gate = match (gate, inputs) {
+            (Gate::And(..), &[a, b]) => match (self.nodes[a as usize].gate, self.nodes[b as usize].gate) {
+                (Gate::Bit(bit), _) => Gate::Guard(bit, b),
+                (_, Gate::Bit(bit)) => Gate::Guard(bit, a),
+                _ => Gate::And2(a, b),
+            },
+            (Gate::Or(..), &[a, b]) => Gate::Or2(a, b),
+            (Gate::And(..) | Gate::Or(..), _) => {
                 let from = self.inputs.len() as u32;
                 self.inputs.extend_from_slice(inputs);
                 let to = self.inputs.len() as u32;
                 if matches!(gate, Gate::And(..)) { Gate::And(from, to) } else { Gate::Or(from, to) }
             }
-            other => other,
+            (other, _) => other,
         };
-        self.gates.push(gate);
+        self.nodes.push(NodeCell { gate, memo: 0 });
         self.heights.push(height);
-        self.memo.push(0);
         Ok(id)
     }
 
@@ -951,7 +1131,7 @@ impl Lazy {
             TRUE => return Ok(FALSE),
             _ => {}
         }
-        if let Gate::Not(input) = self.gates[node as usize] {
+        if let Gate::Not(input) = self.nodes[node as usize].gate {
             return Ok(input);
         }
         if let Some(&n) = self.negations.get(&node) {
@@ -1212,7 +1392,7 @@ impl Lazy {
                 let node = self.ground_literal(p, &f.b, f.depth)?;
                 // A state literal's rest is deferred as an enumerated one's
                 // is: grounded only once a state with its bit is evaluated.
-                match self.gates[node as usize] {
+                match self.nodes[node as usize].gate {
                     Gate::Bit(bit) if self.deferring.is_some() => self.defer(node, bit, f),
                     _ => self.then(node, rule, f),
                 }
@@ -1263,7 +1443,7 @@ impl Lazy {
             let (node, bit) = match source {
                 Source::Derived => {
                     let node = self.ground(atom, f.depth + 1)?;
-                    match self.gates[node as usize] {
+                    match self.nodes[node as usize].gate {
                         Gate::Bit(bit) if self.deferring.is_some() => (node, Some(bit)),
                         _ => (node, None),
                     }
@@ -1327,7 +1507,7 @@ impl Lazy {
         }
         let cont = if f.left.is_empty() { NO_CONT } else { self.cont(Some(lit), f)? };
         let enumeration = self.enumerations.len() as u32;
-        self.enumerations.push(Enumeration { cont, from, to, rests: Vec::new() });
+        self.enumerations.push(Enumeration { cont, from, to, near: [(NO_BIT, FALSE); 2], rests: Vec::new() });
         match self.gate(Gate::Enumerate(enumeration), &[]) {
             Ok(node) => self.conclude(node, f),
             Err(stop) => {
@@ -1478,6 +1658,16 @@ impl Lazy {
                 Some(atom) => self.move_leaf(atom),
                 None => Err(Stop::Unsupported),
             },
+            // Found by an index on all of the literal's arguments: the
+            // store's table is millions of terms (the grounded atoms'),
+            // each lookup a few cache misses; the indexes are small.
+            source @ (Source::State | Source::Static) if matches!(p, Pat::App(_, args) if !args.is_empty()) => {
+                match (source, self.find_ground(pred, source, p, b)) {
+                    (Source::State, Some(bit)) => self.leaf(bit),
+                    (_, Some(_)) => Ok(TRUE),
+                    (_, None) => Ok(FALSE),
+                }
+            }
             Source::State => match find_instance(p, b, &self.store) {
                 Some(atom) => self.truth(atom),
                 None => Ok(FALSE),
@@ -1491,6 +1681,20 @@ impl Lazy {
                 self.ground(atom, depth + 1)
             }
         }
+    }
+
+    /// The place of the instance of the static or state literal `p` (of
+    /// relation `pred`, with arguments, ground under `b`) among its
+    /// relation's atoms in the static model, or among the `(true p)` of the
+    /// base propositions (its state bit, the first if several); `None` if
+    /// it is not there. Found by an index on all its arguments, the
+    /// instance never built.
+    fn find_ground(&mut self, pred: Pred, source: Source, p: &Pat, b: &[Option<TermId>]) -> Option<u32> {
+        let Pat::App(_, args) = p else { return None };
+        let index = self.index_for(pred, source, p, b)?;
+        let atoms: &[TermId] = if source == Source::State { &self.truths } else { self.statics.atoms(pred) };
+        let at = self.indexes[index].get(key_of_pattern(args, b));
+        at.iter().copied().find(|&at| is_instance(&self.store, p, b, atoms[at as usize]))
     }
 
     /// Pushes on [`Lazy::candidate_stack`] the atoms of a static relation,
@@ -1628,6 +1832,21 @@ fn bound_mask(p: &Pat, b: &[Option<TermId>], mask: &mut u64) -> bool {
     }
 }
 
+/// Whether the ground term `t` is the instance of `p` under `b` (every
+/// variable of `p` bound).
+fn is_instance(store: &TermStore, p: &Pat, b: &[Option<TermId>], t: TermId) -> bool {
+    match p {
+        Pat::Var(v) => b[*v as usize] == Some(t),
+        Pat::Ground(id) => *id == t,
+        Pat::App(name, args) => match store.node(t) {
+            Node::App(n, targs) if n == *name && targs.len() == args.len() => {
+                args.iter().zip(targs).all(|(a, &t)| is_instance(store, a, b, t))
+            }
+            _ => false,
+        },
+    }
+}
+
 /// Whether every variable of `p` is bound in `b`.
 fn is_bound(p: &Pat, b: &[Option<TermId>]) -> bool {
     match p {
@@ -1716,6 +1935,7 @@ mod tests {
     use crate::prover::split_statics;
     use crate::prover::tests::games_in;
     use rand::rngs::SmallRng;
+    use rand::seq::SliceRandom;
     use rand::{Rng, SeedableRng};
     use std::collections::HashSet;
     use std::path::Path;
@@ -2202,7 +2422,7 @@ mod tests {
         let ever_set = ever_set[0];
         assert!(held > 50 && not_held > 50, "{held} held, {not_held} not");
         assert!(lazy.enumerations.iter().any(|e| lazy.listed(e).len() >= 36), "an enumeration of the whole board");
-        let rests: Vec<u32> = lazy.enumerations.iter().flat_map(|e| e.rests.iter().map(|&(bit, _)| bit)).collect();
+        let rests: Vec<u32> = lazy.enumerations.iter().flat_map(|e| e.all_rests().map(|(bit, _)| bit)).collect();
         assert!(rests.iter().all(|&bit| ever_set >> bit & 1 == 1), "a rest grounded only once its bit is set");
         let candidates: usize = lazy.enumerations.iter().map(|e| lazy.listed(e).len()).sum();
         let (grounded, saved) = (rests.len(), candidates - rests.len());
@@ -2284,14 +2504,110 @@ mod tests {
             let listed = lazy.listed(e);
             assert!(listed == board || rows.contains(&listed), "a list is the board or a row: {listed:?}");
             assert!(
-                e.rests
-                    .iter()
-                    .all(|&(bit, _)| ever_set[bit as usize / 64] >> (bit % 64) & 1 == 1 && listed.contains(&bit)),
+                e.all_rests()
+                    .all(|(bit, _)| ever_set[bit as usize / 64] >> (bit % 64) & 1 == 1 && listed.contains(&bit)),
                 "a rest only for a candidate set in some state"
             );
             assert!(e.rests.windows(2).all(|w| w[0].0 < w[1].0), "rests sorted by bit");
+            let mut bits: Vec<u32> = e.all_rests().map(|(bit, _)| bit).collect();
+            bits.sort_unstable();
+            assert!(bits.windows(2).all(|w| w[0] < w[1]), "one rest per candidate: {bits:?}");
         }
-        assert!(lazy.enumerations.iter().any(|e| !e.rests.is_empty()), "some rest grounded");
+        assert!(lazy.enumerations.iter().any(|e| !e.rests.is_empty()), "some enumeration has more than two rests");
+        assert!(lazy.enumerations.iter().any(|e| e.all_rests().next().is_some()), "some rest grounded");
         assert!(board.iter().any(|&bit| bit >= 64), "the board spans more than one word");
+    }
+
+    /// The same atoms asked state after state in one order, in shuffled
+    /// orders, in part, twice in a state, and with and without joint moves
+    /// in turn ([`Replay`]): every answer is what the bottom-up evaluator
+    /// derives. The atoms' roots are guarded by a state bit (a bound state
+    /// literal first), enumerate, or read the move; their rests test a
+    /// static relation and the state with every argument bound
+    /// ([`Lazy::find_ground`]), instances the store never held included.
+    #[test]
+    fn asks_in_any_order_agree_with_bottom_up() {
+        let game = Game::parse(
+            "(role r) (init (piece 1 1))
+             (n 1) (n 2) (n 3) (n 4) (n 5) (n 6)
+             (adj 1 2) (adj 2 3) (adj 3 4) (adj 4 5) (adj 5 6)
+             (<= (guarded ?x ?y) (true (piece ?x ?y)) (adj ?x ?y))
+             (<= (beside ?x ?y) (true (piece ?x ?y)) (adj ?y ?z) (true (piece ?x ?z)))
+             (<= (column ?x) (n ?x) (true (piece ?x ?v)) (adj ?v ?w) (not (true (piece ?x ?w))))
+             (<= (either ?x ?y) (guarded ?x ?y)) (<= (either ?x ?y) (beside ?y ?x))
+             (<= (placed ?x ?y) (does r (put ?x ?y)) (not (true (piece ?x ?y))))
+             (<= (covered ?x ?y) (true (piece ?x ?y)) (does r (put ?y ?x)))
+             (<= (legal r (put ?x ?y)) (n ?x) (n ?y))
+             (<= (next (piece ?x ?y)) (true (piece ?x ?y)))
+             (<= terminal (true (piece 6 6))) (goal r 100)",
+        )
+        .unwrap();
+        let mut setup = Setup::new(&game);
+        let numbers = ["1", "2", "3", "4", "5", "6"];
+        let base: Vec<TermId> = numbers
+            .iter()
+            .flat_map(|x| numbers.map(|y| (x, y)))
+            .map(|(x, y)| atom(&mut setup, "piece", &[x, y]))
+            .collect();
+        let (mut asked, mut moved, mut moves) = (Vec::new(), Vec::new(), Vec::new());
+        let r = atom(&mut setup, "r", &[]);
+        for x in numbers {
+            asked.push(atom(&mut setup, "column", &[x]));
+            for y in numbers {
+                for relation in ["guarded", "beside", "either"] {
+                    asked.push(atom(&mut setup, relation, &[x, y]));
+                }
+                moved.push(atom(&mut setup, "placed", &[x, y]));
+                moved.push(atom(&mut setup, "covered", &[x, y]));
+                let m = atom(&mut setup, "put", &[x, y]);
+                moves.push(setup.program.store.app(kw::DOES, &[r, m]));
+            }
+        }
+        let mut lazy = Lazy::new(&setup.rules, &setup.statics, &setup.program.store, &base);
+        let mut rng = SmallRng::seed_from_u64(5);
+        let (mut held, mut not_held) = (0, 0);
+        for state in 0..60 {
+            let set = rng.random_range(0..8);
+            let facts: Vec<TermId> = (0..set).map(|_| base[rng.random_range(0..base.len())]).collect();
+            let words = words_of(&facts, &base);
+            let model = setup.derive(&facts, &[]);
+            let joint = [moves[rng.random_range(0..moves.len())]];
+            let after = setup.derive(&facts, &joint);
+            // The order: as listed (most states), shuffled, or a part.
+            let mut order = asked.clone();
+            match state % 5 {
+                1 => order.shuffle(&mut rng),
+                3 => order.retain(|_| rng.random_bool(0.5)),
+                _ => {}
+            }
+            lazy.begin_state();
+            for round in 0..2 {
+                for &atom in &order {
+                    let holds = model.contains(atom, &setup.program.store);
+                    held += usize::from(holds);
+                    not_held += usize::from(!holds);
+                    let text = setup.program.store.to_term(atom, &setup.program.symbols);
+                    assert_eq!(lazy.value(atom, &words), Some(holds), "{text}, state {state}, round {round}");
+                }
+                let mut order = moved.clone();
+                if state % 3 == 2 {
+                    order.reverse();
+                }
+                for &atom in &order {
+                    let holds = after.contains(atom, &setup.program.store);
+                    let text = setup.program.store.to_term(atom, &setup.program.symbols);
+                    assert_eq!(
+                        lazy.value_after(atom, &words, &joint),
+                        Some(holds),
+                        "{text} after the move, state {state}"
+                    );
+                }
+            }
+        }
+        assert!(held > 200 && not_held > 1000, "{held} held, {not_held} not");
+        assert_eq!(lazy.replays[1].asked.len(), moved.len(), "the move's asks are one sequence");
+        assert!(lazy.replays[0].asked.len() >= asked.len(), "the state's asks are remembered");
+        let guarded = lazy.replays[0].asked.iter().filter(|a| a.guard != NO_BIT).count();
+        assert!(guarded >= 20, "{guarded} roots guarded by a state bit");
     }
 }
