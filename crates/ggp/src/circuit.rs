@@ -1185,7 +1185,8 @@ fn asked_inputs(b: &Builder<'_>, roots: &Roots, layout: &Layout) -> Vec<(u32, Op
 /// the open block of its guard, and a block is closed (emitted) just before
 /// the first atom that reads one of its atoms, so dependencies stay first.
 /// A step of `check` per group (an atom lowered when its block closes took
-/// its step when it joined the block).
+/// its step when it joined the block), then the sealing's
+/// ([`Code::seal_within`]).
 fn build_program(
     b: &Builder<'_>,
     layout: &Layout,
@@ -1276,7 +1277,7 @@ fn build_program(
         close(guard, members, &mut code);
     }
     check.check()?;
-    code.seal();
+    code.seal_within(check)?;
     Ok(code)
 }
 

@@ -20,14 +20,32 @@
 //! mask in 24), run only where the head holds: nearly every term fails at
 //! its head, so a state reads a node's heads and hardly any tail. The
 //! outputs of all guarded nodes are cleared once before the run, so a guard
-//! that fails only jumps. Programs of fewer than [`LOWER_FROM`] clauses are
-//! run as written instead, guarded blocks cleared word by word.
+//! that fails only jumps. Two forms read only what is set, where the order
+//! of nodes does not matter:
+//!
+//! - a run of nodes that read none of each other's outputs is *indexed*
+//!   ([`Op::Indexed`]): its heads that require a set bit are listed by word
+//!   and bit, and the run looks up only the bits set in each of those words
+//!   (its outputs, cleared before the run, are only set), testing the tails
+//!   of those terms alone;
+//! - at least [`MIN_DISPATCH`] groups of guarded blocks (consecutive blocks
+//!   sharing their first guard) that read none of each other's outputs are
+//!   *dispatched* on their first guards' bits ([`Op::Dispatch`]), and
+//!   likewise the blocks of a group on their second guards: a state visits
+//!   the groups and blocks whose guard bit is set, not every guard.
+//!
+//! Programs of fewer than [`LOWER_FROM`] clauses are run as written instead,
+//! guarded blocks cleared word by word.
 //! [`Code::run_steps`] interprets the steps plainly, the reference both
 //! forms are tested against.
 //!
 //! Every form assumes what the circuit guarantees: a node reads the inputs,
 //! the outputs of nodes run before it and those of its own recursive group,
 //! never an output computed after it.
+
+use crate::datalog::PeriodicCheck;
+use crate::hash::FastMap;
+use crate::limits::{Limits, OutOfLimits};
 
 /// A test on one word: all `pos` bits set, all `neg` bits clear, and (when
 /// `any` is not zero) at least one `any` bit set.
@@ -102,7 +120,16 @@ pub(crate) struct Code {
     /// … the tails of those terms (their other tests), encoded (see
     /// [`Test::encode`])…
     tests: Vec<u64>,
-    /// … and the output bits of all guarded nodes, as (word, mask) pairs,
+    /// … the words of the heads of [`Op::Indexed`] runs, each with the
+    /// set bits its heads require…
+    index_words: Vec<IndexWord>,
+    /// … for each, where the entries of each of those bits begin in
+    /// [`Code::index_entries`] (then where the last ends)…
+    index_offsets: Vec<u32>,
+    /// … the terms with those heads: the output bit (bits 0–31) and the
+    /// tail (bits 32–63, [`NO_TAIL`] if none) of each…
+    index_entries: Vec<u64>,
+    /// … and the output bits of all guarded nodes and indexed runs, as (word, mask) pairs,
     /// cleared before the run (in [`Form::Direct`], those of the guarded
     /// blocks, cleared where their guard is clear…
     clears: Vec<(u32, u64)>,
@@ -203,6 +230,33 @@ enum Op {
     Guard { word: u32, mask: u64, skip: u32 },
     /// Runs nodes `first..end` (as written, not lowered) to a fixpoint.
     Fixpoint { first: u32, end: u32 },
+    /// Sets the outputs (cleared before the run) of a run of nodes that
+    /// read none of each other's outputs, term by term: the terms whose
+    /// heads test set bits through `index_words[words_first..words_end]`,
+    /// only those whose head holds; the others as the nodes
+    /// `lowered[rest_first..rest_end]` (each with those heads alone).
+    Indexed { words_first: u32, words_end: u32, rest_first: u32, rest_end: u32 },
+    /// For each bit set among those of `index_words[first..end]`, runs the
+    /// operations of each of its entries (`start | end << 32`, groups of
+    /// guarded blocks that read none of each other's outputs, whose first
+    /// guard requires that bit), then goes on at operation `resume` (just
+    /// after them).
+    Dispatch { first: u32, end: u32, resume: u32 },
+}
+
+/// The fewest groups of guarded blocks (sharing their first guard) that
+/// [`Code::seal`] dispatches on their first guards' bits ([`Op::Dispatch`])
+/// rather than testing each guard in turn.
+const MIN_DISPATCH: usize = 4;
+
+/// A word the set-bit heads of an [`Op::Indexed`] run test: `mask` holds
+/// the bits they require, and the terms requiring the `r`th of them (in
+/// order) are `index_entries[index_offsets[offsets + r]..index_offsets[offsets + r + 1]]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct IndexWord {
+    word: u32,
+    offsets: u32,
+    mask: u64,
 }
 
 /// A node as [`Code::seal`] lowers it: its output bit (`word * 64 + bit`)
@@ -328,9 +382,10 @@ fn choose_head(tests: &mut Vec<Test>) -> Head {
     Head { word, bit, expect, always: false, tail: NO_TAIL }
 }
 
-/// The output bits of `nodes` as (word, mask) pairs, one per word, sorted.
-fn output_words<'a>(nodes: impl Iterator<Item = &'a Node>) -> Vec<(u32, u64)> {
-    let mut words: Vec<(u32, u64)> = nodes.map(|n| (n.word, n.mask)).collect();
+/// The bits of `outputs` ((word, mask) pairs) merged, one pair per word,
+/// sorted.
+fn output_words(outputs: impl IntoIterator<Item = (u32, u64)>) -> Vec<(u32, u64)> {
+    let mut words: Vec<(u32, u64)> = outputs.into_iter().collect();
     words.sort_unstable_by_key(|&(w, _)| w);
     let mut merged: Vec<(u32, u64)> = Vec::with_capacity(words.len());
     for (w, m) in words {
@@ -473,97 +528,403 @@ impl Code {
     ///
     /// Each node's terms become heads and tails (see [`Code::lower_node`]);
     /// consecutive nodes outside blocks, and each block's nodes, are one
-    /// operation. Consecutive guarded blocks with the same first guard get
-    /// one guard operation for it, which skips them all when it fails; each
-    /// block's second guard gets its own (unless the first implies it). The
-    /// output bits of all guarded nodes are cleared at the start of each
-    /// run, so a skipped block leaves its outputs clear. The nodes inside a
-    /// block drop the tests of their guards' bits, which hold wherever those
-    /// nodes run. Programs that name words from `1 << 24` on (which a head
-    /// cannot encode) are run as written.
+    /// operation, or several where a node reads the output of one before
+    /// it: each such run that reads no output of its own is indexed where
+    /// that is worth it ([`Code::push_run`]). Consecutive guarded blocks
+    /// with the same first guard (a group) get one guard operation for it,
+    /// which skips them all when it fails; each block's second guard gets
+    /// its own (unless the first implies it). Runs of groups, and the
+    /// blocks of a group, that read none of each other's outputs are
+    /// dispatched on their guards' bits instead ([`Code::push_dispatch`],
+    /// [`Code::push_group`]). The output bits of all guarded nodes and
+    /// indexed runs are cleared at the start of each run, so a skipped
+    /// block leaves its outputs clear. The nodes inside a block drop the
+    /// tests of their guards' bits, which hold wherever those nodes run.
+    /// Programs that name words from `1 << 24` on (which a head cannot
+    /// encode) are run as written.
     pub(crate) fn seal(&mut self) {
-        self.seal_lowering_from(LOWER_FROM);
+        if let Err(why) = self.seal_within(&mut PeriodicCheck::new(Limits::none())) {
+            unreachable!("sealing without limits stops at none: {why}");
+        }
     }
 
-    /// As [`Code::seal`], lowering the program if it has at least
+    /// As [`Code::seal`], stopped by the limits of `check` (a step per step
+    /// and per node lowered): then the program is left unsealed, to be
+    /// dropped.
+    pub(crate) fn seal_within(&mut self, check: &mut PeriodicCheck) -> Result<(), OutOfLimits> {
+        self.seal_lowering_from(LOWER_FROM, check)
+    }
+
+    /// As [`Code::seal_within`], lowering the program if it has at least
     /// `lower_from` clauses.
-    fn seal_lowering_from(&mut self, lower_from: usize) {
+    fn seal_lowering_from(&mut self, lower_from: usize, check: &mut PeriodicCheck) -> Result<(), OutOfLimits> {
+        self.form = Form::Steps;
         self.ops.clear();
         self.lowered.clear();
         self.heads.clear();
         self.tests.clear();
         self.clears.clear();
         self.clear_ranges.clear();
+        self.index_words.clear();
+        self.index_offsets.clear();
+        self.index_entries.clear();
         if self.clauses.len() < lower_from || self.clauses.iter().any(|c| u64::from(c.word) > HEAD_WORD) {
-            self.seal_direct();
-            return;
+            return self.seal_direct(check);
         }
+        // The output bits cleared before each run: those of guarded nodes
+        // and of indexed runs.
+        let mut cleared: Vec<(u32, u64)> = Vec::new();
+        // Consecutive node steps, lowered together.
+        let mut pending: Vec<u32> = Vec::new();
         let mut k = 0;
         while let Some(&step) = self.steps.get(k) {
+            check.step()?;
+            if !matches!(step, Step::Node(_)) && !pending.is_empty() {
+                self.push_nodes(&std::mem::take(&mut pending), &[], &mut cleared);
+            }
             match step {
                 Step::Node(i) => {
-                    let index = self.lowered.len() as u32;
-                    self.lower_node(i, &[]);
-                    // Consecutive node steps are one operation.
-                    match self.ops.last_mut() {
-                        Some(Op::Nodes { end, .. }) if k > 0 && matches!(self.steps[k - 1], Step::Node(_)) => *end += 1,
-                        _ => self.ops.push(Op::Nodes { first: index, end: index + 1 }),
-                    }
+                    pending.push(i);
                     k += 1;
                 }
                 Step::Fixpoint { first, end } => {
                     self.ops.push(Op::Fixpoint { first, end });
                     k += 1;
                 }
-                Step::Guarded { guard, .. } => {
-                    let outer = guard[0];
-                    let shared = self.steps[k..]
-                        .iter()
-                        .take_while(|s| matches!(s, Step::Guarded { guard, .. } if guard[0] == outer))
-                        .count();
-                    let blocks: Vec<Step> = self.steps[k..k + shared].to_vec();
-                    let outer_op = self.push_guard(outer);
-                    for block in blocks {
-                        let Step::Guarded { guard, first, end } = block else { unreachable!("a guarded step") };
-                        let inner = guard[1];
-                        let implied = if inner.0 == outer.0 { outer.1 } else { 0 };
-                        let inner_op = (inner.1 & !implied != 0).then(|| self.push_guard(inner));
-                        let index = self.lowered.len() as u32;
-                        for i in first..end {
-                            self.lower_node(i, &guard);
-                        }
-                        self.ops.push(Op::Nodes { first: index, end: self.lowered.len() as u32 });
-                        if let Some(op) = inner_op {
-                            self.end_guard(op);
+                Step::Guarded { .. } => {
+                    let groups = self.independent_groups(k);
+                    let steps: usize = groups.iter().map(|&(_, shared)| shared).sum();
+                    if groups.len() >= MIN_DISPATCH {
+                        self.push_dispatch(&groups, check, &mut cleared)?;
+                    } else {
+                        for &(from, shared) in &groups {
+                            self.push_group(from, shared, 0, check, &mut cleared)?;
                         }
                     }
-                    self.end_guard(outer_op);
-                    k += shared;
+                    k += steps;
                 }
             }
         }
-        let guarded = self.steps.iter().flat_map(|s| match *s {
-            Step::Guarded { first, end, .. } => &self.nodes[first as usize..end as usize],
-            _ => &[],
-        });
-        self.clears = output_words(guarded);
+        if !pending.is_empty() {
+            self.push_nodes(&pending, &[], &mut cleared);
+        }
+        self.clears = output_words(cleared);
         self.form = Form::Lowered;
+        Ok(())
+    }
+
+    /// The groups of guarded steps from step `k` on, each as its first step
+    /// and its number of steps (consecutive guarded steps sharing their
+    /// first guard): at least the first group, then as long as a group's
+    /// first guard tests some bit and its nodes and guards read no output
+    /// of the groups before it (so that the groups may run in any order).
+    fn independent_groups(&self, k: usize) -> Vec<(usize, usize)> {
+        let mut groups = Vec::new();
+        let mut outputs: FastMap<u32, u64> = FastMap::default();
+        let mut from = k;
+        while let Some(&Step::Guarded { guard: [outer, _], .. }) = self.steps.get(from) {
+            let blocks = &self.steps[from..];
+            let shared =
+                blocks.iter().take_while(|s| matches!(s, Step::Guarded { guard, .. } if guard[0] == outer)).count();
+            let reads = |guard: &[(u32, u64)], first: u32, end: u32| {
+                guard.iter().any(|&(word, mask)| outputs.get(&word).is_some_and(|&out| out & mask != 0))
+                    || (first..end).any(|i| self.node_reads(i, &outputs))
+            };
+            let independent = blocks[..shared].iter().all(|s| match *s {
+                Step::Guarded { guard, first, end } => !reads(&guard, first, end),
+                _ => false,
+            });
+            if !groups.is_empty() && (outer.1 == 0 || !independent) {
+                break;
+            }
+            for s in &blocks[..shared] {
+                if let Step::Guarded { first, end, .. } = *s {
+                    for node in &self.nodes[first as usize..end as usize] {
+                        *outputs.entry(node.word).or_default() |= node.mask;
+                    }
+                }
+            }
+            groups.push((from, shared));
+            if outer.1 == 0 {
+                break;
+            }
+            from += shared;
+        }
+        groups
+    }
+
+    /// Appends the operations of the guarded steps `from..from + shared`
+    /// (sharing their first guard): one guard operation for the first guard
+    /// (unless its bits are all in `known`, bits of its word known to be
+    /// set), then the blocks, each under its second guard (unless the first
+    /// implies it): at least [`MIN_DISPATCH`] blocks with a second guard of
+    /// their own that read none of each other's outputs are dispatched on
+    /// it ([`Op::Dispatch`], after the others), else each block is run in
+    /// turn after a guard operation for it ([`Code::push_block`]).
+    fn push_group(
+        &mut self,
+        from: usize,
+        shared: usize,
+        known: u64,
+        check: &mut PeriodicCheck,
+        cleared: &mut Vec<(u32, u64)>,
+    ) -> Result<(), OutOfLimits> {
+        let blocks: Vec<Step> = self.steps[from..from + shared].to_vec();
+        let Some(&Step::Guarded { guard: [outer, _], .. }) = blocks.first() else { unreachable!("a guarded step") };
+        let outer_op = (outer.1 & !known != 0).then(|| self.push_guard(outer));
+        // Each block's guard, range and the bits of its second guard that
+        // the first does not imply.
+        let own = |block: &Step| {
+            let Step::Guarded { guard, first, end } = *block else { unreachable!("a guarded step") };
+            let implied = if guard[1].0 == outer.0 { outer.1 } else { 0 };
+            (guard, first, end, guard[1].1 & !implied)
+        };
+        let second_guarded = blocks.iter().filter(|b| own(b).3 != 0).count();
+        if second_guarded >= MIN_DISPATCH && self.blocks_independent(&blocks) {
+            for block in blocks.iter().filter(|b| own(b).3 == 0) {
+                let (guard, first, end, _) = own(block);
+                self.push_block(guard, first, end, 0, check, cleared)?;
+            }
+            let at = self.ops.len();
+            self.ops.push(Op::Dispatch { first: 0, end: 0, resume: 0 });
+            let mut entries: Vec<(u64, u32, u32)> = Vec::with_capacity(second_guarded);
+            for block in blocks.iter().filter(|b| own(b).3 != 0) {
+                let (guard, first, end, residual) = own(block);
+                let bit = 63 - residual.leading_zeros();
+                let start = self.ops.len() as u32;
+                self.push_block(guard, first, end, residual & !(1 << bit), check, cleared)?;
+                entries.push((u64::from(guard[1].0) << 6 | u64::from(bit), start, self.ops.len() as u32));
+            }
+            let (first, end) = self.push_index(entries);
+            self.ops[at] = Op::Dispatch { first, end, resume: self.ops.len() as u32 };
+        } else {
+            for block in &blocks {
+                let (guard, first, end, residual) = own(block);
+                self.push_block(guard, first, end, residual, check, cleared)?;
+            }
+        }
+        if let Some(op) = outer_op {
+            self.end_guard(op);
+        }
+        Ok(())
+    }
+
+    /// Appends the nodes `first..end` of a block guarded by `guard`
+    /// ([`Code::push_nodes`], their outputs added to `cleared`), under a
+    /// guard operation testing the bits `test` of the second guard's word
+    /// if there are any. A step of `check` per node.
+    fn push_block(
+        &mut self,
+        guard: [(u32, u64); 2],
+        first: u32,
+        end: u32,
+        test: u64,
+        check: &mut PeriodicCheck,
+        cleared: &mut Vec<(u32, u64)>,
+    ) -> Result<(), OutOfLimits> {
+        let op = (test != 0).then(|| self.push_guard((guard[1].0, test)));
+        for _ in first..end {
+            check.step()?;
+        }
+        let nodes: Vec<u32> = (first..end).collect();
+        cleared.extend(nodes.iter().map(|&i| (self.nodes[i as usize].word, self.nodes[i as usize].mask)));
+        self.push_nodes(&nodes, &guard, cleared);
+        if let Some(op) = op {
+            self.end_guard(op);
+        }
+        Ok(())
+    }
+
+    /// Whether none of the guarded `blocks` reads (in its nodes or guards)
+    /// an output of another.
+    fn blocks_independent(&self, blocks: &[Step]) -> bool {
+        let mut outputs: FastMap<u32, u64> = FastMap::default();
+        for block in blocks {
+            let Step::Guarded { first, end, .. } = *block else { return false };
+            for node in &self.nodes[first as usize..end as usize] {
+                *outputs.entry(node.word).or_default() |= node.mask;
+            }
+        }
+        blocks.iter().all(|block| {
+            let Step::Guarded { guard, first, end } = *block else { return false };
+            !guard.iter().any(|&(word, mask)| outputs.get(&word).is_some_and(|&out| out & mask != 0))
+                && !(first..end).any(|i| self.node_reads(i, &outputs))
+        })
+    }
+
+    /// Appends an [`Op::Dispatch`] over `groups` (as
+    /// [`Code::independent_groups`] gives them, each first guard testing
+    /// some bit), indexed by the last bit of each first guard, followed by
+    /// the groups' operations ([`Code::push_group`], the indexed bit known
+    /// set).
+    fn push_dispatch(
+        &mut self,
+        groups: &[(usize, usize)],
+        check: &mut PeriodicCheck,
+        cleared: &mut Vec<(u32, u64)>,
+    ) -> Result<(), OutOfLimits> {
+        let at = self.ops.len();
+        self.ops.push(Op::Dispatch { first: 0, end: 0, resume: 0 });
+        let mut entries: Vec<(u64, u32, u32)> = Vec::with_capacity(groups.len());
+        for &(from, shared) in groups {
+            let Step::Guarded { guard: [(word, mask), _], .. } = self.steps[from] else {
+                unreachable!("a guarded step")
+            };
+            let bit = 63 - mask.leading_zeros();
+            let start = self.ops.len() as u32;
+            self.push_group(from, shared, 1 << bit, check, cleared)?;
+            entries.push((u64::from(word) << 6 | u64::from(bit), start, self.ops.len() as u32));
+        }
+        let (first, end) = self.push_index(entries);
+        self.ops[at] = Op::Dispatch { first, end, resume: self.ops.len() as u32 };
+        Ok(())
+    }
+
+    /// Appends to [`Code::index_words`] the index of `entries` (each a bit,
+    /// as `word << 6 | bit`, and two `u32` values, an entry of
+    /// [`Code::index_entries`]: low then high half); returns the range of
+    /// its words. The entries of one bit keep their order.
+    fn push_index(&mut self, mut entries: Vec<(u64, u32, u32)>) -> (u32, u32) {
+        entries.sort_by_key(|&(at, _, _)| at);
+        let words_first = self.index_words.len() as u32;
+        let mut k = 0;
+        while k < entries.len() {
+            let word = (entries[k].0 >> 6) as u32;
+            let offsets = self.index_offsets.len() as u32;
+            let mut mask = 0u64;
+            while k < entries.len() && (entries[k].0 >> 6) as u32 == word {
+                let at = entries[k].0;
+                mask |= 1 << (at & 63);
+                self.index_offsets.push(self.index_entries.len() as u32);
+                while k < entries.len() && entries[k].0 == at {
+                    let (_, low, high) = entries[k];
+                    self.index_entries.push(u64::from(low) | u64::from(high) << 32);
+                    k += 1;
+                }
+            }
+            self.index_offsets.push(self.index_entries.len() as u32);
+            self.index_words.push(IndexWord { word, mask, offsets });
+        }
+        (words_first, self.index_words.len() as u32)
+    }
+
+    /// Appends operations running `nodes` (all run where the bits of
+    /// `guards` are set), in layers: each node in the layer after the last
+    /// of the nodes it reads (a node reading its own output, a stale one,
+    /// alone in a layer of its own, never indexed), the nodes of a layer in
+    /// their order. A layer reads none of its own outputs: it is indexed
+    /// where that is worth it ([`Code::push_run`]), its outputs added to
+    /// `cleared`; the others are plain [`Op::Nodes`].
+    fn push_nodes(&mut self, nodes: &[u32], guards: &[(u32, u64)], cleared: &mut Vec<(u32, u64)>) {
+        // The layer of each output bit of `nodes` seen so far.
+        let mut layer_of: FastMap<u32, usize> = FastMap::default();
+        // Each node's layer, and whether it reads its own output.
+        let mut layers: Vec<(usize, bool, u32)> = Vec::with_capacity(nodes.len());
+        for &i in nodes {
+            let node = self.nodes[i as usize];
+            let out = node.word * 64 + node.mask.trailing_zeros();
+            let mut layer = 0;
+            let mut own = false;
+            for c in &self.clauses[node.first as usize..node.end as usize] {
+                let mut read = c.pos | c.neg | c.any;
+                while read != 0 {
+                    let bit = c.word * 64 + read.trailing_zeros();
+                    read &= read - 1;
+                    own |= bit == out;
+                    if let Some(&l) = layer_of.get(&bit) {
+                        layer = layer.max(l + 1);
+                    }
+                }
+            }
+            layer_of.insert(out, if own { layer + 1 } else { layer });
+            layers.push((if own { 2 * layer + 1 } else { 2 * layer }, own, i));
+        }
+        // Layers of nodes reading their own outputs in between (odd).
+        layers.sort_by_key(|&(layer, _, _)| layer);
+        let mut k = 0;
+        while k < layers.len() {
+            let (layer, own, _) = layers[k];
+            let end = if own { k + 1 } else { k + layers[k..].iter().take_while(|l| l.0 == layer).count() };
+            let run: Vec<u32> = layers[k..end].iter().map(|&(_, _, i)| i).collect();
+            self.push_run(&run, guards, (!own).then_some(&mut *cleared));
+            k = end;
+        }
+    }
+
+    /// Whether node `i` reads one of the bits of `outputs` (masks by word).
+    fn node_reads(&self, i: u32, outputs: &FastMap<u32, u64>) -> bool {
+        let node = self.nodes[i as usize];
+        self.clauses[node.first as usize..node.end as usize]
+            .iter()
+            .any(|c| outputs.get(&c.word).is_some_and(|&mask| (c.pos | c.neg | c.any) & mask != 0))
+    }
+
+    /// Lowers `nodes`, none of which reads the output of another, and
+    /// appends the operation running them: with `cleared`, [`Op::Indexed`]
+    /// if their set-bit heads are at least twice as many as the words
+    /// they test (their outputs then added to `cleared`), else (or without
+    /// `cleared`) [`Op::Nodes`].
+    fn push_run(&mut self, nodes: &[u32], guards: &[(u32, u64)], cleared: Option<&mut Vec<(u32, u64)>>) {
+        if nodes.is_empty() {
+            return;
+        }
+        let first = self.lowered.len();
+        for &i in nodes {
+            self.lower_node(i, guards);
+        }
+        let heads_from = self.lowered[first].first as usize;
+        let indexable = |head: u64| head & HEAD_ALWAYS == 0 && (head >> HEAD_EXPECT_SHIFT) & 1 == 1;
+        let mut words: Vec<u64> =
+            self.heads[heads_from..].iter().filter(|&&h| indexable(h)).map(|&h| h & HEAD_WORD).collect();
+        let set_heads = words.len();
+        words.sort_unstable();
+        words.dedup();
+        let Some(cleared) = cleared.filter(|_| set_heads > 0 && set_heads >= 2 * words.len()) else {
+            self.ops.push(Op::Nodes { first: first as u32, end: self.lowered.len() as u32 });
+            return;
+        };
+        // The run's heads: the indexable ones as entries by (word, bit),
+        // the others left to their nodes.
+        let runs: Vec<LoweredNode> = self.lowered.drain(first..).collect();
+        let heads: Vec<u64> = self.heads.drain(heads_from..).collect();
+        let mut entries: Vec<(u64, u32, u32)> = Vec::new();
+        let rest_first = self.lowered.len() as u32;
+        for node in &runs {
+            cleared.push((node.out / 64, 1 << (node.out % 64)));
+            let rest = self.heads.len() as u32;
+            for &head in &heads[(node.first as usize - heads_from)..(node.end as usize - heads_from)] {
+                if indexable(head) {
+                    let at = (head & HEAD_WORD) << 6 | (head >> HEAD_BIT_SHIFT) & 63;
+                    entries.push((at, node.out, (head >> HEAD_TAIL_SHIFT) as u32));
+                } else {
+                    self.heads.push(head);
+                }
+            }
+            if self.heads.len() as u32 > rest {
+                self.lowered.push(LoweredNode { out: node.out, first: rest, end: self.heads.len() as u32 });
+            }
+        }
+        let (words_first, words_end) = self.push_index(entries);
+        self.ops.push(Op::Indexed { words_first, words_end, rest_first, rest_end: self.lowered.len() as u32 });
     }
 
     /// Seals the program in [`Form::Direct`]: notes whether it is
-    /// straight-line code and the bits each guarded block clears.
-    fn seal_direct(&mut self) {
+    /// straight-line code and the bits each guarded block clears. A step of
+    /// `check` per step.
+    fn seal_direct(&mut self, check: &mut PeriodicCheck) -> Result<(), OutOfLimits> {
         let straight = self.steps.len() == self.nodes.len()
             && self.steps.iter().enumerate().all(|(k, s)| *s == Step::Node(k as u32));
         for k in 0..self.steps.len() {
+            check.step()?;
             let start = self.clears.len() as u32;
             if let Step::Guarded { first, end, .. } = self.steps[k] {
-                let words = output_words(self.nodes[first as usize..end as usize].iter());
+                let words = output_words(self.nodes[first as usize..end as usize].iter().map(|n| (n.word, n.mask)));
                 self.clears.extend(words);
             }
             self.clear_ranges.push((start, self.clears.len() as u32));
         }
         self.form = Form::Direct { straight };
+        Ok(())
     }
 
     /// Appends a guard operation testing `guard`; returns its index, for
@@ -705,10 +1066,21 @@ impl Code {
         for &(word, mask) in &self.clears {
             bits[word as usize] &= !mask;
         }
-        let mut k = 0;
-        while let Some(op) = self.ops.get(k) {
+        self.run_ops(0, self.ops.len(), bits);
+    }
+
+    /// Runs the operations `ops[first..end]` (or some, as guards and
+    /// dispatches skip).
+    fn run_ops(&self, first: usize, end: usize, bits: &mut [u64]) {
+        let mut k = first;
+        while k < end {
+            let op = self.ops[k];
             k += 1;
-            match *op {
+            match op {
+                Op::Dispatch { first, end, resume } => {
+                    self.dispatch(first, end, bits);
+                    k = resume as usize;
+                }
                 Op::Nodes { first, end } => {
                     for node in &self.lowered[first as usize..end as usize] {
                         let v = heads_hold(&self.heads[node.first as usize..node.end as usize], &self.tests, bits);
@@ -723,6 +1095,57 @@ impl Code {
                     }
                 }
                 Op::Fixpoint { first, end } => self.fixpoint(first, end, bits),
+                Op::Indexed { words_first, words_end, rest_first, rest_end } => {
+                    self.run_indexed(words_first, words_end, bits);
+                    for node in &self.lowered[rest_first as usize..rest_end as usize] {
+                        if heads_hold(&self.heads[node.first as usize..node.end as usize], &self.tests, bits) {
+                            bits[(node.out / 64) as usize] |= 1 << (node.out % 64);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Runs the operations of the entries of the bits set among those of
+    /// `index_words[first..end]` (see [`Op::Dispatch`]).
+    #[inline(never)]
+    fn dispatch(&self, first: u32, end: u32, bits: &mut [u64]) {
+        for index in &self.index_words[first as usize..end as usize] {
+            let mut set = bits[index.word as usize] & index.mask;
+            while set != 0 {
+                let bit = set.trailing_zeros();
+                set &= set - 1;
+                let rank = (index.mask & ((1u64 << bit) - 1)).count_ones();
+                let at = (index.offsets + rank) as usize;
+                let (from, to) = (self.index_offsets[at] as usize, self.index_offsets[at + 1] as usize);
+                for &entry in &self.index_entries[from..to] {
+                    self.run_ops(entry as u32 as usize, (entry >> 32) as usize, bits);
+                }
+            }
+        }
+    }
+
+    /// Sets the outputs of the terms indexed by `index_words[first..end]`
+    /// (see [`Op::Indexed`]) whose heads and tails hold: only the bits set
+    /// in each word are looked up.
+    #[inline(always)]
+    fn run_indexed(&self, first: u32, end: u32, bits: &mut [u64]) {
+        for index in &self.index_words[first as usize..end as usize] {
+            let mut set = bits[index.word as usize] & index.mask;
+            while set != 0 {
+                let bit = set.trailing_zeros();
+                set &= set - 1;
+                let rank = (index.mask & ((1u64 << bit) - 1)).count_ones();
+                let at = (index.offsets + rank) as usize;
+                let (from, to) = (self.index_offsets[at] as usize, self.index_offsets[at + 1] as usize);
+                for &entry in &self.index_entries[from..to] {
+                    let (out, tail) = (entry as u32, (entry >> 32) as u32);
+                    let (word, mask) = ((out / 64) as usize, 1u64 << (out % 64));
+                    if bits[word] & mask == 0 && (tail == NO_TAIL || term_holds(&self.tests[tail as usize..], bits)) {
+                        bits[word] |= mask;
+                    }
+                }
             }
         }
     }
@@ -935,56 +1358,61 @@ mod tests {
         t
     }
 
-    /// Random programs, lowered by `seal` (and in the direct form),
-    /// compute exactly what their steps do (`run_steps`) from random inputs (words 0 and 1) and stale outputs
-    /// (words 2 and 3): plain nodes, runs of guarded blocks sharing their
+    /// A random program writing bits `128..128 + outputs` (or a few more)
+    /// from inputs in words 0 and 1 and the outputs of earlier nodes: plain
+    /// nodes, fixpoint groups, and runs of guarded blocks sharing their
     /// first guard (the second in the same word, in another, the same, or
-    /// none), tests of the guard bits inside blocks, fixpoint groups.
-    #[test]
-    fn lowered_programs_compute_what_their_steps_do() {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
-        let (mut set, mut clear, mut blocks_off, mut blocks_on) = (0u32, 0u32, 0, 0);
-        for _ in 0..400 {
-            let mut code = Code::default();
-            let mut out = 128u32;
-            let node = |code: &mut Code, rng: &mut rand::rngs::SmallRng, out: &mut u32, guards: &[(u32, u64)]| {
+    /// none), half of the runs reading no output of their own; the program
+    /// and the end of its outputs.
+    fn random_program(rng: &mut rand::rngs::SmallRng, outputs: u32) -> (Code, u32) {
+        use rand::Rng;
+        let mut code = Code::default();
+        let mut out = 128u32;
+        let node =
+            |code: &mut Code, rng: &mut rand::rngs::SmallRng, out: &mut u32, reads: u32, guards: &[(u32, u64)]| {
                 let terms: Vec<TermBuilder> =
-                    (0..rng.random_range(0..4)).map(|_| random_term(rng, *out, guards)).collect();
+                    (0..rng.random_range(0..4)).map(|_| random_term(rng, reads.min(*out), guards)).collect();
                 *out += 1;
                 code.push_node(*out - 1, &terms)
             };
-            while out < 128 + 40 {
-                match rng.random_range(0..4) {
-                    0 => {
-                        let n = node(&mut code, &mut rng, &mut out, &[]);
-                        code.steps.push(Step::Node(n));
+        while out < 128 + outputs {
+            match rng.random_range(0..4) {
+                0 => {
+                    let n = node(&mut code, rng, &mut out, u32::MAX, &[]);
+                    code.steps.push(Step::Node(n));
+                }
+                1 => {
+                    let first = code.nodes.len() as u32;
+                    let size = rng.random_range(1..4);
+                    // A group's nodes read its outputs and earlier bits only.
+                    let (group_first, group_end) = (out, out + size);
+                    for _ in 0..size {
+                        let mut t = random_term(rng, group_end, &[]);
+                        t.literal(group_first + rng.random_range(0..size), true);
+                        code.push_node(out, &[t, random_term(rng, out, &[])]);
+                        out += 1;
                     }
-                    1 => {
-                        let first = code.nodes.len() as u32;
-                        let size = rng.random_range(1..4);
-                        // A group's nodes read its outputs and earlier bits only.
-                        let (group_first, group_end) = (out, out + size);
-                        for _ in 0..size {
-                            let mut t = random_term(&mut rng, group_end, &[]);
-                            t.literal(group_first + rng.random_range(0..size), true);
-                            code.push_node(out, &[t, random_term(&mut rng, out, &[])]);
-                            out += 1;
-                        }
-                        code.steps.push(Step::Fixpoint { first, end: code.nodes.len() as u32 });
-                    }
-                    _ => {
-                        let outer = random_guard(&mut rng);
-                        for _ in 0..rng.random_range(1..4) {
+                    code.steps.push(Step::Fixpoint { first, end: code.nodes.len() as u32 });
+                }
+                _ => {
+                    // One run of guarded blocks sharing their first guard,
+                    // or several: their nodes read no output of the runs
+                    // (half of the time), or (as may any nodes) all
+                    // earlier bits.
+                    let runs = if rng.random_ratio(1, 3) { rng.random_range(4..7) } else { 1 };
+                    let reads = if rng.random_bool(0.5) { out } else { u32::MAX };
+                    for _ in 0..runs {
+                        let outer = random_guard(rng);
+                        for _ in 0..rng.random_range(1..7) {
                             let inner = match rng.random_range(0..4) {
                                 0 => (outer.0, 1 << rng.random_range(0..64)),
                                 1 => outer,
                                 2 => (0, 0),
-                                _ => random_guard(&mut rng),
+                                _ => random_guard(rng),
                             };
                             let first = code.nodes.len() as u32;
                             for _ in 0..rng.random_range(1..5) {
-                                node(&mut code, &mut rng, &mut out, &[outer, inner]);
+                                node(&mut code, rng, &mut out, reads, &[outer, inner]);
                             }
                             code.steps.push(Step::Guarded {
                                 guard: [outer, inner],
@@ -995,15 +1423,52 @@ mod tests {
                     }
                 }
             }
+        }
+        (code, out)
+    }
+
+    /// Random programs, lowered by `seal` (and in the direct form),
+    /// compute exactly what their steps do (`run_steps`) from random inputs (words 0 and 1) and stale outputs
+    /// (words 2 to 7): plain nodes, runs of guarded blocks sharing their
+    /// first guard (the second in the same word, in another, the same, or
+    /// none), tests of the guard bits inside blocks, fixpoint groups; many
+    /// of them lowered with indexed runs of nodes and with dispatches on
+    /// first and on second guards.
+    #[test]
+    fn lowered_programs_compute_what_their_steps_do() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+        let (mut set, mut clear, mut blocks_off, mut blocks_on) = (0u32, 0u32, 0, 0);
+        // Programs with indexed runs, with dispatches on first guards and
+        // on second guards (nested in the first or not).
+        let (mut indexed, mut first_dispatched, mut second_dispatched) = (0, 0, 0);
+        for _ in 0..400 {
+            let (mut code, out) = random_program(&mut rng, 40);
             let mut direct = code.clone();
-            direct.seal_lowering_from(usize::MAX);
+            direct.seal_lowering_from(usize::MAX, &mut PeriodicCheck::new(Limits::none())).expect("no limits");
             assert!(matches!(direct.form, Form::Direct { .. }));
-            code.seal_lowering_from(0);
+            code.seal_lowering_from(0, &mut PeriodicCheck::new(Limits::none())).expect("no limits");
             assert_eq!(code.form, Form::Lowered);
+            indexed += usize::from(code.ops.iter().any(|op| matches!(op, Op::Indexed { .. })));
+            // Whether some dispatch indexes a bit of the first (`0`) or
+            // second (`1`) guards of the steps.
+            let dispatched_on = |which: usize| {
+                code.ops.iter().any(|op| {
+                    let &Op::Dispatch { first, end, .. } = op else { return false };
+                    code.index_words[first as usize..end as usize].iter().any(|w| {
+                        code.steps.iter().any(
+                            |s| matches!(s, Step::Guarded { guard, .. } if guard[which].0 == w.word && guard[which].1 & w.mask != 0),
+                        )
+                    })
+                })
+            };
+            first_dispatched += usize::from(dispatched_on(0));
+            second_dispatched += usize::from(dispatched_on(1));
             for _ in 0..40 {
                 // Inputs with many bits set, so that guards often hold.
                 let dense = |rng: &mut rand::rngs::SmallRng| rng.random::<u64>() | rng.random::<u64>();
-                let bits: Vec<u64> = vec![dense(&mut rng), dense(&mut rng), rng.random(), rng.random()];
+                let mut bits: Vec<u64> = (0..8).map(|_| rng.random()).collect();
+                bits[..2].iter_mut().for_each(|w| *w = dense(&mut rng));
                 let mut lowered = bits.clone();
                 code.run(&mut lowered);
                 let mut plain = bits.clone();
@@ -1028,6 +1493,41 @@ mod tests {
         // The programs compute something, and their blocks run and are skipped.
         assert!(set > 10_000 && clear > 10_000, "{set} set, {clear} clear");
         assert!(blocks_on > 10_000 && blocks_off > 10_000, "{blocks_on} on, {blocks_off} off");
+        assert!(
+            indexed > 100 && first_dispatched > 20 && second_dispatched > 20,
+            "{indexed} indexed, {first_dispatched} and {second_dispatched} dispatched"
+        );
+    }
+
+    /// Sealing within limits: a large (lowered) and a small (direct)
+    /// random program, sealed within limits never reached, are what `seal`
+    /// makes of them; cancelled from another thread at a dozen of the
+    /// checks the sealing makes (the first, the last, and between), it stops
+    /// at that very check with [`OutOfLimits::Cancelled`].
+    #[test]
+    fn sealing_stops_at_each_of_its_checks() {
+        use crate::limits::tap;
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(29);
+        for (outputs, least) in [(20_000, 20), (40, 1)] {
+            let (code, _) = random_program(&mut rng, outputs);
+            let mut unlimited = code.clone();
+            unlimited.seal();
+            assert_eq!(unlimited.is_lowered(), outputs > 40, "{outputs} outputs");
+            let seal_within = |stop: Limits| {
+                let mut sealed = code.clone();
+                sealed.seal_within(&mut PeriodicCheck::new(stop)).map(|()| sealed)
+            };
+            let (within, reads) = tap::cancelled_at_read(usize::MAX, seal_within);
+            assert_eq!(within, Ok(unlimited), "{outputs} outputs");
+            assert!(reads >= least, "{outputs} outputs: the limits read {reads} times");
+            let points: Vec<usize> = (0..12).map(|k| 1 + k * (reads - 1) / 11).collect();
+            for n in points {
+                let (stopped, read) = tap::cancelled_at_read(n, seal_within);
+                assert_eq!(stopped.err(), Some(OutOfLimits::Cancelled), "{outputs} outputs: cancelled at read {n}");
+                assert_eq!(read, n, "{outputs} outputs: no read after the one that stopped it");
+            }
+        }
     }
 
     /// A game's circuit compiled as [`crate::Machine`] compiles it (a
@@ -1121,7 +1621,7 @@ mod tests {
                 .iter()
                 .map(|&code| {
                     let mut code = code.clone();
-                    code.seal_lowering_from(0);
+                    code.seal_lowering_from(0, &mut PeriodicCheck::new(Limits::none())).expect("no limits");
                     code
                 })
                 .collect();
