@@ -6,23 +6,38 @@
 //! exactly, negation included — so that mummymaze's walls bound where the
 //! mummy can go instead of the over-approximation letting it through every
 //! wall.
+//!
+//! The pass reads the compile limits every 1,024 rules and literals
+//! ([`PeriodicCheck`]): a huge game's rules are stopped inside it.
 
 use std::collections::HashSet;
 
+use crate::datalog::PeriodicCheck;
+use crate::limits::{Limits, OutOfLimits};
 use crate::normalize::{Lit, NRule, Pat};
 use crate::store::{Pred, TermId, TermStore};
 use crate::symbol::kw;
 
-/// The functions (name and arity) whose fluents never change.
-fn constant_functions(rules: &[NRule], store: &TermStore) -> HashSet<Pred> {
+/// The functions (name and arity) whose fluents never change, each rule a
+/// step of `check`.
+///
+/// # Errors
+///
+/// Why `check`'s limits stopped it.
+fn constant_functions(
+    rules: &[NRule],
+    store: &TermStore,
+    check: &mut PeriodicCheck,
+) -> Result<HashSet<Pred>, OutOfLimits> {
     let mut framed: HashSet<Pred> = HashSet::new();
     let mut other: HashSet<Pred> = HashSet::new();
     for rule in rules {
+        check.step()?;
         if rule.head.pred(store) != Pred::new(kw::NEXT, 1) {
             continue;
         }
-        let Some(inner) = inner_of(&rule.head, store) else { return HashSet::new() };
-        let Some(f) = function_of(&inner, store) else { return HashSet::new() };
+        let Some(inner) = inner_of(&rule.head, store) else { return Ok(HashSet::new()) };
+        let Some(f) = function_of(&inner, store) else { return Ok(HashSet::new()) };
         let carried = match (&inner, rule.body.as_slice()) {
             (Inner::Pat(p), [Lit::Pos(lit)]) => {
                 lit.pred(store) == Pred::new(kw::TRUE, 1)
@@ -45,19 +60,31 @@ fn constant_functions(rules: &[NRule], store: &TermStore) -> HashSet<Pred> {
         }
     }
     framed.retain(|f| !other.contains(f));
-    framed
+    Ok(framed)
 }
 
 /// Rewrites `(true x)` to `(init x)` in every rule body where `x` is a
-/// fluent that never changes; whether anything changed.
-pub(crate) fn inline_constant_fluents(rules: &mut [NRule], store: &mut TermStore) -> bool {
-    let constant = constant_functions(rules, store);
+/// fluent that never changes, within `stop` (read every 1,024 rules and
+/// literals); whether anything changed.
+///
+/// # Errors
+///
+/// Why `stop` ended the pass, if it did: `rules` may then be rewritten in
+/// part (each rewriting holds alone), for the caller to drop.
+pub(crate) fn inline_constant_fluents(
+    rules: &mut [NRule],
+    store: &mut TermStore,
+    stop: Limits,
+) -> Result<bool, OutOfLimits> {
+    let check = &mut PeriodicCheck::new(stop);
+    let constant = constant_functions(rules, store, check)?;
     if constant.is_empty() {
-        return false;
+        return Ok(false);
     }
     let mut changed = false;
     for rule in rules.iter_mut() {
         for lit in &mut rule.body {
+            check.step()?;
             let (Lit::Pos(p) | Lit::Neg(p)) = lit else { continue };
             if p.pred(store) != Pred::new(kw::TRUE, 1) {
                 continue;
@@ -73,16 +100,20 @@ pub(crate) fn inline_constant_fluents(rules: &mut [NRule], store: &mut TermStore
             changed = true;
         }
     }
-    changed
+    Ok(changed)
 }
 
 /// The argument of a `(true x)` or `(next x)` pattern.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Inner {
+    /// A ground fluent.
     Id(TermId),
+    /// A fluent with variables.
     Pat(Pat),
 }
 
+/// The argument of `p` read as `(true x)` or `(next x)`, unless `p` is a
+/// variable or has no argument.
 fn inner_of(p: &Pat, store: &TermStore) -> Option<Inner> {
     match p {
         Pat::Ground(id) => store.args(*id).first().map(|&a| Inner::Id(a)),
@@ -114,16 +145,20 @@ fn distinct_vars(p: &Pat) -> bool {
 mod tests {
     use super::*;
     use crate::game::Game;
+    use crate::ground::assert_stops_at_each_check;
     use crate::normalize::Program;
     use crate::symbol::Sym;
 
+    /// The program of `text`, rewritten without limits; whether the pass
+    /// changed anything.
     fn rewritten(text: &str) -> (bool, Program) {
         let game = Game::parse(text).unwrap();
         let mut program = Program::new(&game);
-        let changed = inline_constant_fluents(&mut program.rules, &mut program.store);
-        (changed, program)
+        let changed = inline_constant_fluents(&mut program.rules, &mut program.store, Limits::none());
+        (changed.expect("no limits"), program)
     }
 
+    /// How many body literals of `program` read the relation `name`.
     fn reads(program: &Program, name: Sym) -> usize {
         let preds = program.rules.iter().flat_map(|r| &r.body);
         preds.filter(|l| matches!(l, Lit::Pos(p) | Lit::Neg(p) if p.pred(&program.store).name == name)).count()
@@ -159,5 +194,58 @@ mod tests {
         let any = WALLS.replace("(goal r 100)", "(goal r 100) (<= (next ?x) (true (at ?x)))");
         let (changed, _) = rewritten(&any);
         assert!(!changed);
+    }
+
+    /// A generated game with `walls` functions of constant fluents, each
+    /// carried over by a frame rule and read, negated, by a legal rule: the
+    /// pass rewrites thousands of rules.
+    fn walled(walls: usize) -> String {
+        let mut text = String::from(
+            "(role r) (init (at 1)) (succ 1 2) (succ 2 3)
+             (<= (next (at ?y)) (does r (go ?y))) (<= terminal (true (at 3))) (goal r 100)",
+        );
+        for k in 0..walls {
+            text.push_str(&format!(
+                " (init (wall{k} 2)) (<= (next (wall{k} ?x)) (true (wall{k} ?x)))
+                 (<= (legal r (go ?y)) (true (at ?x)) (succ ?x ?y) (not (true (wall{k} ?y))))"
+            ));
+        }
+        text
+    }
+
+    /// The program of the game in the file at `path` (under the crate).
+    fn program_of_file(path: &str) -> Program {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+        let text = std::fs::read_to_string(&path).expect("the game's file");
+        Program::new(&Game::parse(&text).expect("the game parses"))
+    }
+
+    /// Chess (no fluent constant), mummymaze (its walls) and a generated
+    /// game of 3,000 walls: within limits never reached, the pass rewrites
+    /// each as without limits, rule for rule; cancelled from another thread
+    /// at each of its checks in turn (the first, the last, and between), it
+    /// answers [`OutOfLimits::Cancelled`] at that very check.
+    #[test]
+    fn the_pass_stops_at_each_of_its_checks() {
+        let games = [
+            ("chess", program_of_file("tests/games/chess.kif"), false, 1),
+            ("mummymaze", program_of_file("tests/games/mummymaze1p.kif"), true, 1),
+            ("walls", Program::new(&Game::parse(&walled(3000)).unwrap()), true, 8),
+        ];
+        for (name, program, constant, least) in games {
+            let init_reads = reads(&program, kw::INIT);
+            let rewrite = |stop: Limits| {
+                let mut copy = program.clone();
+                inline_constant_fluents(&mut copy.rules, &mut copy.store, stop).map(|changed| (changed, copy.rules))
+            };
+            let (unlimited, _) = assert_stops_at_each_check(name, least, 8, rewrite);
+            assert_eq!(unlimited.0, constant, "{name}");
+            assert_eq!(unlimited.1 != program.rules, constant, "{name}: rewritten only where a fluent is constant");
+            if name == "walls" {
+                // Each wall read from `init` by its frame rule and its legal rule.
+                let rewritten = Program { rules: unlimited.1.clone(), ..program.clone() };
+                assert_eq!((init_reads, reads(&rewritten, kw::INIT)), (0, 6000));
+            }
+        }
     }
 }

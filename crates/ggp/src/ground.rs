@@ -402,8 +402,8 @@ pub(crate) fn ground_first<T>(
 }
 
 /// The hybrid network whose oracle answers the relations that grew the most
-/// in the attempt that failed with `failure` ([`hybrid::choose_by_heavy`]),
-/// or failing that, when `or_outcome`, what only terminality and goals read
+/// in the attempt that failed with `failure`, or failing that, when
+/// `or_outcome`, what only terminality and goals read
 /// ([`hybrid::choose_externals`]), within `limits`; `None` when that attempt
 /// did not run out estimating what can ever hold, or the network cannot be
 /// built.
@@ -429,13 +429,10 @@ fn ground_hybrid(
         eprintln!("probe: {}; heavy {heavy:?}", failure.error);
     }
     let (rules, heavy) = (&hybrid_prepared.dynamic_rules, &failure.heavy);
-    let chosen = if or_outcome {
-        hybrid::choose_externals(rules, heavy, &mut program.store, &mut program.symbols)
-    } else {
-        hybrid::choose_by_heavy(rules, heavy, &mut program.store, &mut program.symbols)
+    let (store, symbols) = (&mut program.store, &mut program.symbols);
+    let Some(h) = hybrid::choose_externals(rules, heavy, or_outcome, store, symbols, limits.stop)? else {
+        return Ok(None);
     };
-    limits.stopped()?;
-    let Some(h) = chosen else { return Ok(None) };
     if debug {
         let mut names: Vec<String> = h
             .externals
@@ -487,9 +484,8 @@ fn ground_outcome_oracle(
 ) -> Result<Option<Grounding>, CompileError> {
     let mut outcome_prepared = prepared.clone();
     let program = &mut outcome_prepared.program;
-    let chosen = hybrid::outcome_externals(&outcome_prepared.dynamic_rules, &mut program.store, &mut program.symbols);
-    limits.stopped()?;
-    let Some(h) = chosen else { return Ok(None) };
+    let (rules, store, symbols) = (&outcome_prepared.dynamic_rules, &mut program.store, &mut program.symbols);
+    let Some(h) = hybrid::outcome_externals(rules, store, symbols, limits.stop)? else { return Ok(None) };
     match ground_with(outcome_prepared, limits, Some(&h), true, Some(statics.clone()), false) {
         Ok(g) => Ok(Some(g)),
         Err(f) => f.stop().map(|()| None),
@@ -568,19 +564,15 @@ fn budget_of(limits: Limits) -> Budget {
 
 /// The rules simplified ([`crate::fluents`], [`crate::guards`]) and the
 /// state-dependent ones decomposed, within `stop` (checked by the
-/// normaliser and the decomposition as they go, and between the passes).
+/// normaliser, the simplifying passes and the decomposition as they go).
 fn prepare(game: &Game, stop: limits::Limits) -> Result<Prepared, CompileError> {
     let mut program = Program::new_within(game, stop)?;
-    fluents::inline_constant_fluents(&mut program.rules, &mut program.store);
+    fluents::inline_constant_fluents(&mut program.rules, &mut program.store, stop)?;
     if program.roles.is_empty() {
         return Err(CompileError::NoRoles);
     }
     let dynamic = dynamic_preds(&program);
-    guards::project_guarded_arguments(&mut program.rules, &dynamic, &mut program.store, &mut program.symbols);
-    // The passes above (not bounded themselves) are linear in the rules.
-    if let Some(why) = stop.exceeded() {
-        return Err(CompileError::OutOfLimits(why));
-    }
+    guards::project_guarded_arguments(&mut program.rules, &dynamic, &mut program.store, &mut program.symbols, stop)?;
     let mut dynamic = dynamic_preds(&program);
     let state = |p: Pred| dynamic.contains(&p) || matches!(p.name, kw::TRUE | kw::DOES);
     let (dynamic_rules, static_rules): (Vec<NRule>, Vec<NRule>) =
@@ -987,6 +979,39 @@ fn is_bridge(rule: &NRule, store: &TermStore) -> bool {
         && matches!(last, Pat::App(_, args) if args.iter().enumerate().all(|(i, a)| *a == Pat::Var(i as u16)))
 }
 
+/// For the tests of the passes that check the compile limits: `work`
+/// within limits never reached (a cancellation never raised) answers what
+/// it answers without limits, reading them at least `least` times; cancelled
+/// from another thread at `points` of those reads in turn (the first, the
+/// last and between, [`limits::tap`]), it answers
+/// [`OutOfLimits::Cancelled`] at that very read, and reads them no more.
+/// The answer without limits, and how many times `work` read them.
+#[cfg(test)]
+pub(crate) fn assert_stops_at_each_check<T, E>(
+    what: &str,
+    least: usize,
+    points: usize,
+    work: impl Fn(limits::Limits) -> Result<T, E>,
+) -> (T, usize)
+where
+    T: PartialEq + std::fmt::Debug,
+    E: PartialEq + std::fmt::Debug + From<OutOfLimits>,
+{
+    use crate::limits::tap;
+    let unlimited = work(limits::Limits::none()).unwrap_or_else(|e| panic!("{what}: without limits: {e:?}"));
+    let (within, reads) = tap::cancelled_at_read(usize::MAX, &work);
+    assert!(reads >= least, "{what}: the limits read {reads} times");
+    println!("{what}: the limits read {reads} times");
+    assert_eq!(within.as_ref().ok(), Some(&unlimited), "{what}: within limits never reached");
+    for k in 0..points {
+        let n = 1 + k * (reads - 1) / (points - 1).max(1);
+        let (stopped, read) = tap::cancelled_at_read(n, &work);
+        assert_eq!(stopped.err(), Some(E::from(OutOfLimits::Cancelled)), "{what}: cancelled at read {n} of {reads}");
+        assert_eq!(read, n, "{what}: no read after the one that stopped it");
+    }
+    (unlimited, reads)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1180,20 +1205,8 @@ mod tests {
     /// the start; the result, and how long after the cancellation it came
     /// (zero when it came before).
     fn cancelled_after(game: &Game, after: Duration) -> (Result<Grounding, CompileError>, Duration) {
-        let canceller = Canceller::new();
-        let limits = default_within(limits::Limits::none().cancelled_by(canceller.handle()));
-        let cancelled_at = std::sync::Mutex::new(None);
-        let (result, ended) = std::thread::scope(|scope| {
-            scope.spawn(|| {
-                std::thread::sleep(after);
-                *cancelled_at.lock().unwrap() = Some(Instant::now());
-                canceller.cancel();
-            });
-            let result = ground(game, limits, Networks::Any);
-            (result, Instant::now())
-        });
-        let cancelled_at = cancelled_at.into_inner().unwrap().expect("cancelled");
-        (result, ended.saturating_duration_since(cancelled_at))
+        let (result, late) = stopped_after(after, |stop| ground(game, default_within(stop), Networks::Any));
+        (result, late.unwrap_or_default())
     }
 
     #[test]
@@ -1226,5 +1239,143 @@ mod tests {
         .unwrap();
         let small = Limits::new(10_000);
         assert!(matches!(ground(&game, small, Networks::Plain), Err(CompileError::TooLarge(_))));
+    }
+
+    /// What tells two choices of the oracle's relations apart: the names of
+    /// the external relations (sorted), the rules grounded, the rules the
+    /// oracle evaluates, and the relations asked with bound arguments.
+    type Choice = (Vec<String>, Vec<NRule>, Vec<NRule>, Vec<(Pred, Pred)>);
+
+    /// The parts of `h` that tell choices apart, its names in `symbols`.
+    fn choice(h: hybrid::Hybrid, symbols: &Symbols) -> Choice {
+        let mut externals: Vec<String> = h.externals.iter().map(|p| symbols.name(p.name).to_string()).collect();
+        externals.sort();
+        (externals, h.ground, h.oracle, h.asks)
+    }
+
+    /// The rules of `path`'s game prepared without limits, and the relations
+    /// that grew the most in its probe (chess: its threat tests) — none
+    /// where the probe does not run out estimating what can ever hold.
+    fn prepared_and_heavy(path: &str) -> (Prepared, HashSet<Pred>) {
+        let prepared = prepare(&test_game(path), limits::Limits::none()).expect(path);
+        let probe = Limits::new(crate::DEFAULT_GROUNDING_LIMIT).share(PROBE_SHARE, false);
+        let heavy = match ground_with(prepared.clone(), probe, None, false, None, true) {
+            Ok(_) => HashSet::new(),
+            Err(failure) => failure.heavy,
+        };
+        (prepared, heavy)
+    }
+
+    /// The oracle's relations chosen for `prepared` by `heavy` or, failing
+    /// that, by what only terminality and goals read, within `stop`.
+    fn choose(prepared: &Prepared, heavy: &HashSet<Pred>, stop: limits::Limits) -> Result<Option<Choice>, OutOfLimits> {
+        let mut program = prepared.program.clone();
+        let (store, symbols) = (&mut program.store, &mut program.symbols);
+        let chosen = hybrid::choose_externals(&prepared.dynamic_rules, heavy, true, store, symbols, stop)?;
+        Ok(chosen.map(|h| choice(h, &program.symbols)))
+    }
+
+    /// Chess (by the relations its probe found heavy) and sudoku (by what
+    /// only terminality and goals read, its heavy relation enclosed by no
+    /// other): within limits never
+    /// reached, the choice of the oracle's relations is the one made without
+    /// limits, rule for rule; cancelled from another thread at each of its
+    /// checks in turn (the first, the last, and between), it answers
+    /// [`OutOfLimits::Cancelled`] at that very check.
+    #[test]
+    fn choosing_the_oracles_relations_stops_at_each_of_its_checks() {
+        for (path, by_heavy, least) in [("tests/games/chess.kif", true, 4), ("tests/games/sudoku.kif", false, 2)] {
+            let (prepared, heavy) = prepared_and_heavy(path);
+            assert!(!heavy.is_empty(), "{path}: its probe runs out");
+            let (unlimited, _) = assert_stops_at_each_check(path, least, 12, |stop| choose(&prepared, &heavy, stop));
+            let names = unlimited.expect("a hybrid program").0;
+            let outcome_only = names.iter().all(|n| n.starts_with("terminal-only") || n.starts_with("goal-only"));
+            assert_eq!(outcome_only, !by_heavy, "{path}: {names:?}");
+        }
+    }
+
+    /// What tells two preparations apart: the rules simplified, the
+    /// state-dependent ones decomposed, the static ones.
+    type PreparedRules = (Vec<NRule>, Vec<NRule>, Vec<NRule>);
+
+    /// `game` prepared within `stop`, by its rules.
+    fn prepared_rules(game: &Game, stop: limits::Limits) -> Result<PreparedRules, CompileError> {
+        let p = prepare(game, stop)?;
+        Ok((p.program.rules, p.dynamic_rules, p.static_rules))
+    }
+
+    /// Chess, mummymaze (constant fluents) and ruleDepthExponential
+    /// (guarded arguments): prepared within limits never reached, the rules
+    /// are those prepared without limits; cancelled from another thread at
+    /// each of the checks of the normaliser, the fluents and guards passes
+    /// and the decomposition in turn, preparing answers
+    /// [`CompileError::OutOfLimits`] at that very check.
+    #[test]
+    fn preparing_stops_at_each_of_its_checks() {
+        for path in ["tests/games/chess.kif", "tests/games/mummymaze1p.kif", "tests/games/ruleDepthExponential.kif"] {
+            let game = test_game(path);
+            assert_stops_at_each_check(path, 4, 12, |stop| prepared_rules(&game, stop));
+        }
+    }
+
+    /// Runs `work` cancelled from another thread `after` its start; its
+    /// answer, and how long after the cancellation it came (`None` when it
+    /// came before).
+    fn stopped_after<T>(after: Duration, work: impl FnOnce(limits::Limits) -> T) -> (T, Option<Duration>) {
+        let canceller = Canceller::new();
+        let stop = limits::Limits::none().cancelled_by(canceller.handle());
+        let cancelled_at = std::sync::Mutex::new(None);
+        let (answer, ended) = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(after);
+                *cancelled_at.lock().unwrap() = Some(Instant::now());
+                canceller.cancel();
+            });
+            let answer = work(stop);
+            (answer, Instant::now())
+        });
+        let cancelled_at = cancelled_at.into_inner().unwrap().expect("cancelled");
+        (answer, ended.checked_duration_since(cancelled_at))
+    }
+
+    #[test]
+    fn how_soon_chess_compilation_stops_after_a_cancellation() {
+        // Printed, not asserted (`--nocapture`): how long chess's preparation
+        // and choice of the oracle's relations take and how often they read
+        // the limits (each stretch between two reads is shorter than the
+        // whole), then how long chess's compilation (its race against the
+        // prover included) runs on after a cancellation raised at 1/8, 3/8,
+        // 5/8 and 7/8 of it.
+        use crate::limits::tap;
+        let game = test_game("tests/games/chess.kif");
+        let (prepared, heavy) = prepared_and_heavy("tests/games/chess.kif");
+        let prepare_it = |stop: limits::Limits| prepared_rules(&game, stop).is_ok();
+        let choose_it = |stop: limits::Limits| choose(&prepared, &heavy, stop).is_ok();
+        let passes: [(&str, &dyn Fn(limits::Limits) -> bool); 2] = [("prepare", &prepare_it), ("choose", &choose_it)];
+        for (what, pass) in passes {
+            let runs = 10;
+            let start = Instant::now();
+            for _ in 0..runs {
+                assert!(pass(limits::Limits::none()));
+            }
+            let took = start.elapsed() / runs;
+            let (_, reads) = tap::cancelled_at_read(usize::MAX, pass);
+            println!("chess {what}: {:.2} ms, the limits read {reads} times", took.as_secs_f64() * 1e3);
+        }
+        let start = Instant::now();
+        crate::machine::Machine::compile_limited(&game, limits::Limits::none()).expect("chess compiles");
+        let took = start.elapsed();
+        println!("chess compiled in {:.0} ms", took.as_secs_f64() * 1e3);
+        for eighth in [1, 3, 5, 7] {
+            let after = took * eighth / 8;
+            let (result, late) =
+                stopped_after(after, |stop| crate::machine::Machine::compile_limited(&game, stop).map(|_| ()));
+            let what = match result {
+                Ok(()) => "compiled first".to_string(),
+                Err(e) => e.to_string(),
+            };
+            let late = late.map_or("-".to_string(), |l| format!("{:.1} ms after it", l.as_secs_f64() * 1e3));
+            println!("chess cancelled at {eighth}/8 ({:.0} ms): {what}, {late}", after.as_secs_f64() * 1e3);
+        }
     }
 }

@@ -22,9 +22,15 @@
 //! define that relation, and every use to ask it and test the guards. Only
 //! relations used positively, outside recursion, and other than the
 //! keywords are rewritten; decided in dependency order.
+//!
+//! The pass reads the compile limits every 1,024 steps — rules and literals
+//! looked at, whether deciding or rewriting ([`PeriodicCheck`]): a huge
+//! game's rules are stopped inside it.
 
 use std::collections::{HashMap, HashSet};
 
+use crate::datalog::PeriodicCheck;
+use crate::limits::{Limits, OutOfLimits};
 use crate::normalize::{Lit, NRule, Pat};
 use crate::store::{Pred, TermStore};
 use crate::symbol::{Sym, Symbols, kw};
@@ -32,17 +38,25 @@ use crate::symbol::{Sym, Symbols, kw};
 /// The guards of each position of a relation (`None`: not guarded), sorted.
 type Positions = Vec<Option<Vec<Sym>>>;
 
-/// Rewrites `rules` as described in the module documentation; `dynamic`
-/// tells which relations depend on the state. Whether anything changed.
+/// Rewrites `rules` as described in the module documentation, within
+/// `stop` (read every 1,024 steps); `dynamic` tells which relations depend
+/// on the state. Whether anything changed.
+///
+/// # Errors
+///
+/// Why `stop` ended the pass, if it did: `rules` may then be rewritten in
+/// part (and `symbols` hold names no rule uses), for the caller to drop.
 pub(crate) fn project_guarded_arguments(
     rules: &mut [NRule],
     dynamic: &HashSet<Pred>,
     store: &mut TermStore,
     symbols: &mut Symbols,
-) -> bool {
-    let guarded = guarded_positions(rules, dynamic, store);
+    stop: Limits,
+) -> Result<bool, OutOfLimits> {
+    let check = &mut PeriodicCheck::new(stop);
+    let guarded = guarded_positions(rules, dynamic, store, check)?;
     if guarded.is_empty() {
-        return false;
+        return Ok(false);
     }
     let projected: HashMap<Pred, Sym> =
         guarded.keys().map(|&p| (p, symbols.fresh(&format!("{} projected", symbols.name(p.name))))).collect();
@@ -64,6 +78,7 @@ pub(crate) fn project_guarded_arguments(
         }
         let mut body = Vec::with_capacity(rule.body.len());
         for lit in std::mem::take(&mut rule.body) {
+            check.step()?;
             let Lit::Pos(p) = &lit else {
                 body.push(lit);
                 continue;
@@ -95,14 +110,25 @@ pub(crate) fn project_guarded_arguments(
         }
         rule.body = body;
     }
-    true
+    Ok(true)
 }
 
-/// The relations with guarded positions, and each position's guards.
-fn guarded_positions(rules: &[NRule], dynamic: &HashSet<Pred>, store: &TermStore) -> HashMap<Pred, Positions> {
+/// The relations with guarded positions, and each position's guards; each
+/// rule and literal looked at a step of `check`.
+///
+/// # Errors
+///
+/// Why `check`'s limits stopped it.
+fn guarded_positions(
+    rules: &[NRule],
+    dynamic: &HashSet<Pred>,
+    store: &TermStore,
+    check: &mut PeriodicCheck,
+) -> Result<HashMap<Pred, Positions>, OutOfLimits> {
     let mut rules_of: HashMap<Pred, Vec<&NRule>> = HashMap::new();
     let mut negated: HashSet<Pred> = HashSet::new();
     for rule in rules {
+        check.step()?;
         rules_of.entry(rule.head.pred(store)).or_default().push(rule);
         for lit in &rule.body {
             if let Lit::Neg(p) = lit {
@@ -125,76 +151,98 @@ fn guarded_positions(rules: &[NRule], dynamic: &HashSet<Pred>, store: &TermStore
     pending.sort();
     loop {
         let before = pending.len();
-        pending.retain(|&p| {
-            let ready = rules_of[&p].iter().all(|r| {
-                r.body.iter().all(|l| match l {
-                    Lit::Pos(q) => {
-                        let q = q.pred(store);
-                        !candidate(&q) || decided.contains_key(&q)
-                    }
-                    _ => true,
-                })
-            });
-            if ready {
-                let positions = decide(p, &rules_of[&p], &decided, dynamic, store);
-                decided.insert(p, positions);
+        // Decided in order, each decision seen by the relations after it.
+        for p in std::mem::take(&mut pending) {
+            let mut ready = true;
+            for lit in rules_of[&p].iter().flat_map(|r| &r.body) {
+                check.step()?;
+                if let Lit::Pos(q) = lit
+                    && candidate(&q.pred(store))
+                    && !decided.contains_key(&q.pred(store))
+                {
+                    ready = false;
+                    break;
+                }
             }
-            !ready
-        });
+            if ready {
+                let positions = decide(p, &rules_of[&p], &decided, dynamic, store, check)?;
+                decided.insert(p, positions);
+            } else {
+                pending.push(p);
+            }
+        }
         if pending.len() == before {
             break;
         }
     }
     decided.retain(|_, positions| positions.iter().any(Option::is_some));
-    decided
+    Ok(decided)
 }
 
 /// The guards of each position of `p`, given its `rules` and the relations
-/// `decided` so far.
+/// `decided` so far; each literal looked at a step of `check`.
+///
+/// # Errors
+///
+/// Why `check`'s limits stopped it.
 fn decide(
     p: Pred,
     rules: &[&NRule],
     decided: &HashMap<Pred, Positions>,
     dynamic: &HashSet<Pred>,
     store: &TermStore,
-) -> Positions {
-    (0..p.arity as usize)
-        .map(|i| {
-            let mut agreed: Option<Vec<Sym>> = None;
-            for rule in rules {
-                let guards = guards_of(rule, i, decided, dynamic, store)?;
-                match &agreed {
-                    None => agreed = Some(guards),
-                    Some(a) if *a == guards => {}
-                    Some(_) => return None,
+    check: &mut PeriodicCheck,
+) -> Result<Positions, OutOfLimits> {
+    let mut positions = Vec::with_capacity(p.arity as usize);
+    for i in 0..p.arity as usize {
+        let mut agreed: Option<Vec<Sym>> = None;
+        for rule in rules {
+            let Some(guards) = guards_of(rule, i, decided, dynamic, store, check)? else {
+                agreed = None;
+                break;
+            };
+            match &agreed {
+                None => agreed = Some(guards),
+                Some(a) if *a == guards => {}
+                Some(_) => {
+                    agreed = None;
+                    break;
                 }
             }
-            agreed
-        })
-        .collect()
+        }
+        positions.push(agreed);
+    }
+    Ok(positions)
 }
 
 /// The guards the body of `rule` puts on the variable at position `i` of its
-/// head, if that variable is used only as guarded positions allow.
+/// head, if that variable is used only as guarded positions allow; each
+/// literal looked at a step of `check`.
+///
+/// # Errors
+///
+/// Why `check`'s limits stopped it.
 fn guards_of(
     rule: &NRule,
     i: usize,
     decided: &HashMap<Pred, Positions>,
     dynamic: &HashSet<Pred>,
     store: &TermStore,
-) -> Option<Vec<Sym>> {
+    check: &mut PeriodicCheck,
+) -> Result<Option<Vec<Sym>>, OutOfLimits> {
     let head = args_of(&rule.head, store);
-    let Pat::Var(v) = head[i] else { return None };
+    let Pat::Var(v) = head[i] else { return Ok(None) };
     if head.iter().enumerate().any(|(j, a)| j != i && has(a, v)) {
-        return None;
+        return Ok(None);
     }
     let mut guards = Vec::new();
     for lit in &rule.body {
+        check.step()?;
         let p = match lit {
             Lit::Pos(p) => p,
             Lit::Neg(p) if !has(p, v) => continue,
             Lit::Distinct(a, b) | Lit::Same(a, b) if !has(a, v) && !has(b, v) => continue,
-            _ => return None,
+            _ => return Ok(None),
         };
         if !has(p, v) {
             continue;
@@ -205,19 +253,20 @@ fn guards_of(
             guards.push(pred.name);
             continue;
         }
-        let positions = decided.get(&pred)?;
+        let Some(positions) = decided.get(&pred) else { return Ok(None) };
         for (j, arg) in args.iter().enumerate() {
             if *arg == Pat::Var(v) {
-                guards.extend(positions[j].as_ref()?.iter().copied());
+                let Some(more) = positions[j].as_ref() else { return Ok(None) };
+                guards.extend(more.iter().copied());
             } else if has(arg, v) {
-                return None;
+                return Ok(None);
             }
         }
     }
     guards.sort();
     guards.dedup();
     // A variable with no guard at all would be unsafe; leave it be.
-    (!guards.is_empty()).then_some(guards)
+    Ok((!guards.is_empty()).then_some(guards))
 }
 
 /// Whether variable `v` occurs in `p`.
@@ -252,6 +301,7 @@ fn make(name: Sym, args: Vec<Pat>, store: &mut TermStore) -> Pat {
 mod tests {
     use super::*;
     use crate::game::Game;
+    use crate::ground::assert_stops_at_each_check;
     use crate::normalize::Program;
     use crate::prover::dynamic_preds;
 
@@ -261,7 +311,14 @@ mod tests {
         let game = Game::parse(text).unwrap();
         let mut program = Program::new(&game);
         let dynamic = dynamic_preds(&program);
-        let changed = project_guarded_arguments(&mut program.rules, &dynamic, &mut program.store, &mut program.symbols);
+        let changed = project_guarded_arguments(
+            &mut program.rules,
+            &dynamic,
+            &mut program.store,
+            &mut program.symbols,
+            Limits::none(),
+        )
+        .expect("no limits");
         let mut heads: Vec<(String, u32)> = program
             .rules
             .iter()
@@ -312,5 +369,63 @@ mod tests {
             (<= terminal (q 1)) (goal r 100)";
         let (changed, _) = projected(recursive);
         assert!(!changed);
+    }
+
+    /// A generated chain of `depth` relations like `ruleDepthExponential`'s,
+    /// each of two arguments only `bit` tests, each rule but the last's
+    /// second reading the next relation: all of them are projected, decided
+    /// one a round (the deepest first).
+    fn chain(depth: usize) -> String {
+        let mut text = String::from(
+            "(role r) (init (step 1)) (bit 0) (bit 1) (succ 1 2) (succ 2 3)
+             (<= (legal r go) (p1 0 1)) (<= (next (step ?y)) (true (step ?x)) (succ ?x ?y))
+             (<= terminal (true (step 3))) (goal r 100)",
+        );
+        for i in 1..depth {
+            text.push_str(&format!(
+                " (<= (p{i} ?a ?b) (bit ?a) (bit ?b) (true (step 1)))
+                  (<= (p{i} ?a ?b) (bit ?a) (bit ?b) (not (true (step 1))) (p{} ?a ?b))",
+                i + 1
+            ));
+        }
+        text.push_str(&format!(" (<= (p{depth} ?a ?b) (bit ?a) (bit ?b) (true (step 2)))"));
+        text
+    }
+
+    /// The game in the file at `path` (under the crate).
+    fn game_of_file(path: &str) -> String {
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).expect("the game's file")
+    }
+
+    /// Chess, ruleDepthExponential and a generated chain of 300 relations:
+    /// within limits never reached, the pass rewrites each as without
+    /// limits, rule for rule (the chain's relations all projected to
+    /// propositions); cancelled from another thread at each of its checks
+    /// in turn (the first, the last, and between), it answers
+    /// [`OutOfLimits::Cancelled`] at that very check.
+    #[test]
+    fn the_pass_stops_at_each_of_its_checks() {
+        let games = [
+            ("chess", game_of_file("tests/games/chess.kif"), 1),
+            ("ruleDepthExponential", game_of_file("tests/games/ruleDepthExponential.kif"), 1),
+            ("chain", chain(300), 100),
+        ];
+        for (name, text, least) in games {
+            let program = Program::new(&Game::parse(&text).expect("the game parses"));
+            let dynamic = dynamic_preds(&program);
+            let rewrite = |stop: Limits| -> Result<(bool, Vec<NRule>), OutOfLimits> {
+                let mut copy = program.clone();
+                let changed =
+                    project_guarded_arguments(&mut copy.rules, &dynamic, &mut copy.store, &mut copy.symbols, stop)?;
+                Ok((changed, copy.rules))
+            };
+            assert_stops_at_each_check(name, least, 8, rewrite);
+            if name == "chain" {
+                let (changed, heads) = projected(&text);
+                assert!(changed);
+                let projected = heads.iter().filter(|(n, a)| n.contains("projected") && *a == Pred::PROPOSITION);
+                assert_eq!(projected.count(), 300, "{heads:?}");
+            }
+        }
     }
 }

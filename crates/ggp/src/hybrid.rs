@@ -23,12 +23,16 @@
 //! goals read (sudoku's "is the grid solved") is left to the oracle instead
 //! ([`outcome_externals`]); what only goals read is evaluated when goals are
 //! asked.
+//!
+//! Choosing the external relations reads the compile limits every 1,024
+//! rules and literals looked at ([`PeriodicCheck`]), and answers
+//! [`OutOfLimits`] when they stop it, never a partial choice.
 
 use std::collections::{HashMap, HashSet};
 
 use crate::asks::AskTable;
 use crate::compact::Compactor;
-use crate::datalog::{Budget, Evaluator, Model, Negation};
+use crate::datalog::{Budget, Evaluator, Model, Negation, PeriodicCheck};
 use crate::ground::Grounding;
 use crate::hash::FastMap;
 use crate::lazy::Lazy;
@@ -41,16 +45,40 @@ use crate::symbol::{Symbols, kw};
 /// Most external atoms a hybrid network may read.
 pub(crate) const MAX_INPUTS: usize = 1 << 16;
 
-/// The relations a grounded rule may test: keywords and what they depend on
-/// through relations defined by `rules`.
-fn defined(rules: &[NRule], store: &TermStore) -> HashMap<Pred, Vec<usize>> {
+/// The rules of each relation `rules` define, by index, each rule a step
+/// of `check`.
+///
+/// # Errors
+///
+/// Why `check`'s limits stopped it.
+fn defined(
+    rules: &[NRule],
+    store: &TermStore,
+    check: &mut PeriodicCheck,
+) -> Result<HashMap<Pred, Vec<usize>>, OutOfLimits> {
     let mut of: HashMap<Pred, Vec<usize>> = HashMap::new();
     for (i, r) in rules.iter().enumerate() {
+        check.step()?;
         of.entry(r.head.pred(store)).or_default().push(i);
     }
-    of
+    Ok(of)
 }
 
+/// Counts `rule` and each of its literals as steps of `check`: the work of
+/// looking at it once.
+///
+/// # Errors
+///
+/// Why `check`'s limits stopped it.
+fn look_at(rule: &NRule, check: &mut PeriodicCheck) -> Result<(), OutOfLimits> {
+    for _ in 0..=rule.body.len() {
+        check.step()?;
+    }
+    Ok(())
+}
+
+/// The relations of the literals of `rule`'s body (`distinct` and `=`
+/// aside), in order.
 fn body_preds(rule: &NRule, store: &TermStore) -> Vec<Pred> {
     rule.body
         .iter()
@@ -63,30 +91,32 @@ fn body_preds(rule: &NRule, store: &TermStore) -> Vec<Pred> {
 
 /// The relations of `rules` that depend on one of `on` (themselves included).
 pub(crate) fn depending_on(rules: &[NRule], on: &HashSet<Pred>, store: &TermStore) -> HashSet<Pred> {
-    let mut up: HashSet<Pred> = on.clone();
-    loop {
-        let mut changed = false;
-        for r in rules {
-            let head = r.head.pred(store);
-            if !up.contains(&head) && body_preds(r, store).iter().any(|p| up.contains(p)) {
-                up.insert(head);
-                changed = true;
-            }
-        }
-        if !changed {
-            return up;
-        }
+    let unchecked = &mut PeriodicCheck::new(Limits::none());
+    match depending_on_below(rules, on, &HashSet::new(), store, unchecked) {
+        Ok(up) => up,
+        Err(why) => unreachable!("a check without limits stops at none: {why}"),
     }
 }
 
 /// The relations of `rules` that depend on one of `on` (themselves
 /// included) through relations other than `stop` (no relation of `stop` is
-/// in the result).
-fn depending_on_below(rules: &[NRule], on: &HashSet<Pred>, stop: &HashSet<Pred>, store: &TermStore) -> HashSet<Pred> {
+/// in the result); each rule looked at, in each round, steps of `check`.
+///
+/// # Errors
+///
+/// Why `check`'s limits stopped it.
+fn depending_on_below(
+    rules: &[NRule],
+    on: &HashSet<Pred>,
+    stop: &HashSet<Pred>,
+    store: &TermStore,
+    check: &mut PeriodicCheck,
+) -> Result<HashSet<Pred>, OutOfLimits> {
     let mut up: HashSet<Pred> = on.iter().copied().filter(|p| !stop.contains(p)).collect();
     loop {
         let mut changed = false;
         for r in rules {
+            look_at(r, check)?;
             let head = r.head.pred(store);
             if !up.contains(&head) && !stop.contains(&head) && body_preds(r, store).iter().any(|p| up.contains(p)) {
                 up.insert(head);
@@ -94,7 +124,7 @@ fn depending_on_below(rules: &[NRule], on: &HashSet<Pred>, stop: &HashSet<Pred>,
             }
         }
         if !changed {
-            return up;
+            return Ok(up);
         }
     }
 }
@@ -123,24 +153,76 @@ pub(crate) struct Hybrid {
 }
 
 /// The hybrid program for a game too large to ground: by the `heavy`
-/// relations ([`choose_by_heavy`]), or failing that, with the relations
-/// only terminality and goals read left to the oracle
-/// ([`outcome_externals`]).
+/// relations ([`choose_by_heavy`]), or failing that, when `or_outcome`,
+/// with the relations only terminality and goals read left to the oracle
+/// ([`outcome_externals`]); within `stop` (read every 1,024 rules and
+/// literals looked at).
+///
+/// # Errors
+///
+/// Why `stop` ended the choice, if it did.
 pub(crate) fn choose_externals(
     rules: &[NRule],
     heavy: &HashSet<Pred>,
+    or_outcome: bool,
     store: &mut TermStore,
     symbols: &mut Symbols,
-) -> Option<Hybrid> {
-    choose_by_heavy(rules, heavy, store, symbols).or_else(|| outcome_externals(rules, store, symbols))
+    stop: Limits,
+) -> Result<Option<Hybrid>, OutOfLimits> {
+    let choosing = &mut Choosing::new(rules, store, stop)?;
+    match choose_by_heavy(choosing, heavy, store, symbols)? {
+        Some(h) => Ok(Some(h)),
+        None if or_outcome => by_outcome(choosing, store, symbols),
+        None => Ok(None),
+    }
 }
 
-/// The relations `roots` and every relation their rules read, transitively.
-fn below(roots: &[Pred], rules: &[NRule], of: &HashMap<Pred, Vec<usize>>, store: &TermStore) -> HashSet<Pred> {
+/// What choosing the oracle's relations reads throughout: the
+/// state-dependent rules, each relation's rules (by index), and the check
+/// of the compile limits that every rule and literal looked at steps.
+struct Choosing<'r> {
+    /// The state-dependent rules.
+    rules: &'r [NRule],
+    /// The rules of each relation `rules` define.
+    of: HashMap<Pred, Vec<usize>>,
+    /// The periodic check of the compile limits.
+    check: PeriodicCheck,
+    /// Whether to say why a choice fails (`BOUTON_GGP_DEBUG`).
+    debug: bool,
+}
+
+impl<'r> Choosing<'r> {
+    /// Starts choosing among `rules`, within `stop`.
+    ///
+    /// # Errors
+    ///
+    /// Why `stop` ended it, if it did.
+    fn new(rules: &'r [NRule], store: &TermStore, stop: Limits) -> Result<Choosing<'r>, OutOfLimits> {
+        let mut check = PeriodicCheck::new(stop);
+        let of = defined(rules, store, &mut check)?;
+        let debug = std::env::var_os("BOUTON_GGP_DEBUG").is_some();
+        Ok(Choosing { rules, of, check, debug })
+    }
+}
+
+/// The relations `roots` and every relation their rules read, transitively;
+/// each rule looked at steps of `check`.
+///
+/// # Errors
+///
+/// Why `check`'s limits stopped it.
+fn below(
+    roots: &[Pred],
+    rules: &[NRule],
+    of: &HashMap<Pred, Vec<usize>>,
+    store: &TermStore,
+    check: &mut PeriodicCheck,
+) -> Result<HashSet<Pred>, OutOfLimits> {
     let mut seen: HashSet<Pred> = roots.iter().copied().collect();
     let mut work: Vec<Pred> = roots.to_vec();
     while let Some(p) = work.pop() {
         for &r in of.get(&p).into_iter().flatten() {
+            look_at(&rules[r], check)?;
             for q in body_preds(&rules[r], store) {
                 if seen.insert(q) {
                     work.push(q);
@@ -148,7 +230,7 @@ fn below(roots: &[Pred], rules: &[NRule], of: &HashMap<Pred, Vec<usize>>, store:
             }
         }
     }
-    seen
+    Ok(seen)
 }
 
 /// The name hint of the external relations only goals read: the oracle
@@ -163,24 +245,47 @@ const GOAL_ONLY: &str = "goal-only";
 /// state for `terminal`, when goals are asked for `goal`. `None` when legal
 /// moves and the next state read everything, or a head variable of such a
 /// rule other than a goal's role cannot be bound without those relations.
-pub(crate) fn outcome_externals(rules: &[NRule], store: &mut TermStore, symbols: &mut Symbols) -> Option<Hybrid> {
+/// Within `stop` (read every 1,024 rules and literals looked at).
+///
+/// # Errors
+///
+/// Why `stop` ended the choice, if it did.
+pub(crate) fn outcome_externals(
+    rules: &[NRule],
+    store: &mut TermStore,
+    symbols: &mut Symbols,
+    stop: Limits,
+) -> Result<Option<Hybrid>, OutOfLimits> {
+    by_outcome(&mut Choosing::new(rules, store, stop)?, store, symbols)
+}
+
+/// [`outcome_externals`], as `choosing` goes.
+///
+/// # Errors
+///
+/// Why the limits of `choosing` ended it, if they did.
+fn by_outcome(
+    choosing: &mut Choosing<'_>,
+    store: &mut TermStore,
+    symbols: &mut Symbols,
+) -> Result<Option<Hybrid>, OutOfLimits> {
     use crate::normalize::Pat;
-    let debug = std::env::var_os("BOUTON_GGP_DEBUG").is_some();
-    let of = defined(rules, store);
+    let Choosing { rules, ref of, ref mut check, debug } = *choosing;
     let (goal, terminal) = (Pred::new(kw::GOAL, 2), Pred::proposition(kw::TERMINAL));
-    let play = below(&[Pred::new(kw::LEGAL, 2), Pred::new(kw::NEXT, 1)], rules, &of, store);
-    let only: HashSet<Pred> = below(&[goal, terminal], rules, &of, store)
+    let play = below(&[Pred::new(kw::LEGAL, 2), Pred::new(kw::NEXT, 1)], rules, of, store, check)?;
+    let only: HashSet<Pred> = below(&[goal, terminal], rules, of, store, check)?
         .into_iter()
         .filter(|p| !play.contains(p) && of.contains_key(p) && *p != goal && *p != terminal)
         .collect();
     if only.is_empty() {
-        return None;
+        return Ok(None);
     }
     let mut externals = HashSet::new();
     let mut ground = Vec::new();
     // As in `choose_by_heavy`: single-rule helpers unfolded for the oracle.
-    let mut oracle: Vec<NRule> = rules.iter().map(|r| unfold(r, rules, &of, store)).collect();
+    let mut oracle: Vec<NRule> = unfold_all(rules, of, store, check)?;
     for rule in rules {
+        look_at(rule, check)?;
         let head = rule.head.pred(store);
         if only.contains(&head) {
             continue;
@@ -190,21 +295,14 @@ pub(crate) fn outcome_externals(rules: &[NRule], store: &mut TermStore, symbols:
             ground.push(rule.clone());
             continue;
         }
-        let mut vars = Vec::new();
-        rule.head.vars(&mut vars);
-        let name = symbols.fresh(if head == goal { GOAL_ONLY } else { "terminal-only" });
-        let pat = if vars.is_empty() {
-            Pat::Ground(store.app(name, &[]))
-        } else {
-            Pat::App(name, vars.iter().map(|&v| Pat::Var(v)).collect())
-        };
-        let body_rule = NRule { head: pat.clone(), body: rule.body.clone(), vars: rule.vars };
+        let hint = if head == goal { GOAL_ONLY } else { "terminal-only" };
+        let (pat, body_rule) = body_relation(rule, hint, store, symbols);
         // Its instances: bound by the body's other literals, or a goal's
         // role ranging over the roles.
-        let relaxed = relax(&body_rule, &only, store).or_else(|| {
-            let Pat::App(_, args) = &rule.head else { return None };
+        let relaxed = relax(&body_rule, &only, store, check)?.or_else(|| {
+            let (Pat::App(_, args), Pat::App(_, vars)) = (&rule.head, &pat) else { return None };
             match (head == goal, args.first()) {
-                (true, Some(&Pat::Var(v))) if vars == [v] => Some(NRule {
+                (true, Some(&Pat::Var(v))) if **vars == [Pat::Var(v)] => Some(NRule {
                     head: pat.clone(),
                     body: vec![Lit::Pos(Pat::App(kw::ROLE, vec![Pat::Var(v)].into_boxed_slice()))],
                     vars: rule.vars,
@@ -216,7 +314,7 @@ pub(crate) fn outcome_externals(rules: &[NRule], store: &mut TermStore, symbols:
             if debug {
                 eprintln!("outcome: cannot bind the head of {rule:?}");
             }
-            return None;
+            return Ok(None);
         };
         externals.insert(pat.pred(store));
         ground.push(relaxed);
@@ -226,29 +324,33 @@ pub(crate) fn outcome_externals(rules: &[NRule], store: &mut TermStore, symbols:
     if debug {
         eprintln!("outcome: {} relations read only by terminal and goal; {} externals", only.len(), externals.len());
     }
-    Some(Hybrid { externals, ground, oracle, asks: Vec::new() })
+    Ok(Some(Hybrid { externals, ground, oracle, asks: Vec::new() }))
 }
 
 /// The hybrid program for the `heavy` relations: walking down from the
-/// keyword relations through the state-dependent `rules`, the first relation
-/// on each path that depends on a heavy relation becomes external. Its instances are over-approximated by what
-/// each grounded rule that tests it can ask ([`context`]); where a rule
+/// keyword relations through the state-dependent rules of `choosing`, the
+/// first relation on each path that depends on a heavy relation becomes
+/// external. Its instances are over-approximated by what each grounded
+/// rule that tests it can ask ([`context`]); where a rule
 /// cannot tell (an argument only that test binds), that rule's body becomes
 /// an external relation of its own, over the rule's head variables,
 /// over-approximated by a few of its literals ([`relax`]). `None` when
 /// nothing is external or some body cannot be relaxed.
-pub(crate) fn choose_by_heavy(
-    rules: &[NRule],
+///
+/// # Errors
+///
+/// Why the limits of `choosing` ended the choice, if they did.
+fn choose_by_heavy(
+    choosing: &mut Choosing<'_>,
     heavy: &HashSet<Pred>,
     store: &mut TermStore,
     symbols: &mut Symbols,
-) -> Option<Hybrid> {
-    let debug = std::env::var_os("BOUTON_GGP_DEBUG").is_some();
-    let of = defined(rules, store);
+) -> Result<Option<Hybrid>, OutOfLimits> {
+    let Choosing { rules, ref of, ref mut check, debug } = *choosing;
     // A relation that reads a heavy one only through a keyword relation
     // (chess: `stuck` is "no `legal` move") reads it through the network:
     // the keyword relations are grounded, their externals input bits.
-    let up = depending_on_below(rules, heavy, &keyword_preds(), store);
+    let up = depending_on_below(rules, heavy, &keyword_preds(), store, check)?;
     let mut grounded: HashSet<Pred> = HashSet::new();
     let mut external: HashSet<Pred> = HashSet::new();
     let mut work: Vec<Pred> =
@@ -256,6 +358,7 @@ pub(crate) fn choose_by_heavy(
     grounded.extend(work.iter().copied());
     while let Some(p) = work.pop() {
         for &r in of.get(&p).into_iter().flatten() {
+            look_at(&rules[r], check)?;
             for q in body_preds(&rules[r], store) {
                 if !of.contains_key(&q) || grounded.contains(&q) || external.contains(&q) {
                     continue;
@@ -270,7 +373,7 @@ pub(crate) fn choose_by_heavy(
         }
     }
     if external.is_empty() {
-        return None;
+        return Ok(None);
     }
     // The grounded rules that test an external relation, in order, and
     // whether each can tell what it asks.
@@ -280,11 +383,12 @@ pub(crate) fn choose_by_heavy(
     // The oracle joins each rule's body with the decomposer's single-rule
     // helpers unfolded into it: bindings pass straight to the relations the
     // helpers read, without a demand relation (and its atoms) per helper.
-    let mut oracle: Vec<NRule> = rules.iter().map(|r| unfold(r, rules, &of, store)).collect();
+    let mut oracle: Vec<NRule> = unfold_all(rules, of, store, check)?;
     let mut whole: Vec<usize> = Vec::new();
     let mut asked: Vec<NRule> = Vec::new();
     for &r in &users {
         let rule = &rules[r];
+        look_at(rule, check)?;
         let mut contexts = Vec::new();
         let mut complete = true;
         for lit in &rule.body {
@@ -292,6 +396,7 @@ pub(crate) fn choose_by_heavy(
             if !external.contains(&pat.pred(store)) {
                 continue;
             }
+            look_at(rule, check)?;
             match context(rule, pat, &up, store) {
                 Some(c) => contexts.push(c),
                 None => complete = false,
@@ -308,28 +413,21 @@ pub(crate) fn choose_by_heavy(
     let mut replaced: HashMap<usize, NRule> = HashMap::new();
     for &r in &whole {
         let rule = &rules[r];
-        let mut vars = Vec::new();
-        rule.head.vars(&mut vars);
-        let name = symbols.fresh("external");
-        let args: Box<[crate::normalize::Pat]> = vars.iter().map(|&v| crate::normalize::Pat::Var(v)).collect();
-        let pat = if args.is_empty() {
-            crate::normalize::Pat::Ground(store.app(name, &[]))
-        } else {
-            crate::normalize::Pat::App(name, args)
-        };
+        look_at(rule, check)?;
+        let (pat, body_rule) = body_relation(rule, "external", store, symbols);
         external.insert(pat.pred(store));
-        let body_rule = NRule { head: pat.clone(), body: rule.body.clone(), vars: rule.vars };
-        let Some(relaxed) = relax(&body_rule, &up, store) else {
+        let Some(relaxed) = relax(&body_rule, &up, store, check)? else {
             if debug {
                 eprintln!("cannot relax {rule:?}");
             }
-            return None;
+            return Ok(None);
         };
         ground.push(relaxed);
-        oracle.push(unfold(&body_rule, rules, &of, store));
+        oracle.push(unfold(&body_rule, rules, of, store, check)?);
         replaced.insert(r, NRule { head: rule.head.clone(), body: vec![Lit::Pos(pat)], vars: rule.vars });
     }
     for (i, rule) in rules.iter().enumerate() {
+        look_at(rule, check)?;
         if let Some(new) = replaced.remove(&i) {
             ground.push(new);
         } else if !external.contains(&rule.head.pred(store)) {
@@ -339,17 +437,21 @@ pub(crate) fn choose_by_heavy(
     // The external relations the remaining grounded rules ask about, and
     // for the oracle, what they ask in a state (under a name of its own).
     let mut asks: Vec<(Pred, Pred)> = Vec::new();
+    let mut ask_of: HashMap<Pred, Pred> = HashMap::new();
     for rule in &asked {
+        check.step()?;
         let q = rule.head.pred(store);
-        if !asks.iter().any(|(p, _)| *p == q) {
-            asks.push((q, Pred::new(symbols.fresh("asked"), arity(q))));
+        if let std::collections::hash_map::Entry::Vacant(entry) = ask_of.entry(q) {
+            let a = *entry.insert(Pred::new(symbols.fresh("asked"), arity(q)));
+            asks.push((q, a));
         }
     }
     asks.retain(|(q, _)| arity(*q) > 0);
+    ask_of.retain(|q, _| arity(*q) > 0);
     for rule in &asked {
+        look_at(rule, check)?;
         let q = rule.head.pred(store);
-        let (Some(&(_, a)), crate::normalize::Pat::App(_, args)) = (asks.iter().find(|(p, _)| *p == q), &rule.head)
-        else {
+        let (Some(&a), crate::normalize::Pat::App(_, args)) = (ask_of.get(&q), &rule.head) else {
             continue;
         };
         oracle.push(NRule {
@@ -362,7 +464,29 @@ pub(crate) fn choose_by_heavy(
     if debug {
         eprintln!("{} external relations, {} rules made external", external.len(), whole.len());
     }
-    Some(Hybrid { externals: external, ground, oracle, asks })
+    Ok(Some(Hybrid { externals: external, ground, oracle, asks }))
+}
+
+/// A relation of its own for the body of `rule`, over its head's variables
+/// and named after `hint`: the pattern that asks it in `rule`'s stead, and
+/// the rule that defines it by `rule`'s body.
+fn body_relation(
+    rule: &NRule,
+    hint: &str,
+    store: &mut TermStore,
+    symbols: &mut Symbols,
+) -> (crate::normalize::Pat, NRule) {
+    use crate::normalize::Pat;
+    let mut vars = Vec::new();
+    rule.head.vars(&mut vars);
+    let name = symbols.fresh(hint);
+    let pat = if vars.is_empty() {
+        Pat::Ground(store.app(name, &[]))
+    } else {
+        Pat::App(name, vars.iter().map(|&v| Pat::Var(v)).collect())
+    };
+    let body_rule = NRule { head: pat.clone(), body: rule.body.clone(), vars: rule.vars };
+    (pat, body_rule)
 }
 
 /// `rule` with each positive literal over a relation that `rules` define by
@@ -370,7 +494,18 @@ pub(crate) fn choose_by_heavy(
 /// decomposer's helpers) replaced by that rule's body, a few levels deep: the
 /// oracle then joins the whole body at once, each binding passed down (in
 /// chess, the king's square to the threat test of a discovered check).
-fn unfold(rule: &NRule, rules: &[NRule], of: &HashMap<Pred, Vec<usize>>, store: &mut TermStore) -> NRule {
+/// Each literal looked at, in each round, a step of `check`.
+///
+/// # Errors
+///
+/// Why `check`'s limits stopped it.
+fn unfold(
+    rule: &NRule,
+    rules: &[NRule],
+    of: &HashMap<Pred, Vec<usize>>,
+    store: &mut TermStore,
+    check: &mut PeriodicCheck,
+) -> Result<NRule, OutOfLimits> {
     use crate::normalize::Pat;
     fn subst(p: &Pat, map: &dyn Fn(u16) -> Pat, store: &mut TermStore) -> Pat {
         match p {
@@ -393,6 +528,7 @@ fn unfold(rule: &NRule, rules: &[NRule], of: &HashMap<Pred, Vec<usize>>, store: 
         let mut vars = out.vars;
         let mut changed = false;
         for lit in &out.body {
+            check.step()?;
             let def = match lit {
                 Lit::Pos(pat @ Pat::App(_, args)) => of
                     .get(&pat.pred(store))
@@ -428,6 +564,7 @@ fn unfold(rule: &NRule, rules: &[NRule], of: &HashMap<Pred, Vec<usize>>, store: 
             };
             vars += def.vars;
             changed = true;
+            look_at(def, check)?;
             for l in &def.body {
                 body.push(match l {
                     Lit::Pos(p) => Lit::Pos(subst(p, &map, store)),
@@ -442,7 +579,21 @@ fn unfold(rule: &NRule, rules: &[NRule], of: &HashMap<Pred, Vec<usize>>, store: 
             break;
         }
     }
-    out
+    Ok(out)
+}
+
+/// Every rule of `rules` [unfolded](unfold), in order.
+///
+/// # Errors
+///
+/// Why `check`'s limits stopped it.
+fn unfold_all(
+    rules: &[NRule],
+    of: &HashMap<Pred, Vec<usize>>,
+    store: &mut TermStore,
+    check: &mut PeriodicCheck,
+) -> Result<Vec<NRule>, OutOfLimits> {
+    rules.iter().map(|r| unfold(r, rules, of, store, check)).collect()
 }
 
 /// `(q args)` as `rule` asks it: derived from the positive literals of the
@@ -469,7 +620,17 @@ fn context(rule: &NRule, asked: &crate::normalize::Pat, avoid: &HashSet<Pred>, s
 /// `rule` with only the positive literals needed to bind its head variables
 /// (none over the relations `avoid`), chosen greedily: what it derives
 /// includes what `rule` derives. `None` if the head cannot be bound so.
-pub(crate) fn relax(rule: &NRule, avoid: &HashSet<Pred>, store: &TermStore) -> Option<NRule> {
+/// Each literal weighed, for each one chosen, a step of `check`.
+///
+/// # Errors
+///
+/// Why `check`'s limits stopped it.
+fn relax(
+    rule: &NRule,
+    avoid: &HashSet<Pred>,
+    store: &TermStore,
+    check: &mut PeriodicCheck,
+) -> Result<Option<NRule>, OutOfLimits> {
     let mut needed = Vec::new();
     rule.head.vars(&mut needed);
     let mut bound: Vec<u16> = Vec::new();
@@ -482,21 +643,23 @@ pub(crate) fn relax(rule: &NRule, avoid: &HashSet<Pred>, store: &TermStore) -> O
             break;
         }
         // The literal binding the most missing variables, then the one with
-        // the fewest variables of its own.
-        let best = candidates
-            .iter()
-            .map(|l| {
-                let mut vs = Vec::new();
-                l.vars(&mut vs);
-                let gain = vs.iter().filter(|v| missing.contains(v)).count();
-                (gain, usize::MAX - vs.len(), *l)
-            })
-            .filter(|(gain, _, _)| *gain > 0)
-            .max_by_key(|(gain, extra, _)| (*gain, *extra))?;
-        best.2.vars(&mut bound);
-        kept.push(best.2.clone());
+        // the fewest variables of its own (the last of those).
+        let mut best: Option<((usize, usize), &Lit)> = None;
+        for &l in &candidates {
+            check.step()?;
+            let mut vs = Vec::new();
+            l.vars(&mut vs);
+            let gain = vs.iter().filter(|v| missing.contains(v)).count();
+            let key = (gain, usize::MAX - vs.len());
+            if gain > 0 && best.is_none_or(|(best_key, _)| key >= best_key) {
+                best = Some((key, l));
+            }
+        }
+        let Some((_, best)) = best else { return Ok(None) };
+        best.vars(&mut bound);
+        kept.push(best.clone());
     }
-    Some(NRule { head: rule.head.clone(), body: kept, vars: rule.vars })
+    Ok(Some(NRule { head: rule.head.clone(), body: kept, vars: rule.vars }))
 }
 
 /// Plans the evaluations of external relations.
@@ -886,8 +1049,9 @@ impl Oracle {
         }
     }
 
-    /// As [`Oracle::for_network`], stopped by the deadline or the
-    /// cancellation of `stop`.
+    /// The oracle of the hybrid grounding `g` compiled into `circuit`, the
+    /// joint moves' atoms `moves` (each role's, by move number), stopped by
+    /// the deadline or the cancellation of `stop`.
     ///
     /// # Errors
     ///
@@ -957,10 +1121,7 @@ impl Oracle {
         if !asks.is_empty() && self.fill_asked(memory, asks) {
             return;
         }
-        for q in &mut self.state {
-            Oracle::evaluate(&mut self.store, &self.statics, q, memory, &self.truths, &[], self.trace.as_deref());
-            Oracle::set(&self.bits, q, memory);
-        }
+        self.evaluate(|oracle| &mut oracle.state, memory, &[]);
     }
 
     /// Sets the input bits of the `asks` this state asks about, by the lazy
@@ -1017,10 +1178,7 @@ impl Oracle {
     /// Sets the input bits of the externals only goals read (after
     /// [`Oracle::fill_state`] in the same state).
     pub(crate) fn fill_goal(&mut self, memory: &mut [u64]) {
-        for q in &mut self.goal {
-            Oracle::evaluate(&mut self.store, &self.statics, q, memory, &self.truths, &[], self.trace.as_deref());
-            Oracle::set(&self.bits, q, memory);
-        }
+        self.evaluate(|oracle| &mut oracle.goal, memory, &[]);
     }
 
     /// Sets the input bits of the externals that read the joint move
@@ -1043,10 +1201,7 @@ impl Oracle {
             memory[(bit / 64) as usize] &= !(1 << (bit % 64));
         }
         if !self.fill_move_lazily(memory, &does) {
-            for q in &mut self.moves {
-                Oracle::evaluate(&mut self.store, &self.statics, q, memory, &self.truths, &does, self.trace.as_deref());
-                Oracle::set(&self.bits, q, memory);
-            }
+            self.evaluate(|oracle| &mut oracle.moves, memory, &does);
         }
         self.joint = does;
     }
@@ -1098,27 +1253,29 @@ impl Oracle {
         (answered.then(|| masked(&lazy)), masked(&rules))
     }
 
-    /// Evaluates `q` in the state of `memory` (with the atoms `facts`, the
-    /// joint move), into its work model. Out of its budget, its answers lack
-    /// atoms: whether an oracle's budget suffices is asked once, of the
-    /// initial state, by [`Oracle::answers_within_budget`].
-    fn evaluate(
-        store: &mut TermStore,
-        statics: &Model,
-        q: &mut Query,
-        memory: &[u64],
-        truths: &[TermId],
-        facts: &[TermId],
-        trace: Option<&Symbols>,
-    ) {
-        match Oracle::evaluate_within(store, statics, q, memory, truths, facts, trace, Limits::none()) {
-            Ok(_) => {}
-            Err(why) => unreachable!("an evaluation without limits stops at none: {why}"),
+    /// Evaluates each of the queries that `queries` picks out of this oracle
+    /// in the state of `memory` (with the atoms `facts`, the joint move),
+    /// without limits, and sets the input bits of the atoms it derived. Out
+    /// of its budget, a query's answers lack atoms: whether an oracle's
+    /// budget suffices is asked once, of the initial state, by
+    /// [`Oracle::answers_within_budget`].
+    fn evaluate(&mut self, queries: fn(&mut Oracle) -> &mut Vec<Query>, memory: &mut [u64], facts: &[TermId]) {
+        let mut picked = std::mem::take(queries(self));
+        for q in &mut picked {
+            let (store, trace) = (&mut self.store, self.trace.as_deref());
+            let evaluated =
+                Oracle::evaluate_within(store, &self.statics, q, memory, &self.truths, facts, trace, Limits::none());
+            if let Err(why) = evaluated {
+                unreachable!("an evaluation without limits stops at none: {why}");
+            }
+            Oracle::set(&self.bits, q, memory);
         }
+        *queries(self) = picked;
     }
 
-    /// As [`Oracle::evaluate`], its budget stopped by the deadline or the
-    /// cancellation of `stop` too.
+    /// Evaluates `q` in the state of `memory` (with the atoms `facts`, the
+    /// joint move), into its work model, its budget stopped by the deadline
+    /// or the cancellation of `stop` too; whether the budget ran out.
     ///
     /// # Errors
     ///
@@ -1276,6 +1433,14 @@ mod tests {
     use super::*;
     use crate::game::Game;
     use crate::normalize::Program;
+    use crate::symbol::Sym;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    /// A check of no limits, for the passes asked outside compilation.
+    fn unchecked() -> PeriodicCheck {
+        PeriodicCheck::new(Limits::none())
+    }
 
     /// Along random playouts of chess as a hybrid network, the atoms each
     /// state asks about ([`crate::asks`]) are answered one by one by the
@@ -1497,7 +1662,8 @@ mod tests {
         );
         let pred = |name: &str, arity: usize| Pred::new(program.symbols.lookup(name).unwrap(), arity);
         let heavy: HashSet<Pred> = [pred("threat", 1)].into_iter().collect();
-        let up = depending_on_below(&program.rules, &heavy, &keyword_preds(), &program.store);
+        let up =
+            depending_on_below(&program.rules, &heavy, &keyword_preds(), &program.store, &mut unchecked()).unwrap();
         assert!(up.contains(&pred("danger", 1)));
         assert!(!up.contains(&pred("stuck", 1)) && !up.contains(&pred("has_move", 1)));
         assert!(!up.contains(&Pred::new(kw::LEGAL, 2)));
@@ -1521,7 +1687,8 @@ mod tests {
             .unwrap(),
         );
         let won = Pred::new(program.symbols.lookup("won").unwrap(), 1);
-        let h = outcome_externals(&program.rules, &mut program.store, &mut program.symbols).unwrap();
+        let h = outcome_externals(&program.rules, &mut program.store, &mut program.symbols, Limits::none());
+        let h = h.unwrap().expect("`won` is left to the oracle");
         assert_eq!(h.externals.len(), 2, "each goal rule reads `won`");
         assert!(h.externals.iter().all(|p| program.symbols.name(p.name).starts_with(GOAL_ONLY)));
         for rule in &h.ground {
@@ -1543,7 +1710,7 @@ mod tests {
         );
         let avoid: HashSet<Pred> = HashSet::new();
         let rule = &program.rules[0];
-        let relaxed = relax(rule, &avoid, &program.store).unwrap();
+        let relaxed = relax(rule, &avoid, &program.store, &mut unchecked()).unwrap().expect("the head is bound");
         assert_eq!(relaxed.body.len(), 2, "{relaxed:?}");
         assert!(relaxed.body.iter().all(|l| matches!(l, Lit::Pos(_))));
     }
@@ -1555,24 +1722,17 @@ mod tests {
     /// in the bodies that read them.
     #[test]
     fn unfolded_helpers_derive_the_same() {
-        use rand::{Rng, SeedableRng};
-        let mut program = Program::new(
-            &Game::parse(
-                "(n 0) (n 1) (n 2) (n 3) (succ 0 1) (succ 1 2) (succ 2 3)
-                 (<= (reach ?x ?y) (true (edge ?x ?y)))
-                 (<= (reach ?x ?z) (true (edge ?x ?y)) (reach ?y ?z))
-                 (<= (far ?x ?z) (succ ?x ?y) (succ ?y ?z))
-                 (<= (part ?x ?w) (far ?x ?w) (true (mark ?w)))
-                 (<= (line ?x) (true (mark ?x)) (succ ?x ?y) (true (mark ?y)))
-                 (<= (line ?x) (true (mark ?x)) (succ ?y ?x) (true (mark ?y)))
-                 (<= (threat ?x) (n ?x) (part ?x ?w) (not (reach ?x ?w)) (not (line ?w)))
-                 (<= (safe ?x) (n ?x) (not (threat ?x)) (part ?y ?x))",
-            )
-            .unwrap(),
+        let mut program = numbers_and_reach(
+            "(<= (far ?x ?z) (succ ?x ?y) (succ ?y ?z))
+             (<= (part ?x ?w) (far ?x ?w) (true (mark ?w)))
+             (<= (line ?x) (true (mark ?x)) (succ ?x ?y) (true (mark ?y)))
+             (<= (line ?x) (true (mark ?x)) (succ ?y ?x) (true (mark ?y)))
+             (<= (threat ?x) (n ?x) (part ?x ?w) (not (reach ?x ?w)) (not (line ?w)))
+             (<= (safe ?x) (n ?x) (not (threat ?x)) (part ?y ?x))",
         );
         let rules = program.rules.clone();
-        let of = defined(&rules, &program.store);
-        let unfolded: Vec<NRule> = rules.iter().map(|r| unfold(r, &rules, &of, &mut program.store)).collect();
+        let of = defined(&rules, &program.store, &mut unchecked()).unwrap();
+        let unfolded = unfold_all(&rules, &of, &mut program.store, &mut unchecked()).unwrap();
         let name = |n: &str, a: usize| Pred::new(program.symbols.lookup(n).unwrap(), a);
         let (part, far) = (name("part", 2), name("far", 2));
         let targets = [name("threat", 1), name("safe", 1), name("reach", 2), name("line", 1)];
@@ -1580,17 +1740,12 @@ mod tests {
             let reads = body_preds(rule, &program.store);
             assert!(!reads.contains(&part) && !reads.contains(&far), "{rule:?}");
         }
-        let (edge, mark) = (program.symbols.lookup("edge").unwrap(), program.symbols.lookup("mark").unwrap());
-        let numbers: Vec<TermId> =
-            (0..4).map(|i| program.store.sym(program.symbols.lookup(&i.to_string()).unwrap())).collect();
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
+        let numbers = numbers(&mut program);
+        let mut rng = SmallRng::seed_from_u64(11);
         for _ in 0..100 {
             let mut state = Model::default();
-            for _ in 0..rng.random_range(0..8) {
-                let (x, y) = (numbers[rng.random_range(0..4)], numbers[rng.random_range(0..4)]);
-                let fact =
-                    if rng.random_bool(0.5) { program.store.app(edge, &[x, y]) } else { program.store.app(mark, &[x]) };
-                let atom = program.store.app(kw::TRUE, &[fact]);
+            for fact in random_facts(&program.symbols, &mut rng, 0.5) {
+                let atom = true_atom(&mut program.store, &fact, &numbers);
                 state.insert(atom, &program.store);
             }
             let (mut plain, mut flat) = (state.clone(), state);
@@ -1615,28 +1770,15 @@ mod tests {
     /// one with frozen atoms (`reach`, found in the frozen table) alike.
     #[test]
     fn a_frozen_store_derives_what_a_growing_one_does() {
-        use crate::symbol::Sym;
-        use rand::{Rng, SeedableRng};
-        let mut program = Program::new(
-            &Game::parse(
-                "(n 0) (n 1) (n 2) (n 3) (succ 0 1) (succ 1 2) (succ 2 3)
-                 (<= (reach ?x ?y) (true (edge ?x ?y)))
-                 (<= (reach ?x ?z) (true (edge ?x ?y)) (reach ?y ?z))
-                 (<= (path ?x (via ?y ?z)) (reach ?x ?y) (succ ?y ?z))
-                 (<= (threat ?x) (n ?x) (path ?x ?v) (not (reach ?x ?x)))
-                 (<= (safe ?x) (n ?x) (not (threat ?x)) (true (mark ?x)))",
-            )
-            .unwrap(),
+        let mut program = numbers_and_reach(
+            "(<= (path ?x (via ?y ?z)) (reach ?x ?y) (succ ?y ?z))
+             (<= (threat ?x) (n ?x) (path ?x ?v) (not (reach ?x ?x)))
+             (<= (safe ?x) (n ?x) (not (threat ?x)) (true (mark ?x)))",
         );
         let name = |n: &str, a: usize| Pred::new(program.symbols.lookup(n).unwrap(), a);
         let targets = [name("reach", 2), name("path", 2), name("threat", 1), name("safe", 1)];
-        let (edge, mark, reach) = (
-            program.symbols.lookup("edge").unwrap(),
-            program.symbols.lookup("mark").unwrap(),
-            program.symbols.lookup("reach").unwrap(),
-        );
-        let numbers: Vec<TermId> =
-            (0..4).map(|i| program.store.sym(program.symbols.lookup(&i.to_string()).unwrap())).collect();
+        let reach = program.symbols.lookup("reach").unwrap();
+        let numbers = numbers(&mut program);
         // A few atoms of `reach` are frozen, so that its name is looked up in
         // both tables.
         program.store.app(reach, &[numbers[0], numbers[1]]);
@@ -1648,24 +1790,16 @@ mod tests {
         evaluator.assume_prepared();
         frozen.freeze();
         let mut work = statics.clone();
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(12);
+        let mut rng = SmallRng::seed_from_u64(12);
         for _ in 0..200 {
-            let facts: Vec<(Sym, Vec<usize>)> = (0..rng.random_range(0..8))
-                .map(|_| {
-                    let (x, y) = (rng.random_range(0..4), rng.random_range(0..4));
-                    if rng.random_bool(0.6) { (edge, vec![x, y]) } else { (mark, vec![x]) }
-                })
-                .collect();
+            let facts = random_facts(&program.symbols, &mut rng, 0.6);
             frozen.clear_scratch();
             work.reset_to(&statics);
             let mut plain = Model::default();
-            for (f, args) in &facts {
-                let args: Vec<TermId> = args.iter().map(|&i| numbers[i]).collect();
-                let atom = frozen.app(*f, &args);
-                let atom = frozen.app(kw::TRUE, &[atom]);
+            for fact in &facts {
+                let atom = true_atom(&mut frozen, fact, &numbers);
                 work.insert(atom, &frozen);
-                let atom = program.store.app(*f, &args);
-                let atom = program.store.app(kw::TRUE, &[atom]);
+                let atom = true_atom(&mut program.store, fact, &numbers);
                 plain.insert(atom, &program.store);
             }
             let mut budget = Budget::new(1 << 20, 1 << 24);
@@ -1682,5 +1816,41 @@ mod tests {
             }
         }
         assert!(frozen.len() < program.store.len(), "the frozen store forgot what the states derived");
+    }
+
+    /// The start of the games of the evaluation tests above: the numbers 0
+    /// to 3, their successor, and `reach`, the transitive closure of the
+    /// state's `edge`s; the rules `more` after them.
+    fn numbers_and_reach(more: &str) -> Program {
+        let text = format!(
+            "(n 0) (n 1) (n 2) (n 3) (succ 0 1) (succ 1 2) (succ 2 3)
+             (<= (reach ?x ?y) (true (edge ?x ?y)))
+             (<= (reach ?x ?z) (true (edge ?x ?y)) (reach ?y ?z)) {more}"
+        );
+        Program::new(&Game::parse(&text).expect("the test game parses"))
+    }
+
+    /// The terms of the numbers 0 to 3 in `program`, in order.
+    fn numbers(program: &mut Program) -> Vec<TermId> {
+        (0..4).map(|i| program.store.sym(program.symbols.lookup(&i.to_string()).expect("a number"))).collect()
+    }
+
+    /// The facts of a random state over the numbers 0 to 3 (by index): up
+    /// to seven, each `(edge x y)` with probability `edges`, else `(mark x)`.
+    fn random_facts(symbols: &Symbols, rng: &mut SmallRng, edges: f64) -> Vec<(Sym, Vec<usize>)> {
+        let (edge, mark) = (symbols.lookup("edge").expect("edge"), symbols.lookup("mark").expect("mark"));
+        (0..rng.random_range(0..8))
+            .map(|_| {
+                let (x, y) = (rng.random_range(0..4), rng.random_range(0..4));
+                if rng.random_bool(edges) { (edge, vec![x, y]) } else { (mark, vec![x]) }
+            })
+            .collect()
+    }
+
+    /// `(true fact)` in `store`, the fact's arguments indexes in `numbers`.
+    fn true_atom(store: &mut TermStore, (function, args): &(Sym, Vec<usize>), numbers: &[TermId]) -> TermId {
+        let args: Vec<TermId> = args.iter().map(|&i| numbers[i]).collect();
+        let fact = store.app(*function, &args);
+        store.app(kw::TRUE, &[fact])
     }
 }
