@@ -1506,7 +1506,7 @@ mod tests {
     /// at that very check with [`OutOfLimits::Cancelled`].
     #[test]
     fn sealing_stops_at_each_of_its_checks() {
-        use crate::limits::tap;
+        use crate::limits::tap::assert_stops_at_each_check;
         use rand::SeedableRng;
         let mut rng = rand::rngs::SmallRng::seed_from_u64(29);
         for (outputs, least) in [(20_000, 20), (40, 1)] {
@@ -1518,15 +1518,8 @@ mod tests {
                 let mut sealed = code.clone();
                 sealed.seal_within(&mut PeriodicCheck::new(stop)).map(|()| sealed)
             };
-            let (within, reads) = tap::cancelled_at_read(usize::MAX, seal_within);
-            assert_eq!(within, Ok(unlimited), "{outputs} outputs");
-            assert!(reads >= least, "{outputs} outputs: the limits read {reads} times");
-            let points: Vec<usize> = (0..12).map(|k| 1 + k * (reads - 1) / 11).collect();
-            for n in points {
-                let (stopped, read) = tap::cancelled_at_read(n, seal_within);
-                assert_eq!(stopped.err(), Some(OutOfLimits::Cancelled), "{outputs} outputs: cancelled at read {n}");
-                assert_eq!(read, n, "{outputs} outputs: no read after the one that stopped it");
-            }
+            let (sealed, _) = assert_stops_at_each_check(&format!("{outputs} outputs"), least, 12, seal_within);
+            assert_eq!(sealed, unlimited, "{outputs} outputs: what `seal` makes of it");
         }
     }
 

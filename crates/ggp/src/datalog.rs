@@ -1025,6 +1025,12 @@ impl Budget {
         self.within(Limits::none().cancelled_by(cancel))
     }
 
+    /// The deadline and the cancellation that stop this budget, for a pass
+    /// that spends none of it ([`PeriodicCheck`]).
+    pub(crate) fn limits(&self) -> Limits {
+        self.limits
+    }
+
     /// This budget, stopped by `limits` (their deadline, their
     /// cancellation) too.
     pub(crate) fn within(self, limits: Limits) -> Budget {

@@ -145,7 +145,7 @@ fn distinct_vars(p: &Pat) -> bool {
 mod tests {
     use super::*;
     use crate::game::Game;
-    use crate::ground::assert_stops_at_each_check;
+    use crate::limits::tap::assert_stops_at_each_check;
     use crate::normalize::Program;
     use crate::symbol::Sym;
 

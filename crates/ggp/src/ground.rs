@@ -46,7 +46,7 @@ use crate::instantiate::{Against, ToGround, instantiate_all};
 use crate::limits::{self, OutOfLimits};
 use crate::magic;
 use crate::normalize::{Lit, NRule, Pat, Program};
-use crate::prover::dynamic_preds;
+use crate::prover::dynamic_preds_within;
 use crate::store::{Pred, TermId, TermStore};
 use crate::symbol::{Sym, Symbols, kw};
 
@@ -564,16 +564,17 @@ fn budget_of(limits: Limits) -> Budget {
 
 /// The rules simplified ([`crate::fluents`], [`crate::guards`]) and the
 /// state-dependent ones decomposed, within `stop` (checked by the
-/// normaliser, the simplifying passes and the decomposition as they go).
+/// normaliser, the simplifying passes, the search for the relations that
+/// depend on the state and the decomposition as they go).
 fn prepare(game: &Game, stop: limits::Limits) -> Result<Prepared, CompileError> {
     let mut program = Program::new_within(game, stop)?;
     fluents::inline_constant_fluents(&mut program.rules, &mut program.store, stop)?;
     if program.roles.is_empty() {
         return Err(CompileError::NoRoles);
     }
-    let dynamic = dynamic_preds(&program);
+    let dynamic = dynamic_preds_within(&program, &mut PeriodicCheck::new(stop))?;
     guards::project_guarded_arguments(&mut program.rules, &dynamic, &mut program.store, &mut program.symbols, stop)?;
-    let mut dynamic = dynamic_preds(&program);
+    let mut dynamic = dynamic_preds_within(&program, &mut PeriodicCheck::new(stop))?;
     let state = |p: Pred| dynamic.contains(&p) || matches!(p.name, kw::TRUE | kw::DOES);
     let (dynamic_rules, static_rules): (Vec<NRule>, Vec<NRule>) =
         program.rules.iter().cloned().partition(|r| state(r.head.pred(&program.store)));
@@ -979,43 +980,11 @@ fn is_bridge(rule: &NRule, store: &TermStore) -> bool {
         && matches!(last, Pat::App(_, args) if args.iter().enumerate().all(|(i, a)| *a == Pat::Var(i as u16)))
 }
 
-/// For the tests of the passes that check the compile limits: `work`
-/// within limits never reached (a cancellation never raised) answers what
-/// it answers without limits, reading them at least `least` times; cancelled
-/// from another thread at `points` of those reads in turn (the first, the
-/// last and between, [`limits::tap`]), it answers
-/// [`OutOfLimits::Cancelled`] at that very read, and reads them no more.
-/// The answer without limits, and how many times `work` read them.
-#[cfg(test)]
-pub(crate) fn assert_stops_at_each_check<T, E>(
-    what: &str,
-    least: usize,
-    points: usize,
-    work: impl Fn(limits::Limits) -> Result<T, E>,
-) -> (T, usize)
-where
-    T: PartialEq + std::fmt::Debug,
-    E: PartialEq + std::fmt::Debug + From<OutOfLimits>,
-{
-    use crate::limits::tap;
-    let unlimited = work(limits::Limits::none()).unwrap_or_else(|e| panic!("{what}: without limits: {e:?}"));
-    let (within, reads) = tap::cancelled_at_read(usize::MAX, &work);
-    assert!(reads >= least, "{what}: the limits read {reads} times");
-    println!("{what}: the limits read {reads} times");
-    assert_eq!(within.as_ref().ok(), Some(&unlimited), "{what}: within limits never reached");
-    for k in 0..points {
-        let n = 1 + k * (reads - 1) / (points - 1).max(1);
-        let (stopped, read) = tap::cancelled_at_read(n, &work);
-        assert_eq!(stopped.err(), Some(E::from(OutOfLimits::Cancelled)), "{what}: cancelled at read {n} of {reads}");
-        assert_eq!(read, n, "{what}: no read after the one that stopped it");
-    }
-    (unlimited, reads)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::cancel::Canceller;
+    use crate::limits::tap::assert_stops_at_each_check;
     use std::time::{Duration, Instant};
 
     const LIMITS: Limits =

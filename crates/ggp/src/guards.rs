@@ -301,7 +301,7 @@ fn make(name: Sym, args: Vec<Pat>, store: &mut TermStore) -> Pat {
 mod tests {
     use super::*;
     use crate::game::Game;
-    use crate::ground::assert_stops_at_each_check;
+    use crate::limits::tap::assert_stops_at_each_check;
     use crate::normalize::Program;
     use crate::prover::dynamic_preds;
 

@@ -127,7 +127,7 @@ impl std::error::Error for OutOfLimits {}
 pub(crate) mod tap {
     use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
-    use super::Limits;
+    use super::{Limits, OutOfLimits};
     use crate::cancel::{Cancel, Canceller};
 
     /// The reads of one tapped cancellation, shared by the thread doing the
@@ -202,6 +202,40 @@ pub(crate) mod tap {
         let count = reads.state.lock().unwrap_or_else(PoisonError::into_inner).count;
         (answer, count)
     }
+
+    /// For the tests of the work that checks its limits as it goes (the
+    /// passes of a compilation, a race): `work` within limits never reached
+    /// (a cancellation never raised) answers what it answers without limits,
+    /// reading them at least `least` times; cancelled from another thread at
+    /// `points` of those reads in turn (the first, the last and evenly
+    /// between; every read when there are no more than `points`), it answers
+    /// [`OutOfLimits::Cancelled`] at that very read, and reads them no more.
+    /// The answer without limits, and how many times `work` read them.
+    pub(crate) fn assert_stops_at_each_check<T, E>(
+        what: &str,
+        least: usize,
+        points: usize,
+        work: impl Fn(Limits) -> Result<T, E>,
+    ) -> (T, usize)
+    where
+        T: PartialEq + std::fmt::Debug,
+        E: PartialEq + std::fmt::Debug + From<OutOfLimits>,
+    {
+        let unlimited = work(Limits::none()).unwrap_or_else(|e| panic!("{what}: without limits: {e:?}"));
+        let (within, reads) = cancelled_at_read(usize::MAX, &work);
+        assert!(reads >= least, "{what}: the limits read {reads} times");
+        println!("{what}: the limits read {reads} times");
+        assert_eq!(within.as_ref().ok(), Some(&unlimited), "{what}: within limits never reached");
+        let points = points.min(reads);
+        for k in 0..points {
+            let n = 1 + k * (reads - 1) / (points - 1).max(1);
+            let (stopped, read) = cancelled_at_read(n, &work);
+            let cancelled = Some(E::from(OutOfLimits::Cancelled));
+            assert_eq!(stopped.err(), cancelled, "{what}: cancelled at read {n} of {reads}");
+            assert_eq!(read, n, "{what}: no read after the one that stopped it");
+        }
+        (unlimited, reads)
+    }
 }
 
 #[cfg(test)]
@@ -242,5 +276,42 @@ mod tests {
         }
         let (seen, _) = tap::cancelled_at_read(11, work);
         assert_eq!(seen, vec![None; 10], "due after the work is done");
+    }
+
+    /// Work that reads its limits ten times, stopping at the first that is
+    /// reached: ten, when none is.
+    fn ten_checks(limits: Limits) -> Result<usize, OutOfLimits> {
+        for _ in 0..10 {
+            limits.check()?;
+        }
+        Ok(10)
+    }
+
+    #[test]
+    fn work_that_stops_at_each_check_passes_the_check_of_it() {
+        assert_eq!(tap::assert_stops_at_each_check("ten checks", 10, 4, ten_checks), (10, 10));
+        assert_eq!(tap::assert_stops_at_each_check("ten checks", 10, usize::MAX, ten_checks), (10, 10));
+    }
+
+    #[test]
+    #[should_panic(expected = "late: no read after the one that stopped it")]
+    fn work_that_reads_past_a_cancellation_fails_the_check_of_it() {
+        // Reads its limits ten times, and only then looks at what they said.
+        let late = |limits: Limits| {
+            let seen: Vec<_> = (0..10).map(|_| limits.check()).collect();
+            seen.into_iter().collect::<Result<Vec<()>, _>>().map(|_| 10)
+        };
+        tap::assert_stops_at_each_check("late", 10, 4, late);
+    }
+
+    #[test]
+    #[should_panic(expected = "deaf: cancelled at read 1 of 10")]
+    fn work_that_ignores_a_cancellation_fails_the_check_of_it() {
+        // Reads its limits ten times, and answers whatever they said.
+        let deaf = |limits: Limits| {
+            (0..10).for_each(|_| _ = limits.exceeded());
+            Ok::<_, OutOfLimits>(10)
+        };
+        tap::assert_stops_at_each_check("deaf", 10, 4, deaf);
     }
 }

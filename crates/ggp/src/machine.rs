@@ -970,29 +970,16 @@ mod tests {
     /// with [`CompileError::OutOfLimits`].
     #[test]
     fn assembly_stops_at_each_of_its_checks() {
-        use crate::limits::tap;
+        use crate::limits::tap::assert_stops_at_each_check;
         for (path, networks, least) in [
             ("../../../shared/gdl/ticTacToe.kif", Networks::Any, 3),
             ("tests/games/sudoku.kif", Networks::Any, 5),
             ("tests/games/chess.kif", Networks::Hybrid, 200),
         ] {
             let (_, g) = grounding(path, networks);
-            let unlimited = assemble(&g, crate::limits::Limits::none()).expect(path);
-            assert_eq!(unlimited.is_hybrid(), networks == Networks::Hybrid || path.contains("sudoku"), "{path}");
-            let (within, reads) = tap::cancelled_at_read(usize::MAX, |stop| assemble(&g, stop));
-            let within = within.expect(path);
-            assert!(reads >= least, "{path}: the limits read {reads} times");
-            assert_eq!(fingerprint(&within), fingerprint(&unlimited), "{path}");
-            let points: Vec<usize> = (0..12).map(|k| 1 + k * (reads - 1) / 11).collect();
-            for n in points {
-                let (stopped, read) = tap::cancelled_at_read(n, |stop| assemble(&g, stop));
-                assert_eq!(
-                    stopped.err(),
-                    Some(CompileError::OutOfLimits(OutOfLimits::Cancelled)),
-                    "{path}: cancelled at read {n} of {reads}"
-                );
-                assert_eq!(read, n, "{path}: no read after the one that stopped it");
-            }
+            let assembled = |stop| assemble(&g, stop).map(|m| (m.is_hybrid(), fingerprint(&m)));
+            let ((hybrid, _), _) = assert_stops_at_each_check(path, least, 12, assembled);
+            assert_eq!(hybrid, networks == Networks::Hybrid || path.contains("sudoku"), "{path}");
         }
     }
 

@@ -239,7 +239,7 @@ mod tests {
     /// race without limits times.
     #[test]
     fn a_race_stops_at_each_of_its_checks() {
-        use crate::limits::tap;
+        use crate::limits::tap::assert_stops_at_each_check;
         let game = Game::parse(
             "(role x) (role o) (init (cell 1 b)) (init (cell 2 b)) (init (cell 3 b)) (init (control x))
              (<= (legal ?r (mark ?c)) (true (control ?r)) (true (cell ?c b)))
@@ -252,16 +252,10 @@ mod tests {
         .unwrap();
         let machine = Machine::compile(&game).unwrap();
         let budget = Duration::from_secs(3600);
-        let unlimited = race(&machine, &game, 10, budget, Limits::none()).unwrap();
-        let (within, reads) = tap::cancelled_at_read(usize::MAX, |stop| race(&machine, &game, 10, budget, stop));
-        assert_eq!(within.map(|p| p.transitions), Ok(unlimited.transitions));
-        assert_eq!(unlimited.transitions, 3, "three cells, then the game is over");
-        assert!(reads >= 3 * RUNS, "a read before each step of each run: {reads}");
-        for n in 1..=reads {
-            let (stopped, read) = tap::cancelled_at_read(n, |stop| race(&machine, &game, 10, budget, stop));
-            assert_eq!(stopped, Err(OutOfLimits::Cancelled), "cancelled at read {n} of {reads}");
-            assert_eq!(read, n, "no read after the one that stopped it");
-        }
+        let raced = |stop| race(&machine, &game, 10, budget, stop).map(|p| p.transitions);
+        let least = 3 * RUNS;
+        let (transitions, _) = assert_stops_at_each_check("a race", least, usize::MAX, raced);
+        assert_eq!(transitions, 3, "three cells, then the game is over");
     }
 
     /// A machine a little slower than the prover keeps pace, even a half

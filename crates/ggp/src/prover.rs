@@ -36,7 +36,7 @@
 
 use std::collections::HashSet;
 
-use crate::datalog::{Budget, Evaluator, Model, Negation};
+use crate::datalog::{Budget, Evaluator, Model, Negation, PeriodicCheck};
 use crate::game::Game;
 use crate::hash::FastMap;
 use crate::limits::{Limits, OutOfLimits};
@@ -441,7 +441,7 @@ pub(crate) fn split_statics_within(
     program: &mut Program,
     mut budget: Budget,
 ) -> Result<(Vec<NRule>, Model), OutOfLimits> {
-    let dynamic = dynamic_preds(program);
+    let dynamic = dynamic_preds_within(program, &mut PeriodicCheck::new(budget.limits()))?;
     let (mut rules, static_rules): (Vec<NRule>, Vec<NRule>) =
         program.rules.iter().cloned().partition(|r| dynamic.contains(&r.head.pred(&program.store)));
     let mut statics = Model::default();
@@ -456,12 +456,22 @@ pub(crate) fn split_statics_within(
 
 /// Which relations depend on the state (`true`, `does`, and everything derived
 /// from them); the others are the same in every state.
+#[cfg(test)]
 pub(crate) fn dynamic_preds(program: &Program) -> HashSet<Pred> {
+    unlimited(dynamic_preds_within(program, &mut PeriodicCheck::new(Limits::none())))
+}
+
+/// As [`dynamic_preds`], within the limits of `check`, counted a step per
+/// rule looked at: the rules are gone over until nothing more is found to
+/// depend on the state, as many times as the longest chain of rules written
+/// before the rules they depend on (quadratic in the rules at worst).
+pub(crate) fn dynamic_preds_within(program: &Program, check: &mut PeriodicCheck) -> Result<HashSet<Pred>, OutOfLimits> {
     let store = &program.store;
     let mut dynamic: HashSet<Pred> = HashSet::new();
     loop {
         let mut changed = false;
         for rule in &program.rules {
+            check.step()?;
             let head = rule.head.pred(store);
             if dynamic.contains(&head) {
                 continue;
@@ -479,7 +489,7 @@ pub(crate) fn dynamic_preds(program: &Program) -> HashSet<Pred> {
             }
         }
         if !changed {
-            return dynamic;
+            return Ok(dynamic);
         }
     }
 }
@@ -993,6 +1003,8 @@ impl Prover {
 pub(crate) mod tests {
     use super::*;
     use crate::cancel::Canceller;
+    use crate::datalog::CHECK_EVERY;
+    use crate::limits::tap;
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
     use std::path::Path;
@@ -1463,5 +1475,39 @@ pub(crate) mod tests {
                 }
             }
         }
+    }
+
+    /// The names of the relations `program` says depend on the state, within
+    /// `stop`.
+    fn dynamic_names(program: &Program, stop: Limits) -> Result<HashSet<String>, OutOfLimits> {
+        let dynamic = dynamic_preds_within(program, &mut PeriodicCheck::new(stop))?;
+        Ok(dynamic.iter().map(|p| program.symbols.name(p.name).to_string()).collect())
+    }
+
+    /// A chain of 300 relations each written before the one it is derived
+    /// from, the last from the state (one more is found in each pass over
+    /// the rules), beside a chain of static ones: within limits never
+    /// reached, the relations found to depend on the state are the state's
+    /// chain; cancelled from another thread at a dozen of its checks (the
+    /// first, the last, and between), finding them stops at that very check
+    /// with [`OutOfLimits::Cancelled`]. Chess likewise, against the search
+    /// without limits.
+    #[test]
+    fn finding_the_dynamic_relations_stops_at_each_of_its_checks() {
+        let length = 300;
+        let chain = |name: &str, last: &str| -> String {
+            let links: String = (0..length - 1).map(|i| format!("(<= ({name}{i}) ({name}{}))\n", i + 1)).collect();
+            format!("{links}(<= ({name}{}) {last})\n", length - 1)
+        };
+        let text = format!("{}{}(base 0)", chain("state", "(true (cell 0))"), chain("fixed", "(base 0)"));
+        let program = Program::new(&Game::parse(&text).unwrap());
+        let (names, reads) = tap::assert_stops_at_each_check("the chain", 50, 12, |stop| dynamic_names(&program, stop));
+        let expected: HashSet<String> = (0..length).map(|i| format!("state{i}")).collect();
+        assert_eq!(names, expected);
+        assert!(reads >= length * length / CHECK_EVERY, "a pass over the rules for each link: {reads} reads");
+        let chess = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/chess.kif");
+        let program = Program::new(&Game::parse(&std::fs::read_to_string(chess).unwrap()).unwrap());
+        let (names, _) = tap::assert_stops_at_each_check("chess", 1, 12, |stop| dynamic_names(&program, stop));
+        assert!(names.contains("legal") && names.contains("next") && !names.contains("role"), "{names:?}");
     }
 }
