@@ -1111,19 +1111,9 @@ impl Code {
     /// `index_words[first..end]` (see [`Op::Dispatch`]).
     #[inline(never)]
     fn dispatch(&self, first: u32, end: u32, bits: &mut [u64]) {
-        for index in &self.index_words[first as usize..end as usize] {
-            let mut set = bits[index.word as usize] & index.mask;
-            while set != 0 {
-                let bit = set.trailing_zeros();
-                set &= set - 1;
-                let rank = (index.mask & ((1u64 << bit) - 1)).count_ones();
-                let at = (index.offsets + rank) as usize;
-                let (from, to) = (self.index_offsets[at] as usize, self.index_offsets[at + 1] as usize);
-                for &entry in &self.index_entries[from..to] {
-                    self.run_ops(entry as u32 as usize, (entry >> 32) as usize, bits);
-                }
-            }
-        }
+        self.each_entry_set(first, end, bits, |code, entry, bits| {
+            code.run_ops(entry as u32 as usize, (entry >> 32) as usize, bits)
+        });
     }
 
     /// Sets the outputs of the terms indexed by `index_words[first..end]`
@@ -1131,6 +1121,21 @@ impl Code {
     /// in each word are looked up.
     #[inline(always)]
     fn run_indexed(&self, first: u32, end: u32, bits: &mut [u64]) {
+        self.each_entry_set(first, end, bits, |code, entry, bits| {
+            let (out, tail) = (entry as u32, (entry >> 32) as u32);
+            let (word, mask) = ((out / 64) as usize, 1u64 << (out % 64));
+            if bits[word] & mask == 0 && (tail == NO_TAIL || term_holds(&code.tests[tail as usize..], bits)) {
+                bits[word] |= mask;
+            }
+        });
+    }
+
+    /// Calls `f` on each entry listed under a bit set among those of
+    /// `index_words[first..end]`, in the order of the words and bits (each
+    /// word read once, before its entries run, so that what they set in
+    /// it is not looked up again).
+    #[inline(always)]
+    fn each_entry_set(&self, first: u32, end: u32, bits: &mut [u64], mut f: impl FnMut(&Code, u64, &mut [u64])) {
         for index in &self.index_words[first as usize..end as usize] {
             let mut set = bits[index.word as usize] & index.mask;
             while set != 0 {
@@ -1140,11 +1145,7 @@ impl Code {
                 let at = (index.offsets + rank) as usize;
                 let (from, to) = (self.index_offsets[at] as usize, self.index_offsets[at + 1] as usize);
                 for &entry in &self.index_entries[from..to] {
-                    let (out, tail) = (entry as u32, (entry >> 32) as u32);
-                    let (word, mask) = ((out / 64) as usize, 1u64 << (out % 64));
-                    if bits[word] & mask == 0 && (tail == NO_TAIL || term_holds(&self.tests[tail as usize..], bits)) {
-                        bits[word] |= mask;
-                    }
+                    f(self, entry, bits);
                 }
             }
         }
