@@ -60,6 +60,10 @@ pub struct MctsConfig {
     pub reuse: bool,
     /// Most nodes per tree; beyond, new states are only played out.
     pub max_nodes: usize,
+    /// Most bytes the nodes of the trees may hold, over all threads (their
+    /// states, moves, statistics, children and move records, estimated as
+    /// they are made and grow); beyond, new states are only played out.
+    pub max_bytes: usize,
     /// How new leaves are valued: playouts to the end, mobility, or chosen
     /// by measuring the playouts (see [`LeafEvaluation`]).
     pub evaluation: LeafEvaluation,
@@ -81,6 +85,7 @@ impl Default for MctsConfig {
             solver: true,
             reuse: true,
             max_nodes: 1_000_000,
+            max_bytes: 1 << 30,
             evaluation: LeafEvaluation::Auto,
             evaluation_depth: 0,
         }
@@ -184,8 +189,11 @@ impl Mcts {
     /// A search with `config`, seeded with `seed` (each thread's generator
     /// is derived from it).
     pub fn with_config(machine: &Machine, seed: u64, config: MctsConfig) -> Mcts {
-        let trees = (0..config.threads.max(1) as u64)
-            .map(|i| Tree::new(Evaluator::new(machine), &config, seed ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15)))
+        let threads = config.threads.max(1);
+        // The threads share the bound on bytes.
+        let each = MctsConfig { max_bytes: config.max_bytes / threads, ..config.clone() };
+        let trees = (0..threads as u64)
+            .map(|i| Tree::new(Evaluator::new(machine), &each, seed ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15)))
             .collect();
         Mcts { config, trees, current: 0, iterations: 0, evaluation: None, playout_time: Duration::ZERO }
     }

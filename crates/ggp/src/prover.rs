@@ -53,6 +53,13 @@ pub struct ProverState {
     facts: Vec<TermId>,
 }
 
+impl ProverState {
+    /// The bytes its facts take on the heap.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.facts.capacity() * std::mem::size_of::<TermId>()
+    }
+}
+
 /// What holds in a state: legal moves per role, terminality, goal values.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Inspection {

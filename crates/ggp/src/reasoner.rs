@@ -46,6 +46,9 @@ pub(crate) trait Reasoner {
     fn load(&mut self, state: &Self::State);
     /// The current state.
     fn state(&self) -> Self::State;
+    /// The bytes `state` holds outside itself (on the heap), for the search
+    /// tree's bound on its memory.
+    fn state_bytes(state: &Self::State) -> usize;
     /// Whether the current state is terminal.
     fn is_terminal(&mut self) -> bool;
     /// Replaces `out` with the numbers of `role`'s legal moves in the
@@ -94,6 +97,10 @@ impl Reasoner for Evaluator {
     #[inline]
     fn state(&self) -> State {
         Evaluator::state(self)
+    }
+
+    fn state_bytes(state: &State) -> usize {
+        std::mem::size_of_val(&*state.0)
     }
 
     #[inline]
@@ -345,6 +352,10 @@ impl Reasoner for ProverReasoner {
 
     fn state(&self) -> ProverState {
         self.state.clone()
+    }
+
+    fn state_bytes(state: &ProverState) -> usize {
+        state.heap_bytes()
     }
 
     fn is_terminal(&mut self) -> bool {

@@ -125,6 +125,14 @@ impl Children {
         }
     }
 
+    /// The bytes its links take on the heap.
+    fn bytes(&self) -> usize {
+        match self {
+            Children::Dense(v) => std::mem::size_of_val(&**v),
+            Children::Sparse(m) => m.capacity() * (std::mem::size_of::<(u64, u32)>() + 1),
+        }
+    }
+
     fn for_each_mut(&mut self, mut f: impl FnMut(&mut u32)) {
         match self {
             Children::Dense(v) => v.iter_mut().filter(|c| **c != NONE).for_each(&mut f),
@@ -197,6 +205,10 @@ pub(crate) struct Tree<R: Reasoner> {
     table: FastMap<u64, u32>,
     hasher: BuildWordHasher,
     root: u32,
+    /// The bytes the nodes hold, as [`Tree::node_bytes`] counts them, kept
+    /// up to date as nodes are made and grow (bounded by
+    /// [`MctsConfig::max_bytes`]).
+    bytes: usize,
     // Scratch space of one iteration.
     path: Vec<Step>,
     choices: Vec<u32>,
@@ -233,6 +245,7 @@ impl<R: Reasoner> Tree<R> {
             table: FastMap::default(),
             hasher: BuildWordHasher::default(),
             root: NONE,
+            bytes: 0,
             path: Vec::new(),
             choices: Vec::new(),
             trace: Vec::new(),
@@ -304,6 +317,7 @@ impl<R: Reasoner> Tree<R> {
         discard(old);
         self.table.clear();
         self.root = NONE;
+        self.bytes = 0;
     }
 
     /// The node of `state`, if in the tree.
@@ -329,7 +343,7 @@ impl<R: Reasoner> Tree<R> {
         match self.find(state, hash) {
             Some(node) => {
                 self.root = node;
-                if self.nodes.len() > self.config.max_nodes / 4 {
+                if self.nodes.len() > self.config.max_nodes / 4 || self.bytes > self.config.max_bytes / 4 {
                     self.collect_garbage();
                 }
             }
@@ -381,6 +395,31 @@ impl<R: Reasoner> Tree<R> {
             self.table.insert(node.hash, i as u32);
         }
         self.root = remap[self.root as usize];
+        self.bytes = self.nodes.iter().map(Self::node_bytes).sum();
+    }
+
+    /// The bytes `node` holds, with its entry in the table: an estimate of
+    /// its memory (allocators round up) that grows with it.
+    fn node_bytes(node: &Node<R::State>) -> usize {
+        let amaf = node.amaf.as_ref().map_or(0, |roles| {
+            roles.iter().map(|moves| std::mem::size_of_val(&**moves) + std::mem::size_of::<Box<[Amaf]>>()).sum()
+        });
+        std::mem::size_of::<Node<R::State>>()
+            + std::mem::size_of::<(u64, u32)>()
+            + 1
+            + R::state_bytes(&node.state)
+            + std::mem::size_of_val(&*node.offsets)
+            + std::mem::size_of_val(&*node.legal)
+            + std::mem::size_of_val(&*node.stats)
+            + node.children.bytes()
+            + node.proven.as_ref().map_or(0, |p| p.len())
+            + amaf
+    }
+
+    /// Whether the tree has no room for another node: [`MctsConfig::max_nodes`]
+    /// nodes, or [`MctsConfig::max_bytes`] bytes.
+    fn is_full(&self) -> bool {
+        self.nodes.len() >= self.config.max_nodes || self.bytes >= self.config.max_bytes
     }
 
     /// The root's proven value, if any.
@@ -520,7 +559,7 @@ impl<R: Reasoner> Tree<R> {
         let hash = self.hasher.hash_one(&state);
         let child = match self.find(&state, hash) {
             Some(found) => found,
-            None if self.nodes.len() >= self.config.max_nodes => return None,
+            None if self.is_full() => return None,
             None => self.make_node(state, hash, oracle)?,
         };
         self.link(node, key, child);
@@ -582,6 +621,7 @@ impl<R: Reasoner> Tree<R> {
             proven,
             amaf: None,
         });
+        self.bytes += Self::node_bytes(&self.nodes[id as usize]);
         Some(id)
     }
 
@@ -691,7 +731,9 @@ impl<R: Reasoner> Tree<R> {
             }
             Kind::End | Kind::Simultaneous => None,
         };
-        self.nodes[node as usize].proven = proof;
+        let bytes = |proven: &Option<Box<[u8]>>| proven.as_ref().map_or(0, |p| p.len());
+        let was = std::mem::replace(&mut self.nodes[node as usize].proven, proof);
+        self.bytes = self.bytes + bytes(&self.nodes[node as usize].proven) - bytes(&was);
     }
 
     /// One descent, expansion, playout and update.
@@ -761,7 +803,7 @@ impl<R: Reasoner> Tree<R> {
                 node = known;
                 continue;
             }
-            if self.nodes.len() >= self.config.max_nodes {
+            if self.is_full() {
                 if !self.play_out() {
                     return;
                 }
@@ -791,7 +833,10 @@ impl<R: Reasoner> Tree<R> {
     }
 
     fn link(&mut self, parent: u32, key: u64, child: u32) {
-        self.nodes[parent as usize].children.set(key, child);
+        let children = &mut self.nodes[parent as usize].children;
+        let before = children.bytes();
+        children.set(key, child);
+        self.bytes += children.bytes() - before;
         if self.config.solver && self.nodes[child as usize].proven.is_some() {
             self.try_prove(parent);
         }
@@ -894,7 +939,9 @@ impl<R: Reasoner> Tree<R> {
                                 // A move the reasoner numbered after the
                                 // records were made.
                                 let mut grown = std::mem::take(moves).into_vec();
+                                let before = grown.len();
                                 grown.resize(self.eval.move_count(r as usize).max(mv as usize + 1), Amaf::default());
+                                self.bytes += (grown.len() - before) * std::mem::size_of::<Amaf>();
                                 *moves = grown.into_boxed_slice();
                             }
                             let a = &mut moves[mv as usize];
@@ -903,8 +950,11 @@ impl<R: Reasoner> Tree<R> {
                         }
                     }
                     None if n.visits >= self.config.grave_ref => {
-                        n.amaf =
-                            Some((0..roles).map(|r| vec![Amaf::default(); self.eval.move_count(r)].into()).collect());
+                        let amaf: Box<[Box<[Amaf]>]> =
+                            (0..roles).map(|r| vec![Amaf::default(); self.eval.move_count(r)].into()).collect();
+                        self.bytes += amaf.iter().map(|moves| std::mem::size_of_val(&**moves)).sum::<usize>()
+                            + roles * std::mem::size_of::<Box<[Amaf]>>();
+                        n.amaf = Some(amaf);
                     }
                     None => {}
                 }
@@ -1033,6 +1083,48 @@ mod tests {
             i += 1;
         }
         seen
+    }
+
+    /// The bytes a tree counts are its nodes' as [`Tree::node_bytes`]
+    /// counts them afresh, after searching (nodes made, children linked,
+    /// move records made) and after a new root drops nodes; and a tree
+    /// bounded in bytes stops making nodes at its bound, where one bounded
+    /// only in nodes goes on.
+    #[test]
+    fn a_tree_counts_its_bytes_and_stops_at_their_bound() {
+        let machine = Machine::compile(&shared_game("connectFour")).expect("compiles");
+        let far = Instant::now() + std::time::Duration::from_secs(3600);
+        let start = machine.initial_state();
+        let recount = |tree: &Tree<Evaluator>| tree.nodes.iter().map(Tree::<Evaluator>::node_bytes).sum::<usize>();
+        let unbounded = MctsConfig { threads: 1, ..MctsConfig::default() };
+        let mut free = Tree::new(Evaluator::new(&machine), &unbounded, 9);
+        free.set_root(&start, None);
+        free.run(far, 4000, None, None);
+        assert_eq!(free.bytes, recount(&free), "counted as made");
+        assert!(free.nodes.iter().any(|n| n.amaf.is_some()), "move records were made");
+        let max_bytes = free.bytes / 3;
+        let bounded = MctsConfig { max_bytes, ..unbounded };
+        let mut tree = Tree::new(Evaluator::new(&machine), &bounded, 9);
+        tree.set_root(&start, None);
+        tree.run(far, 4000, None, None);
+        assert_eq!(tree.bytes, recount(&tree), "counted as made");
+        assert!(tree.bytes >= max_bytes, "the bound was reached");
+        assert!(tree.len() < free.len(), "{} nodes against {}", tree.len(), free.len());
+        // Past the bound, links and move records may still grow, but no
+        // node is made.
+        let made = tree.len();
+        tree.run(far, 2000, None, None);
+        assert_eq!(tree.len(), made, "no node made past the bound");
+        assert_eq!(tree.bytes, recount(&tree), "counted as they grew");
+        // A new root drops what is not below it, and its bytes with it.
+        let mv = tree.report(0).into_iter().max_by_key(|m| m.visits).expect("a move").mv;
+        let noop = machine.legal_moves(&start, 1)[0];
+        let child = machine.next_state(&start, &[mv, noop]);
+        let before = tree.bytes;
+        tree.set_root(&child, None);
+        assert_eq!(tree.bytes, recount(&tree), "counted again after the new root");
+        assert!(tree.bytes < before, "the nodes dropped took their bytes");
+        assert!(tree.run(far, 500, None, None) > 0, "the search goes on");
     }
 
     #[test]
