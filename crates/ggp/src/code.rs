@@ -45,7 +45,7 @@
 
 use crate::datalog::PeriodicCheck;
 use crate::hash::FastMap;
-use crate::limits::{Limits, OutOfLimits};
+use crate::limits::{Limits, OutOfLimits, unlimited};
 
 /// A test on one word: all `pos` bits set, all `neg` bits clear, and (when
 /// `any` is not zero) at least one `any` bit set.
@@ -543,9 +543,7 @@ impl Code {
     /// Programs that name words from `1 << 24` on (which a head cannot
     /// encode) are run as written.
     pub(crate) fn seal(&mut self) {
-        if let Err(why) = self.seal_within(&mut PeriodicCheck::new(Limits::none())) {
-            unreachable!("sealing without limits stops at none: {why}");
-        }
+        unlimited(self.seal_within(&mut PeriodicCheck::new(Limits::none())))
     }
 
     /// As [`Code::seal`], stopped by the limits of `check` (a step per step

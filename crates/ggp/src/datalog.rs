@@ -30,7 +30,7 @@ use std::time::Instant;
 use crate::cancel::Cancel;
 use crate::hash::{FastMap, WordHasher};
 use crate::index::{Index, Shape, key_of_pattern};
-use crate::limits::{Limits, OutOfLimits};
+use crate::limits::{Limits, OutOfLimits, unlimited};
 use crate::normalize::{Lit, NRule, Pat};
 use crate::store::{Node, Pred, TermId, TermStore};
 use crate::symbol::Sym;
@@ -479,10 +479,7 @@ impl Evaluator {
     /// Groups `rules` and plans their joins, `size` estimating the number of
     /// atoms of each relation.
     pub(crate) fn new(rules: Vec<NRule>, store: &TermStore, size: &dyn Fn(Pred) -> usize) -> Evaluator {
-        match Evaluator::new_within(rules, store, size, Limits::none()) {
-            Ok(evaluator) => evaluator,
-            Err(why) => unreachable!("planning without limits was stopped: {why}"),
-        }
+        unlimited(Evaluator::new_within(rules, store, size, Limits::none()))
     }
 
     /// As [`Evaluator::new`], within `limits` (checked before each group is

@@ -36,7 +36,7 @@ use crate::datalog::{Budget, Evaluator, Model, Negation, PeriodicCheck};
 use crate::ground::Grounding;
 use crate::hash::FastMap;
 use crate::lazy::Lazy;
-use crate::limits::{Limits, OutOfLimits};
+use crate::limits::{Limits, OutOfLimits, unlimited};
 use crate::magic;
 use crate::normalize::{Lit, NRule};
 use crate::store::{Pred, TermId, TermStore};
@@ -91,11 +91,7 @@ fn body_preds(rule: &NRule, store: &TermStore) -> Vec<Pred> {
 
 /// The relations of `rules` that depend on one of `on` (themselves included).
 pub(crate) fn depending_on(rules: &[NRule], on: &HashSet<Pred>, store: &TermStore) -> HashSet<Pred> {
-    let unchecked = &mut PeriodicCheck::new(Limits::none());
-    match depending_on_below(rules, on, &HashSet::new(), store, unchecked) {
-        Ok(up) => up,
-        Err(why) => unreachable!("a check without limits stops at none: {why}"),
-    }
+    unlimited(depending_on_below(rules, on, &HashSet::new(), store, &mut PeriodicCheck::new(Limits::none())))
 }
 
 /// The relations of `rules` that depend on one of `on` (themselves
@@ -1043,10 +1039,7 @@ impl Oracle {
     /// oracle within its limits, [`Oracle::for_network_within`]).
     #[cfg(test)]
     pub(crate) fn for_network(g: &Grounding, circuit: &crate::circuit::Circuit, moves: &[Vec<TermId>]) -> Oracle {
-        match Oracle::for_network_within(g, circuit, moves, Limits::none()) {
-            Ok(oracle) => oracle,
-            Err(why) => unreachable!("an oracle built without limits stops at none: {why}"),
-        }
+        unlimited(Oracle::for_network_within(g, circuit, moves, Limits::none()))
     }
 
     /// The oracle of the hybrid grounding `g` compiled into `circuit`, the
@@ -1263,11 +1256,16 @@ impl Oracle {
         let mut picked = std::mem::take(queries(self));
         for q in &mut picked {
             let (store, trace) = (&mut self.store, self.trace.as_deref());
-            let evaluated =
-                Oracle::evaluate_within(store, &self.statics, q, memory, &self.truths, facts, trace, Limits::none());
-            if let Err(why) = evaluated {
-                unreachable!("an evaluation without limits stops at none: {why}");
-            }
+            unlimited(Oracle::evaluate_within(
+                store,
+                &self.statics,
+                q,
+                memory,
+                &self.truths,
+                facts,
+                trace,
+                Limits::none(),
+            ));
             Oracle::set(&self.bits, q, memory);
         }
         *queries(self) = picked;

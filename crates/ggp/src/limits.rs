@@ -119,6 +119,15 @@ impl fmt::Display for OutOfLimits {
 
 impl std::error::Error for OutOfLimits {}
 
+/// The answer of work run without limits ([`Limits::none`]), which nothing
+/// stops: its value.
+pub(crate) fn unlimited<T>(answer: Result<T, OutOfLimits>) -> T {
+    match answer {
+        Ok(answer) => answer,
+        Err(why) => unreachable!("work without limits was stopped: {why}"),
+    }
+}
+
 /// For the tests: limits cancelled from another thread at exactly the
 /// `n`th time they are read ([`tap::cancelled_at_read`]), so that a test can
 /// stop a piece of work at each of its checks in turn, whatever the speed of

@@ -31,7 +31,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::datalog::{join_order, lit_vars, strongly_connected};
-use crate::limits::{Limits, OutOfLimits};
+use crate::limits::{Limits, OutOfLimits, unlimited};
 use crate::normalize::{Lit, NRule, Pat};
 use crate::store::{Pred, TermStore};
 use crate::symbol::{Symbols, kw};
@@ -62,10 +62,7 @@ pub(crate) fn transform(
     symbols: &mut Symbols,
     size: &dyn Fn(Pred) -> usize,
 ) -> Demand {
-    match transform_within(rules, queries, store, symbols, size, false, Limits::none()) {
-        Ok(demand) => demand,
-        Err(why) => unreachable!("a rewriting without limits was stopped: {why}"),
-    }
+    unlimited(transform_within(rules, queries, store, symbols, size, false, Limits::none()))
 }
 
 /// How many times the merged adornments are refined at most (each round can

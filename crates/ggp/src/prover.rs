@@ -39,7 +39,7 @@ use std::collections::HashSet;
 use crate::datalog::{Budget, Evaluator, Model, Negation, PeriodicCheck};
 use crate::game::Game;
 use crate::hash::FastMap;
-use crate::limits::{Limits, OutOfLimits};
+use crate::limits::{Limits, OutOfLimits, unlimited};
 use crate::magic::{self, Adornment};
 use crate::normalize::{Lit, NRule, Program};
 use crate::store::{Node, Pred, TermId, TermStore};
@@ -408,14 +408,6 @@ fn legal_pred() -> Pred {
 /// The relation `goal` (of a role and a value).
 fn goal_pred() -> Pred {
     Pred::new(kw::GOAL, 2)
-}
-
-/// The answer to a question asked without limits, which nothing stops.
-fn unlimited<T>(answer: Result<T, OutOfLimits>) -> T {
-    match answer {
-        Ok(answer) => answer,
-        Err(why) => unreachable!("a question without limits was stopped: {why}"),
-    }
 }
 
 /// An error if a limit of `limits` is reached already (reads the clock if
