@@ -868,9 +868,10 @@ pub(crate) struct Oracle {
     inputs: Vec<TermId>,
     /// How many states the lazy grounder could not answer.
     lazy_failures: u32,
-    /// The input bits of the externals that read the joint move, with
-    /// their atoms, in bit order.
-    move_inputs: Vec<(u32, TermId)>,
+    /// The input bits of the externals that read the joint move, in order.
+    move_bits: Vec<u32>,
+    /// The atom of each of [`Oracle::move_bits`].
+    move_atoms: Vec<TermId>,
     /// How many joint moves the lazy grounder could not answer; from
     /// [`LAZY_FAILURES`] on, the rules answer them.
     move_failures: u32,
@@ -878,6 +879,8 @@ pub(crate) struct Oracle {
     joint: Vec<TermId>,
     /// The input bits the lazy grounder set for a joint move (a buffer).
     set: Vec<u32>,
+    /// The input bits a state asks about, and their atoms (buffers).
+    asked: (Vec<u32>, Vec<TermId>),
 }
 
 /// After this many states that the lazy grounder could not answer, the
@@ -1026,10 +1029,12 @@ impl Oracle {
             lazy,
             inputs,
             lazy_failures: 0,
-            move_inputs,
+            move_bits: move_inputs.iter().map(|&(bit, _)| bit).collect(),
+            move_atoms: move_inputs.iter().map(|&(_, atom)| atom).collect(),
             move_failures: 0,
             joint: Vec::new(),
             set: Vec::new(),
+            asked: Default::default(),
         })
     }
 
@@ -1124,27 +1129,30 @@ impl Oracle {
         let Some(lazy) = &mut self.lazy else { return false };
         let first_bit = self.words.0 * 64;
         lazy.begin_state();
-        let mut set = Vec::new();
-        let answered =
-            asks.each_asked(memory, |input| match lazy.value(self.inputs[(input - first_bit) as usize], memory) {
-                Some(value) => {
-                    if value {
-                        set.push(input);
-                    }
-                    true
-                }
-                None => false,
-            });
+        let (mut bits, mut atoms) = std::mem::take(&mut self.asked);
+        bits.clear();
+        atoms.clear();
+        asks.each_asked(memory, |input| {
+            bits.push(input);
+            atoms.push(self.inputs[(input - first_bit) as usize]);
+            true
+        });
+        let mut set = std::mem::take(&mut self.set);
+        set.clear();
+        let answered = lazy.values(&atoms, memory, None, |at| set.push(bits[at]));
+        self.asked = (bits, atoms);
         if !answered {
+            self.set = set;
             self.lazy_failures += 1;
             if self.lazy_failures >= LAZY_FAILURES {
                 self.lazy = None;
             }
             return false;
         }
-        for input in set {
+        for &input in &set {
             memory[(input / 64) as usize] |= 1 << (input % 64);
         }
+        self.set = set;
         true
     }
 
@@ -1190,7 +1198,7 @@ impl Oracle {
         let mut does = std::mem::take(&mut self.joint);
         does.clear();
         does.extend(self.does.iter().zip(joint).filter_map(|(atoms, &m)| atoms.get(m as usize).copied()));
-        for &(bit, _) in &self.move_inputs {
+        for &bit in &self.move_bits {
             memory[(bit / 64) as usize] &= !(1 << (bit % 64));
         }
         if !self.fill_move_lazily(memory, &does) {
@@ -1207,21 +1215,18 @@ impl Oracle {
             return false;
         }
         let Some(lazy) = &mut self.lazy else { return false };
-        self.set.clear();
-        for &(bit, atom) in &self.move_inputs {
-            match lazy.value_after(atom, memory, does) {
-                Some(true) => self.set.push(bit),
-                Some(false) => {}
-                None => {
-                    self.move_failures += 1;
-                    return false;
-                }
+        let mut set = std::mem::take(&mut self.set);
+        set.clear();
+        let answered = lazy.values(&self.move_atoms, memory, Some(does), |at| set.push(self.move_bits[at]));
+        if answered {
+            for &bit in &set {
+                memory[(bit / 64) as usize] |= 1 << (bit % 64);
             }
+        } else {
+            self.move_failures += 1;
         }
-        for &bit in &self.set {
-            memory[(bit / 64) as usize] |= 1 << (bit % 64);
-        }
-        true
+        self.set = set;
+        answered
     }
 
     /// The input bits of the externals that read the joint move `joint`
@@ -1231,7 +1236,7 @@ impl Oracle {
     #[cfg(test)]
     pub(crate) fn move_answers_both_ways(&mut self, memory: &[u64], joint: &[u32]) -> (Option<Vec<u64>>, Vec<u64>) {
         let mut mask = vec![0u64; memory.len()];
-        for &(bit, _) in &self.move_inputs {
+        for &bit in &self.move_bits {
             mask[(bit / 64) as usize] |= 1 << (bit % 64);
         }
         let masked = |m: &[u64]| m.iter().zip(&mask).map(|(w, k)| w & k).collect::<Vec<u64>>();
@@ -1556,7 +1561,7 @@ mod tests {
     fn check_move_answers(game: &Game, limit: usize, playouts: usize, steps: usize, seed: u64) -> (usize, u32) {
         use rand::SeedableRng;
         let mut network = ByHand::new(game, limit).expect("a hybrid network");
-        assert!(!network.oracle.move_inputs.is_empty(), "some inputs read the joint move");
+        assert!(!network.oracle.move_bits.is_empty(), "some inputs read the joint move");
         let initial = network.memory.clone();
         let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
         let (mut transitions, mut true_answers) = (0, 0);

@@ -743,6 +743,7 @@ impl Lazy {
     /// the joint move (see [`Lazy::value_after`]). An atom declined for a
     /// cycle or an unsupported literal is declined at once from then on. The
     /// caller then asks the rules.
+    #[cfg(test)]
     pub(crate) fn value(&mut self, atom: TermId, state: &[u64]) -> Option<bool> {
         self.answer(atom, state, None)
     }
@@ -752,14 +753,56 @@ impl Lazy {
     /// ground `does` literal is a leaf reading the move, and the rest of a
     /// rule body from a `does` literal with free arguments is grounded for
     /// each joint move it is evaluated with, once ([`Gate::Switch`]).
+    #[cfg(test)]
     pub(crate) fn value_after(&mut self, atom: TermId, state: &[u64], joint: &[TermId]) -> Option<bool> {
         self.answer(atom, state, Some(joint))
     }
 
+    /// The values of the ground atoms `atoms`, each as by [`Lazy::value`]
+    /// (`joint` `None`) or [`Lazy::value_after`], in the same state and joint
+    /// move: `holds` is called with the place in `atoms` of each that holds,
+    /// in order. `false` (and no more calls) as soon as one cannot be
+    /// answered.
+    ///
+    /// The state (and the move) is compared with the last one once, not
+    /// once per atom: a caller with many atoms to ask (chess: about 500 per
+    /// transition, most answered false by their guard bit alone) asks them
+    /// here.
+    pub(crate) fn values(
+        &mut self,
+        atoms: &[TermId],
+        state: &[u64],
+        joint: Option<&[TermId]>,
+        mut holds: impl FnMut(usize),
+    ) -> bool {
+        if !self.enter(state, joint) {
+            return false;
+        }
+        for (at, &atom) in atoms.iter().enumerate() {
+            match self.answer_entered(atom) {
+                Some(true) => holds(at),
+                Some(false) => {}
+                None => return false,
+            }
+        }
+        true
+    }
+
     /// [`Lazy::value`] (`joint` `None`) or [`Lazy::value_after`].
+    #[cfg(test)]
     fn answer(&mut self, atom: TermId, state: &[u64], joint: Option<&[TermId]>) -> Option<bool> {
-        if atom.0 as usize >= self.known || state.len() < self.seen.len() {
+        if !self.enter(state, joint) {
             return None;
+        }
+        self.answer_entered(atom)
+    }
+
+    /// Makes `state` (its first words) and `joint` those evaluated, a new
+    /// state for the memos if either differs from the last; `false` when
+    /// `state` is shorter than the state words.
+    fn enter(&mut self, state: &[u64], joint: Option<&[TermId]>) -> bool {
+        if state.len() < self.seen.len() {
+            return false;
         }
         let words = self.seen.len();
         let same_state = state[..words] == self.seen[..];
@@ -780,6 +823,15 @@ impl Lazy {
             self.joint.extend_from_slice(joint.unwrap_or_default());
             self.replays[usize::from(self.moving)].restart();
             self.epoch_step();
+        }
+        true
+    }
+
+    /// The value of the ground atom `atom` in the state and joint move
+    /// [`Lazy::enter`]ed, as [`Lazy::value`] says.
+    fn answer_entered(&mut self, atom: TermId) -> Option<bool> {
+        if atom.0 as usize >= self.known {
+            return None;
         }
         let replay = usize::from(self.moving);
         let (node, guard) = match self.replays[replay].next(atom) {
@@ -2296,9 +2348,21 @@ mod tests {
                 base.iter().enumerate().filter(|(i, _)| state[0] >> i & 1 == 1).map(|(_, &b)| b).collect();
             assert_eq!(lazy.value(u, &state), Some(on_a && !facts.contains(&off_a)));
             assert_eq!(lazy.value(count, &state), Some(on_a && !facts.contains(&off_two)));
+            // All at once: the atoms before a declined one are answered,
+            // then no more.
+            let mut holding = Vec::new();
+            let atoms = [u, count, cyclic[0], u];
+            assert!(!lazy.values(&atoms, &state, None, |at| holding.push(at)), "a cycle is declined");
+            let expected: Vec<usize> = [on_a && !facts.contains(&off_a), on_a && !facts.contains(&off_two)]
+                .iter()
+                .enumerate()
+                .filter_map(|(at, &holds)| holds.then_some(at))
+                .collect();
+            assert_eq!(holding, expected);
         }
         assert_eq!(lazy.value(TermId(u32::MAX), &[0]), None, "a term unknown to the store");
         assert_eq!(lazy.value(u, &[]), None, "a state too short");
+        assert!(!lazy.values(&[u], &[], None, |_| {}), "a state too short, all at once");
     }
 
     /// A deferred rest that reads a variable bound only by the atom's head
@@ -2582,6 +2646,17 @@ mod tests {
             }
             lazy.begin_state();
             for round in 0..2 {
+                // The second round all at once, in the same state.
+                if round == 1 {
+                    let store = &setup.program.store;
+                    let expected: Vec<TermId> = order.iter().copied().filter(|&a| model.contains(a, store)).collect();
+                    let mut holding = Vec::new();
+                    assert!(lazy.values(&order, &words, None, |at| holding.push(order[at])), "state {state}");
+                    assert_eq!(holding, expected, "the atoms holding, asked all at once, state {state}");
+                    held += expected.len();
+                    not_held += order.len() - expected.len();
+                    continue;
+                }
                 for &atom in &order {
                     let holds = model.contains(atom, &setup.program.store);
                     held += usize::from(holds);
@@ -2592,6 +2667,14 @@ mod tests {
                 let mut order = moved.clone();
                 if state % 3 == 2 {
                     order.reverse();
+                }
+                if state % 2 == 1 {
+                    let store = &setup.program.store;
+                    let expected: Vec<TermId> = order.iter().copied().filter(|&a| after.contains(a, store)).collect();
+                    let mut holding = Vec::new();
+                    assert!(lazy.values(&order, &words, Some(&joint), |at| holding.push(order[at])), "state {state}");
+                    assert_eq!(holding, expected, "the atoms holding after the move, all at once, state {state}");
+                    continue;
                 }
                 for &atom in &order {
                     let holds = after.contains(atom, &setup.program.store);
