@@ -515,6 +515,9 @@ pub(crate) struct Lazy {
     /// literal (its address: the rules are shared and never change) and
     /// the mask of its bound variables.
     lit_indexes: FastMap<(usize, u64), u32>,
+    /// Each choice of the literal to solve next ([`Lazy::pick`]), by
+    /// [`pick_key`]: the literal.
+    picks: FastMap<(usize, u64, u64), u32>,
     /// A scratch buffer for [`Lazy::combine`].
     combine_buffer: Vec<NodeId>,
     /// A scratch buffer for [`Lazy::pick`]: which variables are bound.
@@ -649,6 +652,7 @@ impl Lazy {
             key_buffer: Vec::new(),
             bits_buffer: Vec::new(),
             frames: Vec::new(),
+            picks: FastMap::default(),
             combine_buffer: Vec::new(),
             bound_buffer: Vec::new(),
             pristine,
@@ -1794,10 +1798,34 @@ impl Lazy {
     }
 
     /// Which of the literals `left` of `rule` to solve next under `b` (its
-    /// place in `left`).
+    /// place in `left`): as [`Lazy::pick_afresh`] chooses, which depends
+    /// only on the rule, the literals left and which variables are bound,
+    /// so each choice is remembered ([`Lazy::picks`]; grounding chess's
+    /// rests makes the same few thousand choices over and over, each
+    /// estimating the size of every literal left).
+    fn pick(&mut self, rule: &NRule, left: &[usize], b: &[Option<TermId>]) -> usize {
+        let key = pick_key(rule, left, b);
+        if let Some(key) = key
+            && let Some(&lit) = self.picks.get(&key)
+            && let Some(at) = left.iter().position(|&l| l == lit as usize)
+        {
+            // The tests check every remembered choice.
+            #[cfg(test)]
+            assert_eq!(at, self.pick_afresh(rule, left, b), "a remembered choice is the choice");
+            return at;
+        }
+        let at = self.pick_afresh(rule, left, b);
+        if let Some(key) = key {
+            self.picks.insert(key, left[at] as u32);
+        }
+        at
+    }
+
+    /// Which of the literals `left` of `rule` to solve next under `b` (its
+    /// place in `left`), chosen afresh.
     ///
     /// The first bound test is taken at once (nothing ranks before it).
-    fn pick(&mut self, rule: &NRule, left: &[usize], b: &[Option<TermId>]) -> usize {
+    fn pick_afresh(&mut self, rule: &NRule, left: &[usize], b: &[Option<TermId>]) -> usize {
         let mut bound = std::mem::take(&mut self.bound_buffer);
         bound.clear();
         let mut best: Option<(Rank, usize)> = None;
@@ -1857,6 +1885,18 @@ impl Lazy {
             (None, None) => 0,
         }
     }
+}
+
+/// The key of a choice of [`Lazy::pick`]: the rule (its address: the rules
+/// are shared and never change), the literals left and the variables bound,
+/// each as a mask; `None` past 64 literals or variables.
+fn pick_key(rule: &NRule, left: &[usize], b: &[Option<TermId>]) -> Option<(usize, u64, u64)> {
+    if b.len() > 64 || left.iter().any(|&l| l >= 64) {
+        return None;
+    }
+    let left_mask = left.iter().fold(0u64, |mask, &l| mask | 1 << l);
+    let bound_mask = b.iter().enumerate().filter(|(_, t)| t.is_some()).fold(0u64, |mask, (v, _)| mask | 1 << v);
+    Some((std::ptr::from_ref(rule) as usize, left_mask, bound_mask))
 }
 
 /// The relation key of the sentence `p`; `None` for a variable.
