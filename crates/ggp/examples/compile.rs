@@ -1,9 +1,12 @@
 //! Compiles rule sheets and prints, for each, the compile figures and the
 //! speed of random playouts: `cargo run --release -p bouton-ggp --example
-//! compile -- FILE… [--playouts SECS] [--hybrid] [--prover]` (`--hybrid`:
-//! with `Machine::compile_hybrid`; `--prover`: the playouts by the reference
-//! prover instead, each transition one inspection — legal moves, terminality,
-//! goals — and the next state). Rates are per second of the wall clock and
+//! compile -- FILE… [--playouts SECS] [--transitions N] [--hybrid] [--prover]`
+//! (`--hybrid`: with `Machine::compile_hybrid`; `--prover`: the playouts by
+//! the reference prover instead, each transition one inspection — legal
+//! moves, terminality, goals — and the next state; `--transitions`: stop
+//! the compiled machine's playouts after N transitions, the same ones in
+//! every run, to compare builds by what they execute, e.g. under
+//! `valgrind --tool=callgrind`). Rates are per second of the wall clock and
 //! per second of this thread's CPU time.
 
 mod support;
@@ -18,6 +21,7 @@ use support::PlayoutClock;
 fn main() {
     let mut files = Vec::new();
     let mut seconds = 0.0f64;
+    let mut most_transitions = usize::MAX;
     let mut hybrid = false;
     let mut prover = false;
     let mut args = std::env::args().skip(1);
@@ -28,6 +32,8 @@ fn main() {
             prover = true;
         } else if a == "--playouts" {
             seconds = args.next().and_then(|s| s.parse().ok()).expect("--playouts SECS");
+        } else if a == "--transitions" {
+            most_transitions = args.next().and_then(|s| s.parse().ok()).expect("--transitions N");
         } else {
             files.push(a);
         }
@@ -62,10 +68,10 @@ fn main() {
                     let clock = PlayoutClock::start();
                     // Playouts of at most 200 joint moves, the clock read
                     // after each (a hybrid network's transition can be slow).
-                    while Instant::now() < until {
+                    while Instant::now() < until && steps < most_transitions {
                         e.load(&start);
                         playouts += 1;
-                        while Instant::now() < until {
+                        while Instant::now() < until && steps < most_transitions {
                             let n = e.playout(&mut rng, 1);
                             steps += n;
                             if n == 0 || steps % 200 == 0 {
