@@ -630,6 +630,14 @@ impl Evaluator {
         if let Some(oracle) = self.oracle.as_mut().filter(|o| o.reads_move()) {
             oracle.fill_move(&mut self.bits, joint);
         }
+        self.run_next(joint);
+    }
+
+    /// Computes the next state after `joint` into the next region, the
+    /// oracle's answers to the joint move (if it reads any) already in the
+    /// bits: by the joint move's specialisation if it has one, else by the
+    /// general next-state program.
+    fn run_next(&mut self, joint: &[u32]) {
         let c = &self.m.0.circuit;
         let next_word = c.next_word as usize;
         let key = match &self.specs {
@@ -1043,6 +1051,85 @@ mod tests {
             println!("chess: cancelled after {after:?}: {what}, {:.2} ms after it", late.as_secs_f64() * 1e3);
             assert!(matches!(result, Ok(_) | Err(CompileError::OutOfLimits(OutOfLimits::Cancelled))), "{what}");
         }
+    }
+
+    /// Printed, not asserted (`--nocapture`, in release): the wall time per
+    /// state of each part of hybrid chess's transitions along random
+    /// playouts (of at most 200 joint moves from the initial state, as
+    /// `examples/compile` plays them) — the oracle's answers to the joint
+    /// move, the next state (by a cached specialisation, one built then, or
+    /// the general program), the asks, the oracle's answers to the state,
+    /// the legal moves — each phase as [`Evaluator::advance`] runs it; every
+    /// 64th state and next state is checked against the programs as written.
+    #[test]
+    fn network_time_per_chess_state() {
+        use std::time::Duration;
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/games/chess.kif");
+        let machine = Machine::compile_hybrid(&game(path)).expect("chess compiles");
+        let mut e = Evaluator::new(&machine);
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+        let names = ["move oracle", "next: cached", "next: built", "next: general", "asks", "state oracle", "legal"];
+        let mut times = [Duration::ZERO; 7];
+        let mut counts = [0usize; 7];
+        let mut joint: Vec<u32> = Vec::new();
+        let (start, mut states) = (machine.initial_state(), 0usize);
+        // The first states warm the oracle's lazy grounding and the caches up.
+        let (warm_up, timed) = (4_000, 6_000);
+        let mut time = |k: usize, states: usize, f: &mut dyn FnMut()| {
+            let t = Instant::now();
+            f();
+            if states >= warm_up {
+                times[k] += t.elapsed();
+                counts[k] += 1;
+            }
+        };
+        while states < warm_up + timed {
+            e.load(&start);
+            for _ in 0..200 {
+                if e.is_terminal() {
+                    break;
+                }
+                joint.clear();
+                for r in 0..machine.roles().len() {
+                    joint.push(e.random_legal_move(r, &mut rng).expect("a legal move"));
+                }
+                let kind = match &e.specs {
+                    SpecCache::Sparse(map) => match map.get(&joint[..]) {
+                        Some(Some(_)) => 1,
+                        Some(None) => 2,
+                        None => 3,
+                    },
+                    SpecCache::Dense { .. } => unreachable!("chess has too many joint moves to index"),
+                };
+                time(0, states, &mut || {
+                    if let Some(oracle) = e.oracle.as_mut().filter(|o| o.reads_move()) {
+                        oracle.fill_move(&mut e.bits, &joint);
+                    }
+                });
+                time(kind, states, &mut || e.run_next(&joint));
+                let c = &machine.0.circuit;
+                let (s, next_word) = (c.state_words as usize, c.next_word as usize);
+                if states % 64 == 0 {
+                    check_next(&e, &joint, &State(e.bits[next_word..next_word + s].into()));
+                }
+                e.bits.copy_within(next_word..next_word + s, 0);
+                e.goals_ready = false;
+                time(4, states, &mut || c.ask.run(&mut e.bits));
+                time(5, states, &mut || e.oracle.as_mut().expect("hybrid").fill_state(&mut e.bits, &c.asks));
+                time(6, states, &mut || c.legal.run(&mut e.bits));
+                states += 1;
+                if states % 64 == 0 {
+                    check_state(&mut e);
+                }
+            }
+        }
+        assert!(counts[1] > 0 && counts[2] > 0 && counts[3] > 0, "{counts:?}");
+        let per_state = |d: Duration| d.as_secs_f64() * 1e6 / counts[6] as f64;
+        for (k, name) in names.iter().enumerate() {
+            let each = if counts[k] > 0 { times[k].as_secs_f64() * 1e6 / counts[k] as f64 } else { 0.0 };
+            println!("chess {name}: {:.2} µs per state ({} runs, {each:.2} µs each)", per_state(times[k]), counts[k]);
+        }
+        println!("chess network: {:.2} µs per state", per_state(times[1] + times[2] + times[3] + times[4] + times[6]));
     }
 
     /// Chess as a hybrid network: asks, oracle inputs, guarded blocks.
