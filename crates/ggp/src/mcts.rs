@@ -62,7 +62,8 @@ pub struct MctsConfig {
     pub max_nodes: usize,
     /// Most bytes the nodes of the trees may hold, over all threads (their
     /// states, moves, statistics, children and move records, estimated as
-    /// they are made and grow); beyond, new states are only played out.
+    /// they are made and grow); beyond, new states are only played out and
+    /// no node gets all-moves-as-first records.
     pub max_bytes: usize,
     /// How new leaves are valued: playouts to the end, mobility, or chosen
     /// by measuring the playouts (see [`LeafEvaluation`]).

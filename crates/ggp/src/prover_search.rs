@@ -71,9 +71,18 @@ pub(crate) const MAX_THREADS: usize = 2;
 /// The search settings over the prover: those of the compiled player's
 /// search (each tree kept from move to move), valuing the leaves by
 /// playouts to the end until measured. The threads are the search's own
-/// business ([`ProverSearch`]), not the setting's.
+/// business ([`ProverSearch`]), not the setting's; each of its trees has a
+/// thread's share of the compiled search's bytes, so that both together
+/// stay within them.
 fn prover_config() -> MctsConfig {
-    MctsConfig { threads: 1, max_nodes: MAX_NODES, evaluation: LeafEvaluation::Playouts, ..MctsConfig::default() }
+    let max_bytes = MctsConfig::default().max_bytes / MAX_THREADS;
+    MctsConfig {
+        threads: 1,
+        max_nodes: MAX_NODES,
+        max_bytes,
+        evaluation: LeafEvaluation::Playouts,
+        ..MctsConfig::default()
+    }
 }
 
 /// How a search runs.

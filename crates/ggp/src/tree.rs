@@ -416,6 +416,14 @@ impl<R: Reasoner> Tree<R> {
             + amaf
     }
 
+    /// The bytes a node's all-moves-as-first records take when made now:
+    /// a record per move `reasoner` has numbered, per role.
+    fn amaf_bytes(reasoner: &R) -> usize {
+        (0..reasoner.roles())
+            .map(|r| reasoner.move_count(r) * std::mem::size_of::<Amaf>() + std::mem::size_of::<Box<[Amaf]>>())
+            .sum()
+    }
+
     /// Whether the tree has no room for another node: [`MctsConfig::max_nodes`]
     /// nodes, or [`MctsConfig::max_bytes`] bytes.
     fn is_full(&self) -> bool {
@@ -949,7 +957,12 @@ impl<R: Reasoner> Tree<R> {
                             a.total += self.rewards[r as usize] as f32;
                         }
                     }
-                    None if n.visits >= self.config.grave_ref => {
+                    // Made only where they fit within the bound: a record
+                    // per move the game numbers can outweigh a node many
+                    // times (amazonsTorus: 1 MB per role, a node about 90 kB).
+                    None if n.visits >= self.config.grave_ref
+                        && self.bytes + Self::amaf_bytes(&self.eval) <= self.config.max_bytes =>
+                    {
                         let amaf: Box<[Box<[Amaf]>]> =
                             (0..roles).map(|r| vec![Amaf::default(); self.eval.move_count(r)].into()).collect();
                         self.bytes += amaf.iter().map(|moves| std::mem::size_of_val(&**moves)).sum::<usize>()
@@ -1110,8 +1123,8 @@ mod tests {
         assert_eq!(tree.bytes, recount(&tree), "counted as made");
         assert!(tree.bytes >= max_bytes, "the bound was reached");
         assert!(tree.len() < free.len(), "{} nodes against {}", tree.len(), free.len());
-        // Past the bound, links and move records may still grow, but no
-        // node is made.
+        // Past the bound, links may still grow, but no node is made (nor
+        // move records: see the next test).
         let made = tree.len();
         tree.run(far, 2000, None, None);
         assert_eq!(tree.len(), made, "no node made past the bound");
@@ -1125,6 +1138,75 @@ mod tests {
         assert_eq!(tree.bytes, recount(&tree), "counted again after the new root");
         assert!(tree.bytes < before, "the nodes dropped took their bytes");
         assert!(tree.run(far, 500, None, None) > 0, "the search goes on");
+    }
+
+    /// A game of many moves with few legal at a time, as amazons (129,600
+    /// moves per role, a few thousand legal): twenty turns, taken in turn by
+    /// `a` and `b`, in each of which the mover picks one of 30 numbers for
+    /// that turn (600 moves per role, 30 legal), and every pick stays on
+    /// the board (no two lines of play meet); whoever picked 1 last wins.
+    fn many_moves_few_legal() -> Machine {
+        let turns: String = (1..20).map(|t| format!("(succ {t} {}) ", t + 1)).collect();
+        let numbers: String = (1..=30).map(|x| format!("(number {x}) ")).collect();
+        let game = Game::parse(&format!(
+            "(role a) (role b) (init (turn 1)) (init (control a)) {turns} {numbers}
+             (other a b) (other b a)
+             (<= (legal ?r (pick ?t ?x)) (true (control ?r)) (true (turn ?t)) (number ?x))
+             (<= (legal ?r noop) (role ?r) (not (true (control ?r))))
+             (<= (next (turn ?u)) (true (turn ?t)) (succ ?t ?u))
+             (<= (next (control ?o)) (true (control ?r)) (other ?r ?o))
+             (<= (next (picked ?t ?x)) (does ?r (pick ?t ?x)))
+             (<= (next (picked ?t ?x)) (true (picked ?t ?x)))
+             (<= (picked_one ?r) (does ?r (pick ?t 1)))
+             (<= (next (last ?r)) (picked_one ?r))
+             (<= (next (last ?r)) (true (last ?r)) (other ?r ?o) (not (picked_one ?o)))
+             (<= terminal (true (turn 20)))
+             (<= (goal ?r 100) (role ?r) (true (last ?r)))
+             (<= (goal ?r 0) (role ?r) (not (true (last ?r))))"
+        ))
+        .expect("the game parses");
+        Machine::compile(&game).expect("compiles")
+    }
+
+    /// In a game whose move records (one per move numbered, per role)
+    /// outweigh its nodes many times, a full tree makes no records past its
+    /// bound: after thousands of iterations more, its bytes are still within
+    /// the bound and one node, and equal a fresh count.
+    #[test]
+    fn move_records_are_made_only_within_the_bound() {
+        let machine = many_moves_few_legal();
+        assert_eq!(machine.moves(0).len(), 601, "the game numbers 600 picks and a noop per role");
+        let far = Instant::now() + std::time::Duration::from_secs(3600);
+        let start = machine.initial_state();
+        let recount = |tree: &Tree<Evaluator>| tree.nodes.iter().map(Tree::<Evaluator>::node_bytes).sum::<usize>();
+        let amaf = Tree::<Evaluator>::amaf_bytes(&Evaluator::new(&machine));
+        let config = MctsConfig { threads: 1, max_bytes: 40 * amaf, ..MctsConfig::default() };
+        let mut tree = Tree::new(Evaluator::new(&machine), &config, 4);
+        tree.set_root(&start, None);
+        let mut iterations = 0;
+        while !tree.is_full() {
+            let ran = tree.run(far, 100, None, None);
+            assert!(ran > 0 && iterations < 100_000, "the tree filled not after {iterations} iterations");
+            iterations += ran;
+        }
+        // A node is made while there is room, and may overshoot by itself
+        // (without records: a new node has none).
+        let largest_node =
+            tree.nodes.iter().filter(|n| n.amaf.is_none()).map(Tree::<Evaluator>::node_bytes).max().expect("nodes");
+        assert!(largest_node * 4 < amaf, "a node ({largest_node} bytes) is lighter than its records ({amaf})");
+        let made = tree.len();
+        tree.run(far, 20_000, None, None);
+        assert_eq!(tree.len(), made, "no node made past the bound");
+        assert_eq!(tree.bytes, recount(&tree), "counted as they grew");
+        assert!(
+            tree.bytes <= config.max_bytes + largest_node,
+            "{} bytes against a bound of {}",
+            tree.bytes,
+            config.max_bytes
+        );
+        let recorded = tree.nodes.iter().filter(|n| n.amaf.is_some()).count();
+        let trusted = tree.nodes.iter().filter(|n| n.visits >= config.grave_ref).count();
+        assert!(recorded >= 1 && recorded < trusted, "{recorded} nodes with records of {trusted} simulated enough");
     }
 
     #[test]
