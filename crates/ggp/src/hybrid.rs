@@ -877,7 +877,8 @@ pub(crate) struct Oracle {
     move_failures: u32,
     /// The `does` atoms of the joint move being answered (a buffer).
     joint: Vec<TermId>,
-    /// The input bits the lazy grounder set for a joint move (a buffer).
+    /// The input bits the lazy grounder set for a state or a joint move (a
+    /// buffer).
     set: Vec<u32>,
     /// The input bits a state asks about, and their atoms (buffers).
     asked: (Vec<u32>, Vec<TermId>),

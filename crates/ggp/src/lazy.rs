@@ -56,12 +56,13 @@
 //! by building its instance in the term store (whose table, holding every
 //! atom grounded, is a few cache misses per lookup).
 //!
-//! What a circuit cannot evaluate, [`Lazy::value`] declines (`None`), and the
-//! caller asks the rules instead: an atom that depends positively on itself
-//! through ground atoms (a circuit has no fixpoints), a literal other than
-//! those above (a negation with unbound variables, a `does` literal with
-//! free arguments in a call), the joint move where none is given
-//! ([`Lazy::value`] rather than [`Lazy::value_after`]), and anything past
+//! The atoms a state (or a joint move) asks are given as one list
+//! ([`Lazy::values`]; the tests also ask one atom at a time). What a circuit
+//! cannot evaluate is declined, and the caller asks the rules instead: an
+//! atom that depends positively on itself through ground atoms (a circuit
+//! has no fixpoints), a literal other than those above (a negation with
+//! unbound variables, a `does` literal with free arguments in a call), the
+//! joint move where none is given, and anything past
 //! the limits: [`MAX_NODES`] nodes in all, [`WORK`] steps per ask, calls
 //! nested [`MAX_DEPTH`] deep, circuits [`MAX_HEIGHT`] gates deep.
 
@@ -714,10 +715,9 @@ impl Lazy {
     }
 
     /// Starts a new state: the node values computed so far are forgotten.
-    /// [`Lazy::value`] also starts one by itself whenever the state words it
-    /// is given (or the joint move, [`Lazy::value_after`]) differ from those
-    /// of its last call, so calling this is never needed for correct
-    /// answers; it is cheap.
+    /// [`Lazy::values`] also starts one by itself whenever the state words
+    /// it is given (or the joint move) differ from those of its last call,
+    /// so calling this is never needed for correct answers; it is cheap.
     pub(crate) fn begin_state(&mut self) {
         self.replays.iter_mut().for_each(Replay::restart);
         self.epoch_step();
