@@ -3,6 +3,12 @@
 //! playclock)`, `(PLAY id moves)`, `(STOP id moves)`, `(ABORT id)`, `(INFO)`
 //! and `(PREVIEW (rules…) clock)`. Keywords are case-insensitive; `moves` is
 //! `NIL` on the first PLAY, else the previous joint move in role order.
+//!
+//! Clocks are numbers of seconds. The reference managers send whole ones; a
+//! clock shorter than a second, or not a whole number of seconds, is written
+//! as a decimal (`0.5`) — never rounded down, which once told our player a
+//! 500 ms play clock was 0 s, so that it answered without thinking — and
+//! read back exactly.
 
 use std::fmt;
 use std::time::Duration;
@@ -86,6 +92,18 @@ fn clock(kind: &'static str, s: &Sexp) -> Result<Duration, ProtocolError> {
         return Err(malformed(kind, format!("{text} is not a usable number of seconds")));
     }
     Ok(Duration::from_secs_f64(secs))
+}
+
+/// Writes `clock` as a number of seconds: whole seconds as an integer, as the
+/// reference managers write them, anything else as a decimal with as many
+/// digits as it needs (down to nanoseconds), so that it reads back exactly.
+fn write_clock(f: &mut fmt::Formatter<'_>, clock: Duration) -> fmt::Result {
+    let nanos = clock.subsec_nanos();
+    if nanos == 0 {
+        return write!(f, "{}", clock.as_secs());
+    }
+    let fraction = format!("{nanos:09}");
+    write!(f, "{}.{}", clock.as_secs(), fraction.trim_end_matches('0'))
 }
 
 fn id(kind: &'static str, s: &Sexp) -> Result<String, ProtocolError> {
@@ -200,12 +218,18 @@ impl fmt::Display for Message {
             Message::Preview { rules, clock } => {
                 f.write_str("(PREVIEW ")?;
                 write_rules(f, rules)?;
-                write!(f, " {})", clock.as_secs())
+                f.write_str(" ")?;
+                write_clock(f, *clock)?;
+                f.write_str(")")
             }
             Message::Start { id, role, rules, start_clock, play_clock } => {
                 write!(f, "(START {id} {role} ")?;
                 write_rules(f, rules)?;
-                write!(f, " {} {})", start_clock.as_secs(), play_clock.as_secs())
+                f.write_str(" ")?;
+                write_clock(f, *start_clock)?;
+                f.write_str(" ")?;
+                write_clock(f, *play_clock)?;
+                f.write_str(")")
             }
             Message::Play { id, moves } => {
                 write!(f, "(PLAY {id} ")?;
@@ -249,6 +273,36 @@ mod tests {
         ] {
             assert_eq!(Message::parse(text).unwrap().to_string(), text);
         }
+    }
+
+    /// Clocks of any length are written so that they read back exactly:
+    /// whole seconds as integers (as the reference managers write them),
+    /// anything else as a decimal. A 500 ms play clock once went out as
+    /// `0` (whole seconds, rounded down), and our player, told it had no
+    /// time, answered each move without thinking.
+    #[test]
+    fn clocks_of_any_length_read_back_exactly() {
+        let start = |start_clock, play_clock| Message::Start {
+            id: "m".into(),
+            role: "r".parse().unwrap(),
+            rules: Sexp::parse_all("(role r)").unwrap(),
+            start_clock,
+            play_clock,
+        };
+        let ms = Duration::from_millis;
+        for (start_clock, play_clock, text) in [
+            (ms(3000), ms(500), "(START m r ((role r)) 3 0.5)"),
+            (ms(10_000), ms(1000), "(START m r ((role r)) 10 1)"),
+            (ms(1250), ms(123), "(START m r ((role r)) 1.25 0.123)"),
+            (Duration::from_nanos(2_000_000_001), ms(0), "(START m r ((role r)) 2.000000001 0)"),
+        ] {
+            let message = start(start_clock, play_clock);
+            assert_eq!(message.to_string(), text);
+            assert_eq!(Message::parse(text).unwrap(), message, "{text} reads back");
+        }
+        let preview = Message::Preview { rules: Sexp::parse_all("(role r)").unwrap(), clock: ms(2500) };
+        assert_eq!(preview.to_string(), "(PREVIEW ((role r)) 2.5)");
+        assert_eq!(Message::parse(&preview.to_string()).unwrap(), preview);
     }
 
     #[test]

@@ -10,8 +10,11 @@
 //!   running gets `busy`.
 //! - `PLAY`: applies the previous joint move and answers a legal move,
 //!   spelled as the rules spell it, before the play clock ends minus a safety
-//!   margin — the thinking runs on a blocking thread and, should it overrun,
-//!   a legal move computed up front is sent instead. Without a compiled
+//!   margin. A move the exact solver has already proven best (the game
+//!   solved at the start clock, or by an earlier move's search) is sent at
+//!   once, whatever the clock; otherwise the thinking runs on a blocking
+//!   thread and, should it overrun, a legal move computed up front is sent
+//!   instead. Without a compiled
 //!   machine the prover's choice by flat Monte Carlo is sent (a random
 //!   legal move if no playout finished in time); should its search be late,
 //!   a random move it found legal in the current state; should even that be
@@ -203,6 +206,21 @@ pub async fn serve(listener: TcpListener, config: PlayerConfig) -> std::io::Resu
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The move the thinker's solver has already proven best in `state`
+/// ([`Thinker::proven_move`]: no search, only the table of solved states
+/// and, for a solved state, one transition per legal move — microseconds in
+/// Nim — so it runs on the server's own task); `None` if it has none, or if
+/// the thinker is busy (a search of an earlier request still running: not
+/// waited for).
+fn proven_move(thinker: &Mutex<Thinker>, state: &State) -> Option<u32> {
+    let mut thinker = match thinker.try_lock() {
+        Ok(thinker) => thinker,
+        Err(std::sync::TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+        Err(std::sync::TryLockError::WouldBlock) => return None,
+    };
+    thinker.proven_move(state)
 }
 
 impl Player {
@@ -429,6 +447,11 @@ impl Session {
             && let Some(state) = self.catch_up(&engine, deadline)
             && let Some(&first) = engine.machine.legal_moves(&state, engine.role).first()
         {
+            // A move the solver has proven already is answered at once: no
+            // thread to wait for, which a busy machine might run too late.
+            if let Some(mv) = proven_move(&engine.thinker, &state) {
+                return Ok((engine.machine.moves(engine.role)[mv as usize].clone(), "proven by the solver"));
+            }
             let thinker = Arc::clone(&engine.thinker);
             let think_until = deadline.into_std();
             let task = tokio::task::spawn_blocking(move || {
@@ -706,6 +729,53 @@ mod tests {
         let mut session = session.lock().await;
         let (mv, how) = session.play(None, Instant::now()).await.unwrap();
         assert_eq!((mv.to_string().as_str(), how), ("good", "reference reasoner: flat Monte Carlo"));
+    }
+
+    /// A game solved at the start clock is played perfectly even when no
+    /// time is left for any move (a play clock of zero, each PLAY received
+    /// a second ago): every answer is the solver's proven move, given at
+    /// once. Before, each move went to a thinking thread that the server
+    /// gave up on at once, then played the first legal move — how `best`
+    /// lost nim1, told by our referee that its 500 ms play clock was 0 s.
+    /// The oracle: Bouton's theorem, on the states of a machine of our own;
+    /// the opponent plays its first legal move in one match, its last in the
+    /// other.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_solved_game_is_won_with_no_time_for_any_move() {
+        use crate::solver::tests::{TWO_HEAPS, nim_sum};
+        let oracle = Machine::compile(&Game::parse(TWO_HEAPS).unwrap()).unwrap();
+        let rules = crate::sexp::Sexp::parse_all(TWO_HEAPS).unwrap();
+        for (id, opponent_takes_last) in [("first", false), ("last", true)] {
+            let player =
+                Player { config: PlayerConfig::default(), current: Mutex::new(None), last_compiled: Arc::default() };
+            let clock = Duration::from_secs(5);
+            let started = player.start(id.into(), "a".parse().unwrap(), &rules, clock, clock, Instant::now());
+            assert_eq!(started.await.unwrap(), "ready");
+            let session = player.session(id).expect("the match runs");
+            let mut session = session.lock().await;
+            session.play_clock = Duration::ZERO;
+            let mut eval = Evaluator::new(&oracle);
+            let mut previous = None;
+            while !eval.is_terminal() {
+                let (mv, how) = session.play(previous.take(), Instant::now() - Duration::from_secs(1)).await.unwrap();
+                assert_eq!(how, "proven by the solver", "{id}: {mv}");
+                let ours = oracle.move_index(0, &mv).expect("a move of the game");
+                let mut theirs = Vec::new();
+                eval.legal_moves(1, &mut theirs);
+                let theirs = if opponent_takes_last { theirs[theirs.len() - 1] } else { theirs[0] };
+                let mut legal = Vec::new();
+                eval.legal_moves(0, &mut legal);
+                assert!(legal.contains(&ours), "{id}: {mv} is legal");
+                let state = eval.state();
+                let ours_to_move = legal.len() > 1;
+                eval.advance(&[ours, theirs]);
+                if ours_to_move {
+                    assert_eq!(nim_sum(&oracle, &eval.state()), 0, "{id}: {mv} wins from {:?}", oracle.facts(&state));
+                }
+                previous = Some(vec![mv, oracle.moves(1)[theirs as usize].clone()]);
+            }
+            assert_eq!(eval.goal(0), Some(100), "{id}: won");
+        }
     }
 
     #[test]

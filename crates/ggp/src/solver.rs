@@ -137,9 +137,17 @@ impl Solver {
     /// The moves of `role` that achieve its value from `state` (a single move
     /// when it has only one).
     ///
+    /// When `state` is already solved, the moves whose states are solved too
+    /// are looked up without reading the clock; the others are then solved
+    /// before `deadline`. Should that fail (the deadline passes first, say),
+    /// the moves already proven to achieve the value are the answer: a state
+    /// solved before (at the start clock, or by an earlier move's search)
+    /// always has one — the move that gave it its value — so a player given
+    /// no time at all still plays a proven move.
+    ///
     /// # Errors
     ///
-    /// As [`Solver::solve`].
+    /// As [`Solver::solve`], when no move is proven to achieve the value.
     pub fn best_moves(&mut self, state: &State, role: usize, deadline: Instant) -> Result<Vec<u32>, SolveError> {
         self.watch = DeadlineWatch::new(deadline);
         let value = self.search(state, 0)?;
@@ -160,14 +168,22 @@ impl Solver {
             self.eval.load(state);
             children.push((mv, self.eval.next_state(&joint)));
         }
-        let mut best = Vec::new();
-        for (mv, child) in children {
-            let v = self.search(&child, 1)?;
-            if self.values[v as usize - 1][role] == target {
-                best.push(mv);
+        // Whether each move achieves the value: first the moves whose states
+        // are solved, with no clock read (a deadline already passed still
+        // leaves those), then the others, solved now.
+        let achieves = |solver: &Solver, child: &State| solver.known(child).map(|v| v[role] == target);
+        let mut proven: Vec<Option<bool>> = children.iter().map(|(_, child)| achieves(self, child)).collect();
+        for (i, (_, child)) in children.iter().enumerate() {
+            if proven[i].is_some() {
+                continue;
+            }
+            match self.search(child, 1) {
+                Ok(v) => proven[i] = Some(self.values[v as usize - 1][role] == target),
+                Err(_) if proven.contains(&Some(true)) => break,
+                Err(e) => return Err(e),
             }
         }
-        Ok(best)
+        Ok(children.iter().zip(proven).filter(|(_, p)| *p == Some(true)).map(|((mv, _), _)| *mv).collect())
     }
 
     fn intern_value(&mut self, goals: Vec<u8>) -> u32 {
@@ -250,5 +266,75 @@ impl Solver {
         let v = best.expect("at least one child");
         self.table.insert(state.clone(), v);
         Ok(v)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::game::Game;
+    use std::time::Duration;
+
+    /// Nim with two heaps, of one and three counters; who takes the last
+    /// counter wins. By Bouton's theorem (the oracle) a move wins exactly
+    /// when it leaves heaps whose exclusive or is zero: here only
+    /// `(reduce q 1)`, of four moves. A state after the first move is
+    /// reached by that move only, so solving the initial state, which stops
+    /// at the first winning move, leaves the states after the moves it would
+    /// have tried next unsolved (the tests check that there are some).
+    pub(crate) const TWO_HEAPS: &str = "(role a) (role b) (init (heap p 1)) (init (heap q 3)) (init (control a))
+        (succ 0 1) (succ 1 2) (succ 2 3)
+        (<= (smaller ?x ?y) (succ ?x ?y)) (<= (smaller ?x ?y) (succ ?x ?z) (smaller ?z ?y))
+        (<= (legal ?r noop) (role ?r) (not (true (control ?r))))
+        (<= (legal ?r (reduce ?h ?n)) (true (control ?r)) (true (heap ?h ?m)) (smaller ?n ?m))
+        (<= (next (heap ?h ?n)) (does ?r (reduce ?h ?n)))
+        (<= (next (heap ?h ?n)) (true (heap ?h ?n)) (does ?r (reduce ?g ?m)) (distinct ?h ?g))
+        (<= (next (control b)) (true (control a))) (<= (next (control a)) (true (control b)))
+        (<= terminal (true (heap p 0)) (true (heap q 0)))
+        (<= (goal ?r 0) (true (control ?r))) (<= (goal ?r 100) (role ?r) (not (true (control ?r))))";
+
+    /// The exclusive or of the heaps of a state of [`TWO_HEAPS`], read from
+    /// its facts: zero exactly when the role to move loses.
+    pub(crate) fn nim_sum(machine: &Machine, state: &State) -> u32 {
+        machine
+            .facts(state)
+            .iter()
+            .filter_map(|f| f.to_string().strip_prefix("(heap ").map(|rest| rest.trim_end_matches(')').to_string()))
+            .map(|rest| rest.split(' ').nth(1).expect("a size").parse::<u32>().expect("a number"))
+            .fold(0, |x, size| x ^ size)
+    }
+
+    fn far() -> Instant {
+        Instant::now() + Duration::from_secs(60)
+    }
+
+    /// Given no time at all, a solved state still gives its proven moves
+    /// (looked up, not searched), though solving it left some moves' states
+    /// unsolved; given time, every best move — as the oracle says. An
+    /// unsolved state with no time gives none.
+    #[test]
+    fn a_solved_state_gives_its_proven_moves_with_no_time_left() {
+        let machine = Machine::compile(&Game::parse(TWO_HEAPS).unwrap()).unwrap();
+        let start = machine.initial_state();
+        let past = Instant::now() - Duration::from_millis(1);
+        let mut solver = Solver::new(&machine);
+        assert_eq!(solver.best_moves(&start, 0, past), Err(SolveError::Deadline), "nothing solved, no time");
+        assert_eq!(solver.solve(&start, far()), Ok(vec![100, 0]));
+        let mut eval = Evaluator::new(&machine);
+        let noop = machine.legal_moves(&start, 1)[0];
+        let mut after = |mv: u32| {
+            eval.load(&start);
+            eval.next_state(&[mv, noop])
+        };
+        let moves = machine.legal_moves(&start, 0);
+        assert_eq!(moves.len(), 4);
+        let unsolved = moves.iter().filter(|&&mv| solver.known(&after(mv)).is_none()).count();
+        assert!(unsolved > 0, "solving stopped at the winning move, before the last");
+        let winning: Vec<u32> = moves.iter().copied().filter(|&mv| nim_sum(&machine, &after(mv)) == 0).collect();
+        assert_eq!(winning.len(), 1, "the oracle's only winning move");
+        assert_eq!(solver.best_moves(&start, 0, past), Ok(winning.clone()), "proven, with no time");
+        assert_eq!(solver.best_moves(&start, 0, far()), Ok(winning), "with time, every best move");
+        let unsolved = moves.iter().filter(|&&mv| solver.known(&after(mv)).is_none()).count();
+        assert_eq!(unsolved, 0, "with time, every move's state is solved");
     }
 }

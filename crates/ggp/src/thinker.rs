@@ -210,6 +210,21 @@ impl Thinker {
         }
     }
 
+    /// A move the exact solver has already proven best for the role in
+    /// `state` (one of them, drawn at random), found by looking up solved
+    /// states only — no search, no clock: what [`Thinker::choose`] would
+    /// play there at once, whatever its deadline. `None` when the state is
+    /// not solved yet, or the strategy does not solve.
+    ///
+    /// The server answers with it at once when there is one, without
+    /// handing the move to a thread of its own that a busy machine might
+    /// not run before the play clock.
+    pub fn proven_move(&mut self, state: &State) -> Option<u32> {
+        let solver = self.solver.as_mut()?;
+        let best = solver.best_moves(state, self.role, Instant::now()).ok()?;
+        (!best.is_empty()).then(|| best[self.rng.random_range(0..best.len())])
+    }
+
     /// A legal move for the role in `state`, chosen a little before
     /// `deadline` (5% of the time left, at most 0.15 s, is kept for handing
     /// the move over).
@@ -265,6 +280,36 @@ impl Thinker {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::game::Game;
+    use crate::solver::tests::{TWO_HEAPS, nim_sum};
+
+    /// Once the start clock has solved the game, a move asked for with no
+    /// time left at all is still the proven one, by [`Thinker::proven_move`]
+    /// and by [`Thinker::choose`] (before, the solver then gave up on the
+    /// moves it had not solved, and a random move was played); the oracle is
+    /// Bouton's theorem. Before solving, there is no proven move.
+    #[test]
+    fn a_solved_game_is_played_perfectly_with_no_time_left() {
+        let machine = Machine::compile(&Game::parse(TWO_HEAPS).unwrap()).unwrap();
+        let start = machine.initial_state();
+        let mut thinker = Thinker::new(&machine, 0, Strategy::Best, 7);
+        assert_eq!(thinker.proven_move(&start), None, "nothing solved yet");
+        thinker.prepare(&start, Instant::now() + Duration::from_secs(30));
+        let past = Instant::now() - Duration::from_millis(1);
+        let mut eval = Evaluator::new(&machine);
+        let noop = machine.legal_moves(&start, 1)[0];
+        let mut wins = |mv: u32| {
+            eval.load(&start);
+            nim_sum(&machine, &eval.next_state(&[mv, noop])) == 0
+        };
+        for _ in 0..5 {
+            let proven = thinker.proven_move(&start).expect("proven at the start clock");
+            assert!(wins(proven), "{}", machine.moves(0)[proven as usize]);
+            let chosen = thinker.choose(&start, past);
+            assert!(wins(chosen), "{}", machine.moves(0)[chosen as usize]);
+        }
+    }
 
     #[test]
     fn the_slack_is_a_twentieth_of_the_time_within_bounds() {
