@@ -43,8 +43,23 @@
 #                 built first); it is copied, so rebuilding during the run
 #                 changes nothing
 #   PORT          the first of the two ports used (default 9240)
+#   MAX_STEPS     most joint moves per match (default 10000, the referee's);
+#                 a longer match is stopped there and counted apart, as
+#                 undecided (short matches of a large game measure the
+#                 player's memory in minutes rather than an hour)
 #   LOGS          where each match's record and the players' logs are kept
 #                 (default a temp dir)
+#   MEMORY_LIMIT  MB: the script fails (exit 1, after the summary) if the
+#                 `best` player's resident memory went above it at any time
+#                 (default: no limit)
+#
+# The `best` player's resident memory is sampled every second (`ps -o
+# rss=`, into LOGS/best.rss: seconds since the epoch, kB); after each match
+# the script prints its peak during the match and its level once the match
+# has ended (12 s after the STOP: the trees freed, and the free memory given
+# back, which `bouton ggp serve` does every 10 s), and at the end the
+# largest of each over the run: one process plays every match, so memory
+# the allocator keeps from one match to the next shows as a rising level.
 #
 # With the defaults (five games that compile, one match per seat order, a
 # 5 s play clock) a run takes about an hour. The two players share the
@@ -75,6 +90,8 @@ fi
 games_dir=${GAMES_DIR:-/tmp/ggpgames}
 repo=${GGP_REPOSITORY:-/work/.mirror/ggp-org+ggp-repository/repo}
 port=${PORT:-9240}
+max_steps=${MAX_STEPS:-10000}
+memory_limit=${MEMORY_LIMIT:-0}
 case "${SEATS:-both}" in
     first) seats=(0) ;;
     second) seats=(1) ;;
@@ -134,7 +151,19 @@ game_file() { # name
 best_port=$port
 flat_port=$((port + 1))
 start_player best "$best_port" best
+best_pid=${pids[-1]}
 start_player flat-mc "$flat_port" flat-mc
+
+# The best player's resident memory, every second.
+rss_log=$logs/best.rss
+(
+    while rss=$(ps -o rss= -p "$best_pid"); do
+        echo "$(date +%s) $rss"
+        sleep 1
+    done
+) >"$rss_log" 2>/dev/null &
+pids+=($!)
+peak_overall=0 after_overall=0
 
 echo "best against flat-mc: $matches match(es) per seat order (seats: ${SEATS:-both}), clocks ${start_clock} s / ${play_clock} s"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); logs in $logs"
@@ -181,7 +210,7 @@ for game in "${games[@]}"; do
             record=$logs/$id.txt
             started=$(date +%s)
             if ! "$bouton" ggp referee "$file" "${players[@]}" --start-clock "$start_clock" \
-                --play-clock "$play_clock" --match-id "$id" --seed "$i" >"$record" 2>&1; then
+                --play-clock "$play_clock" --max-steps "$max_steps" --match-id "$id" --seed "$i" >"$record" 2>&1; then
                 echo "  $game match $id failed; see $record" >&2
                 continue
             fi
@@ -190,11 +219,13 @@ for game in "${games[@]}"; do
             ours=$(echo "$goals" | tr ',' '\n' | sed -n "$((seat + 1))p" | awk '{print $NF}')
             theirs=$(echo "$goals" | tr ',' '\n' | sed -n "$((2 - seat))p" | awk '{print $NF}')
             # Rules may leave the end undecided (chess's move limit defines no
-            # goal): neither side won; such matches are counted apart.
-            case "$ours/$theirs" in
-                none/none) undecided=$((undecided + 1)) ;;
-                100/*) won=$((won + 1)) ;;
-                0/* | none/*) lost=$((lost + 1)) ;;
+            # goal), and MAX_STEPS may stop a match before its end: neither
+            # side won; such matches are counted apart.
+            abandoned=$(grep -c '^abandoned; goals now:' "$record" || true)
+            case "$abandoned/$ours/$theirs" in
+                0/none/none | 1/*) undecided=$((undecided + 1)) ;;
+                */100/*) won=$((won + 1)) ;;
+                */0/* | */none/*) lost=$((lost + 1)) ;;
                 *) drawn=$((drawn + 1)) ;;
             esac
             steps=$(grep -cE '^ *[0-9]+\.' "$record" || true)
@@ -221,7 +252,13 @@ for game in "${games[@]}"; do
             else
                 late_best=$((late_best + rep1)) late_flat=$((late_flat + rep0))
             fi
-            echo "  $game, best as role $seat, match $i: goals $goals ($steps steps, $(($(date +%s) - started)) s)"
+            ended=$(date +%s)
+            sleep 12
+            peak_kb=$(awk -v from="$started" '$1 >= from && $2 > max { max = $2 } END { print max + 0 }' "$rss_log")
+            after_kb=$(ps -o rss= -p "$best_pid" || echo 0)
+            after_overall=$((after_kb > after_overall ? after_kb : after_overall))
+            echo "  $game, best as role $seat, match $i: goals $goals ($steps steps, $((ended - started)) s);" \
+                "best's memory: peak $((peak_kb / 1024)) MB, $((after_kb / 1024)) MB after the match"
         done
         total=$((won + drawn + lost))
         if [ $total -gt 0 ]; then
@@ -232,7 +269,7 @@ for game in "${games[@]}"; do
         order=$([ $seat -eq 0 ] && echo "best first " || echo "best second")
         undecided_note=""
         if [ $undecided -gt 0 ]; then
-            undecided_note=" ($undecided without a goal for either role, not scored)"
+            undecided_note=" ($undecided undecided: without a goal for either role, or stopped at MAX_STEPS; not scored)"
         fi
         summary+=("$(printf '%-20s %s  %d won %d drawn %d lost  score %3d%%%s  (replaced moves: best %d, flat-mc %d)%s' \
             "$game" "$order" "$won" "$drawn" "$lost" "$score" "$undecided_note" "$late_best" "$late_flat" "$late")")
@@ -243,3 +280,9 @@ done
 echo
 echo "summary (best against flat-mc, clocks ${start_clock} s / ${play_clock} s, $matches match(es) per seat order):"
 printf '%s\n' "${summary[@]}"
+peak_overall=$(awk -v max="$peak_overall" '$2 > max { max = $2 } END { print max + 0 }' "$rss_log")
+echo "best's resident memory over the run: peak $((peak_overall / 1024)) MB, at most $((after_overall / 1024)) MB between matches (samples in $rss_log)"
+if [ "$memory_limit" -gt 0 ] && [ $((peak_overall / 1024)) -gt "$memory_limit" ]; then
+    echo "best's resident memory went above MEMORY_LIMIT=$memory_limit MB" >&2
+    exit 1
+fi
