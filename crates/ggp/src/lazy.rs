@@ -357,7 +357,7 @@ const NO_INDEX: u32 = u32::MAX;
 pub(crate) const MEMORY: usize = 256 << 20;
 
 /// How far an atom or a call is grounded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 enum Status<T> {
     /// Being grounded: met again, it is a positive cycle.
     Busy,
@@ -519,13 +519,6 @@ pub(crate) struct Lazy {
     /// Each choice of the literal to solve next ([`Lazy::pick`]), by
     /// [`pick_key`]: the literal.
     picks: FastMap<(usize, u64, u64), u32>,
-    /// The node of each ground instance of a rule's derived literal found
-    /// so far, by [`literal_key`]: the literal (its address) and the values
-    /// of its variables. A rest grounded again reads the atoms it names
-    /// here rather than building each one in the term store, whose table
-    /// (every term of the compilation and every atom grounded since) costs
-    /// a few cache misses per lookup.
-    literal_nodes: FastMap<LiteralKey, NodeId>,
     /// A scratch buffer for [`Lazy::combine`].
     combine_buffer: Vec<NodeId>,
     /// A scratch buffer for [`Lazy::pick`]: which variables are bound.
@@ -661,7 +654,6 @@ impl Lazy {
             bits_buffer: Vec::new(),
             frames: Vec::new(),
             picks: FastMap::default(),
-            literal_nodes: FastMap::default(),
             combine_buffer: Vec::new(),
             bound_buffer: Vec::new(),
             pristine,
@@ -697,7 +689,6 @@ impl Lazy {
             + self.atoms.bytes()
             + (self.negations.len() + self.move_leaves.len()) * 24
             + self.switches.len() * 32
-            + self.literal_nodes.len() * 48
             + self.store.len().saturating_sub(self.pristine.len()) * 48
     }
 
@@ -718,7 +709,6 @@ impl Lazy {
         self.negations.clear();
         self.move_leaves.clear();
         self.switches.clear();
-        self.literal_nodes.clear();
         self.atoms.clear();
         self.calls.clear();
         self.replays.iter_mut().for_each(Replay::clear);
@@ -1714,8 +1704,7 @@ impl Lazy {
         }
     }
 
-    /// The node of the literal `p` (a literal of one of the rules: its
-    /// address names it in [`Lazy::literal_nodes`]), ground under `b`.
+    /// The node of the literal `p`, ground under `b`.
     fn ground_literal(&mut self, p: &Pat, b: &[Option<TermId>], depth: usize) -> Result<NodeId, Stop> {
         let Some(pred) = pred_of(p, &self.store) else { return Err(Stop::Unsupported) };
         match self.source(pred) {
@@ -1744,24 +1733,8 @@ impl Lazy {
                 _ => FALSE,
             }),
             Source::Derived => {
-                let key = literal_key(p, b);
-                if let Some(key) = &key
-                    && let Some(&node) = self.literal_nodes.get(key)
-                {
-                    // The tests check every remembered node.
-                    #[cfg(test)]
-                    {
-                        let atom = instantiate(p, b, &mut self.store).expect("a remembered instance is one");
-                        assert_eq!(self.atoms.get(atom), Some(Status::Done(node)), "a remembered node is the atom's");
-                    }
-                    return Ok(node);
-                }
                 let Some(atom) = instantiate(p, b, &mut self.store) else { return Err(Stop::Unsupported) };
-                let node = self.ground(atom, depth + 1)?;
-                if let Some(key) = key {
-                    self.literal_nodes.insert(key, node);
-                }
-                Ok(node)
+                self.ground(atom, depth + 1)
             }
         }
     }
@@ -1924,37 +1897,6 @@ fn pick_key(rule: &NRule, left: &[usize], b: &[Option<TermId>]) -> Option<(usize
     let left_mask = left.iter().fold(0u64, |mask, &l| mask | 1 << l);
     let bound_mask = b.iter().enumerate().filter(|(_, t)| t.is_some()).fold(0u64, |mask, (v, _)| mask | 1 << v);
     Some((std::ptr::from_ref(rule) as usize, left_mask, bound_mask))
-}
-
-/// Most variable occurrences a derived literal may have for its ground
-/// instances' nodes to be remembered ([`Lazy::literal_nodes`]).
-const LITERAL_VALUES: usize = 6;
-
-/// A derived rule literal and the values of its variables, in the order
-/// they occur ([`u32::MAX`] past the last): one ground instance.
-type LiteralKey = (usize, [u32; LITERAL_VALUES]);
-
-/// The key of the instance of the rule literal `p` (its address: the
-/// rules are shared and never change) under `b`, every variable of `p`
-/// bound; `None` past [`LITERAL_VALUES`] variable occurrences.
-fn literal_key(p: &Pat, b: &[Option<TermId>]) -> Option<LiteralKey> {
-    /// Appends the values of `p`'s variables to `values` from `*at` on.
-    fn walk(p: &Pat, b: &[Option<TermId>], values: &mut [u32; LITERAL_VALUES], at: &mut usize) -> bool {
-        match p {
-            Pat::Var(v) => match (values.get_mut(*at), b.get(*v as usize).copied().flatten()) {
-                (Some(slot), Some(value)) => {
-                    *slot = value.0;
-                    *at += 1;
-                    true
-                }
-                _ => false,
-            },
-            Pat::Ground(_) => true,
-            Pat::App(_, args) => args.iter().all(|a| walk(a, b, values, at)),
-        }
-    }
-    let mut values = [u32::MAX; LITERAL_VALUES];
-    walk(p, b, &mut values, &mut 0).then(|| (std::ptr::from_ref(p) as usize, values))
 }
 
 /// The relation key of the sentence `p`; `None` for a variable.
