@@ -102,42 +102,59 @@ fn depending_on_externals(g: &Grounding, check: &mut PeriodicCheck) -> Result<Ve
 
 /// The input bits a network asks about, grouped for a quick pass over the
 /// words of the ask bits: each ask bit stands for one input bit (an ask atom
-/// is never shared), and some inputs are asked always.
+/// is never shared), and some inputs are asked always. The circuit lays the
+/// asks out as the inputs are ([`crate::circuit`]), so that the asks of one
+/// word stand for the inputs of one word, at the same distance from them:
+/// a pass reads the ask words in order and finds each input by adding that
+/// distance, with no table of inputs to look up.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct AskTable {
     /// Inputs asked in every state.
     always: Vec<u32>,
-    /// For each word holding ask bits: the word, its ask bits, and where
-    /// the inputs of those bits (in bit order) start in `inputs`.
-    words: Vec<(u32, u64, u32)>,
-    inputs: Vec<u32>,
+    /// The ask bits, by word and distance to their inputs.
+    groups: Vec<AskGroup>,
+}
+
+/// Ask bits of one word whose inputs lie at the same distance from them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct AskGroup {
+    /// The word of the ask bits.
+    word: u32,
+    /// The input bit of each ask bit less the ask bit.
+    distance: i32,
+    /// The ask bits in that word.
+    mask: u64,
 }
 
 impl AskTable {
     /// The table of `asks`: input bits, each with its ask bit (`None`:
-    /// always asked).
+    /// always asked). An ask bit given twice stands for its first input.
     pub(crate) fn new(mut asks: Vec<(u32, Option<u32>)>) -> AskTable {
         let mut table = AskTable::default();
         asks.sort_unstable_by_key(|&(input, ask)| (ask, input));
+        let mut last_ask = None;
         for (input, ask) in asks {
             let Some(ask) = ask else {
                 table.always.push(input);
                 continue;
             };
-            let (word, mask) = (ask / 64, 1u64 << (ask % 64));
-            match table.words.last_mut() {
-                Some((w, m, _)) if *w == word && *m & mask == 0 => *m |= mask,
-                Some((w, _, _)) if *w == word => continue,
-                _ => table.words.push((word, mask, table.inputs.len() as u32)),
+            if last_ask == Some(ask) {
+                continue;
             }
-            table.inputs.push(input);
+            last_ask = Some(ask);
+            let (word, mask) = (ask / 64, 1u64 << (ask % 64));
+            let distance = i32::try_from(i64::from(input) - i64::from(ask)).expect("bits within an i32 of each other");
+            match table.groups.iter_mut().rev().take_while(|g| g.word == word).find(|g| g.distance == distance) {
+                Some(group) => group.mask |= mask,
+                None => table.groups.push(AskGroup { word, distance, mask }),
+            }
         }
         table
     }
 
     /// Whether no input is ever asked about.
     pub(crate) fn is_empty(&self) -> bool {
-        self.always.is_empty() && self.inputs.is_empty()
+        self.always.is_empty() && self.groups.is_empty()
     }
 
     /// Calls `f` with each input bit the state in `memory` asks about (its
@@ -146,17 +163,78 @@ impl AskTable {
         if !self.always.iter().all(|&input| f(input)) {
             return false;
         }
-        for &(word, mask, first) in &self.words {
-            let mut set = memory[word as usize] & mask;
+        for group in &self.groups {
+            let mut set = memory[group.word as usize] & group.mask;
             while set != 0 {
-                let bit = set.trailing_zeros();
-                let rank = (mask & ((1u64 << bit) - 1)).count_ones();
-                if !f(self.inputs[(first + rank) as usize]) {
+                let ask = group.word * 64 + set.trailing_zeros();
+                if !f(ask.wrapping_add_signed(group.distance)) {
                     return false;
                 }
                 set &= set - 1;
             }
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// Random tables — asks laid out as their inputs (one distance per
+    /// word), scattered (several distances in a word), some inputs always
+    /// asked — report on random memories exactly the inputs whose ask bit
+    /// is set, plus those always asked, as a plain pass over the pairs
+    /// finds them; and stop where `f` says so.
+    #[test]
+    fn each_asked_reports_the_inputs_of_the_ask_bits_set() {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(41);
+        let (mut reported_in_all, mut several_distances) = (0, 0);
+        for round in 0..300 {
+            let inputs: Vec<u32> = (0..rng.random_range(1..400)).map(|k| 64 * 40 + k).collect();
+            let laid_out = round % 2 == 0;
+            let mut free_asks: Vec<u32> = (64 * 4..64 * 30).collect();
+            let mut asks: Vec<(u32, Option<u32>)> = Vec::new();
+            for &input in &inputs {
+                if rng.random_ratio(1, 10) {
+                    continue;
+                }
+                let ask = if rng.random_ratio(1, 20) {
+                    None
+                } else if laid_out {
+                    Some(input - 64 * 30)
+                } else {
+                    Some(free_asks.swap_remove(rng.random_range(0..free_asks.len())))
+                };
+                asks.push((input, ask));
+            }
+            let table = AskTable::new(asks.clone());
+            let words: std::collections::HashSet<u32> = table.groups.iter().map(|g| g.word).collect();
+            several_distances += usize::from(words.len() < table.groups.len());
+            for _ in 0..10 {
+                let memory: Vec<u64> = (0..64).map(|_| rng.random::<u64>() & rng.random::<u64>()).collect();
+                let set = |bit: u32| memory[(bit / 64) as usize] >> (bit % 64) & 1 == 1;
+                let mut expected: Vec<u32> =
+                    asks.iter().filter(|&&(_, ask)| ask.is_none_or(set)).map(|&(input, _)| input).collect();
+                let mut reported = Vec::new();
+                assert!(table.each_asked(&memory, |input| {
+                    reported.push(input);
+                    true
+                }));
+                expected.sort_unstable();
+                reported.sort_unstable();
+                assert_eq!(reported, expected);
+                reported_in_all += reported.len();
+                // Stopped after the first input reported, if any.
+                let mut calls = 0;
+                let finished = table.each_asked(&memory, |_| {
+                    calls += 1;
+                    false
+                });
+                assert_eq!((finished, calls), (expected.is_empty(), usize::from(!expected.is_empty())));
+            }
+        }
+        assert!(reported_in_all > 50_000 && several_distances > 100, "{reported_in_all} reported, {several_distances}");
     }
 }

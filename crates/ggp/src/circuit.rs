@@ -19,12 +19,13 @@
 //! 4. Disjunctions are factored ([`lower_bodies`]): bodies that differ in one
 //!    positive literal become one term testing "any of these bits" (as when a
 //!    cell stays blank if any move marks another cell).
-//! 5. The rest is laid out as bits in one array of words ([`lay_out`]) and
-//!    split into three programs ([`split_programs`], [`build_program`]):
-//!    legal moves and terminality (run in every state, its atoms in blocks
-//!    that run only when the bits they all require are set:
-//!    [`choose_guards`]), goals (run on demand) and the next state (run for a
-//!    joint move).
+//! 5. The rest is laid out as bits in one array of words ([`lay_out`]: the
+//!    asks of a hybrid network's oracle, [`crate::asks`], each at its
+//!    input's place in a region of their own) and split into three programs
+//!    ([`split_programs`], [`build_program`]): legal moves and terminality
+//!    (run in every state, its atoms in blocks that run only when the bits
+//!    they all require are set: [`choose_guards`]), goals (run on demand)
+//!    and the next state (run for a joint move).
 //!
 //! [`reachable`] is the one dependency walk of stages 2 and 5, and
 //! [`components`] the one ordering of stages 1 and 2 (computed once; only
@@ -122,6 +123,11 @@ pub(crate) struct Circuit {
     /// The input bits whose atoms a state asks about ([`crate::asks`]), each
     /// with the bit that says whether the state asks (`None`: always).
     pub(crate) asks: AskTable,
+    /// The ask atoms `(ask e)` with bits, each as the term `e` and the
+    /// ask's bit: for the tests to check [`Circuit::asks`] by the atoms'
+    /// terms.
+    #[cfg(test)]
+    pub(crate) ask_bits: Vec<(TermId, u32)>,
     /// The input region: its first word and its number of words (none for a
     /// fully grounded game).
     pub(crate) input_words: (u32, u32),
@@ -331,6 +337,8 @@ pub(crate) fn compile_within(g: &Grounding, stop: Limits) -> Result<Circuit, Out
         terminal_bit: layout.terminal_bit,
         inputs: layout.inputs,
         asks,
+        #[cfg(test)]
+        ask_bits: roots.asks.iter().filter_map(|&(ask, input)| Some((b.atoms[input], layout.bit_of[ask]?))).collect(),
         input_words: layout.input_words,
         state_words: layout.state_words,
         does_words: layout.does_words,
@@ -999,9 +1007,10 @@ impl Layout {
     }
 }
 
-/// Stage 5, the layout: the state, the joint move, the next state, then the
-/// legal moves (each role's on consecutive bits) and the other materialised
-/// atoms, group by group.
+/// Stage 5, the layout: the state, the joint move, the next state, the
+/// inputs, then the legal moves (each role's on consecutive bits), the asks
+/// (each input's at its input's place in a region as long as the inputs')
+/// and the other materialised atoms, group by group.
 fn lay_out(b: &Builder<'_>, roots: &Roots, groups: &Components, materialised: &[bool]) -> Layout {
     let n = b.atoms.len();
     let does_atoms: Vec<usize> =
@@ -1042,6 +1051,24 @@ fn lay_out(b: &Builder<'_>, roots: &Roots, groups: &Components, materialised: &[
             bit_of[i] = Some(next_free);
             next_free += 1;
         }
+    }
+    // The asks of the inputs ([`crate::asks`]) in a region as long as the
+    // inputs', each at its input's place there, so that the asks of a word
+    // of inputs are one word ([`AskTable`] reads them a word at a time).
+    let ask_word = next_free.div_ceil(64);
+    let mut asks_laid_out = false;
+    for &(ask, input) in &roots.asks {
+        if materialised[ask]
+            && b.vals[ask] == Val::Unknown
+            && bit_of[ask].is_none()
+            && let Some(input_bit) = bit_of[input].filter(|_| b.kinds[input] == Kind::Input)
+        {
+            bit_of[ask] = Some(ask_word * 64 + (input_bit - input_word * 64));
+            asks_laid_out = true;
+        }
+    }
+    if asks_laid_out {
+        next_free = (ask_word + input_count) * 64;
     }
     let node_order = groups.filtered(|i| materialised[i]);
     for &i in &node_order.atoms {

@@ -19,15 +19,18 @@
 //! its other tests in a separate stream (a test of one bit in 8 bytes, of a
 //! mask in 24), run only where the head holds: nearly every term fails at
 //! its head, so a state reads a node's heads and hardly any tail. The
-//! outputs of all guarded nodes are cleared once before the run, so a guard
-//! that fails only jumps. Two forms read only what is set, where the order
-//! of nodes does not matter:
+//! outputs of all guarded nodes are cleared once before the run (whole
+//! words of them at once), so a guard that fails only jumps. Two forms read
+//! only what is set, where the order of nodes does not matter:
 //!
 //! - a run of nodes that read none of each other's outputs is *indexed*
 //!   ([`Op::Indexed`]): its heads that require a set bit are listed by word
 //!   and bit, and the run looks up only the bits set in each of those words
 //!   (its outputs, cleared before the run, are only set), testing the tails
-//!   of those terms alone;
+//!   of those terms alone, stored with their entries so that a lookup reads
+//!   them together; a term with no such head but a test that one of some
+//!   bits is set is listed under each of those bits (chess's next state:
+//!   "some move lands on this square", read from the one move played);
 //! - at least [`MIN_DISPATCH`] groups of guarded blocks (consecutive blocks
 //!   sharing their first guard) that read none of each other's outputs are
 //!   *dispatched* on their first guards' bits ([`Op::Dispatch`]), and
@@ -126,15 +129,26 @@ pub(crate) struct Code {
     /// … for each, where the entries of each of those bits begin in
     /// [`Code::index_entries`] (then where the last ends)…
     index_offsets: Vec<u32>,
-    /// … the terms with those heads: the output bit (bits 0–31) and the
-    /// tail (bits 32–63, [`NO_TAIL`] if none) of each…
+    /// … the entries of those bits: for an [`Op::Indexed`] run, each term
+    /// with that head as its output bit (bits 0–31) and the number of
+    /// slots of its tail (bits 32–63), followed by the tail itself (encoded
+    /// tests, see [`Test::encode`]), so that looking a bit up reads its
+    /// terms' tails with it; for an [`Op::Dispatch`], ranges of operations…
     index_entries: Vec<u64>,
-    /// … and the output bits of all guarded nodes and indexed runs, as (word, mask) pairs,
-    /// cleared before the run (in [`Form::Direct`], those of the guarded
+    /// … and the output bits of all guarded nodes and indexed runs, as
+    /// (word, mask) pairs, cleared before the run, but for the words
+    /// wholly made of them (in [`Form::Direct`], those of the guarded
     /// blocks, cleared where their guard is clear…
     clears: Vec<(u32, u64)>,
-    /// … each step's range of them, empty for other steps).
+    /// … each step's range of them, empty for other steps)…
     clear_ranges: Vec<(u32, u32)>,
+    /// … and those whole words, as ranges of words cleared at once.
+    clear_runs: Vec<(u32, u32)>,
+    /// How many terms of [`Op::Indexed`] runs are listed under the bits of
+    /// a test that one of some bits is set (see [`Code::index_keys`]): for
+    /// the tests to check that they are exercised.
+    #[cfg(test)]
+    any_keyed: usize,
 }
 
 /// How [`Code::run`] runs a program.
@@ -250,8 +264,10 @@ enum Op {
 const MIN_DISPATCH: usize = 4;
 
 /// A word the set-bit heads of an [`Op::Indexed`] run test: `mask` holds
-/// the bits they require, and the terms requiring the `r`th of them (in
-/// order) are `index_entries[index_offsets[offsets + r]..index_offsets[offsets + r + 1]]`.
+/// the bits they require, and the entries of the terms requiring the `r`th
+/// of them (in order) are
+/// `index_entries[index_offsets[offsets + r]..index_offsets[offsets + r + 1]]`
+/// (likewise for the bits an [`Op::Dispatch`] looks up).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct IndexWord {
     word: u32,
@@ -266,6 +282,55 @@ struct LoweredNode {
     out: u32,
     first: u32,
     end: u32,
+}
+
+/// The number of slots of the tail that begins `tests` (a stream of encoded
+/// tests, see [`Test::encode`]): its first test's and those after it.
+fn tail_slots(tests: &[u64]) -> usize {
+    let first = tests[0];
+    let slots = match first >> 62 {
+        KIND_SET | KIND_CLEAR => 1,
+        KIND_ANY => 2,
+        _ => 3,
+    };
+    slots + ((first >> 32) as usize & ((1 << 24) - 1))
+}
+
+/// Appends `tests`, a term's tail, to `stream`, each with the slots of
+/// the tests after it (see [`Test::encode`]).
+fn encode_tests(tests: &[Test], stream: &mut Vec<u64>) {
+    let mut rest: usize = tests.iter().map(Test::slots).sum();
+    for t in tests {
+        rest -= t.slots();
+        t.encode(rest, stream);
+    }
+}
+
+/// The tests of the tail `stream` (all of it), decoded: what
+/// [`encode_tests`] encoded.
+fn decode_tests(stream: &[u64]) -> Vec<Test> {
+    let mut tests = Vec::new();
+    let mut k = 0;
+    while k < stream.len() {
+        let first = stream[k];
+        let word = first as u32;
+        let bit = 1u64 << ((first >> 56) & 63);
+        let (test, slots) = match first >> 62 {
+            KIND_SET => (Test { word, any: false, mask: bit, expect: bit }, 1),
+            KIND_CLEAR => (Test { word, any: false, mask: bit, expect: 0 }, 1),
+            KIND_ANY => (Test { word, any: true, mask: stream[k + 1], expect: 0 }, 2),
+            _ => (Test { word, any: false, mask: stream[k + 1], expect: stream[k + 2] }, 3),
+        };
+        tests.push(test);
+        k += slots;
+    }
+    tests
+}
+
+/// An entry of [`Op::Dispatch`] in [`Code::index_entries`]: the
+/// operations `start..end`.
+fn op_range(start: u32, end: usize) -> u64 {
+    u64::from(start) | (end as u64) << 32
 }
 
 /// Whether the term whose tests begin `tests` (a stream of encoded tests,
@@ -395,6 +460,29 @@ fn output_words(outputs: impl IntoIterator<Item = (u32, u64)>) -> Vec<(u32, u64)
         }
     }
     merged
+}
+
+/// The bits (each `word << 6 | bit`) an [`Op::Indexed`] run lists a term
+/// under, and the term's tail there (see [`Code::index_keys`]).
+type IndexKeys = (Vec<u64>, Vec<u64>);
+
+/// A range of words: the first and the end.
+type WordRange = (u32, u32);
+
+/// `words` ((word, mask) pairs, one per word, sorted) split into the runs
+/// of consecutive words whose masks are whole (as ranges of words) and the
+/// other pairs.
+fn whole_word_runs(words: Vec<(u32, u64)>) -> (Vec<WordRange>, Vec<(u32, u64)>) {
+    let mut runs: Vec<(u32, u32)> = Vec::new();
+    let mut partial = Vec::new();
+    for (word, mask) in words {
+        match runs.last_mut() {
+            _ if mask != !0 => partial.push((word, mask)),
+            Some((_, end)) if *end == word => *end += 1,
+            _ => runs.push((word, word + 1)),
+        }
+    }
+    (runs, partial)
 }
 
 /// A term under construction: clauses by word.
@@ -562,6 +650,11 @@ impl Code {
         self.heads.clear();
         self.tests.clear();
         self.clears.clear();
+        self.clear_runs.clear();
+        #[cfg(test)]
+        {
+            self.any_keyed = 0;
+        }
         self.clear_ranges.clear();
         self.index_words.clear();
         self.index_offsets.clear();
@@ -606,7 +699,7 @@ impl Code {
         if !pending.is_empty() {
             self.push_nodes(&pending, &[], &mut cleared);
         }
-        self.clears = output_words(cleared);
+        (self.clear_runs, self.clears) = whole_word_runs(output_words(cleared));
         self.form = Form::Lowered;
         Ok(())
     }
@@ -685,13 +778,13 @@ impl Code {
             }
             let at = self.ops.len();
             self.ops.push(Op::Dispatch { first: 0, end: 0, resume: 0 });
-            let mut entries: Vec<(u64, u32, u32)> = Vec::with_capacity(second_guarded);
+            let mut entries: Vec<(u64, Vec<u64>)> = Vec::with_capacity(second_guarded);
             for block in blocks.iter().filter(|b| own(b).3 != 0) {
                 let (guard, first, end, residual) = own(block);
                 let bit = 63 - residual.leading_zeros();
                 let start = self.ops.len() as u32;
                 self.push_block(guard, first, end, residual & !(1 << bit), check, cleared)?;
-                entries.push((u64::from(guard[1].0) << 6 | u64::from(bit), start, self.ops.len() as u32));
+                entries.push((u64::from(guard[1].0) << 6 | u64::from(bit), vec![op_range(start, self.ops.len())]));
             }
             let (first, end) = self.push_index(entries);
             self.ops[at] = Op::Dispatch { first, end, resume: self.ops.len() as u32 };
@@ -763,7 +856,7 @@ impl Code {
     ) -> Result<(), OutOfLimits> {
         let at = self.ops.len();
         self.ops.push(Op::Dispatch { first: 0, end: 0, resume: 0 });
-        let mut entries: Vec<(u64, u32, u32)> = Vec::with_capacity(groups.len());
+        let mut entries: Vec<(u64, Vec<u64>)> = Vec::with_capacity(groups.len());
         for &(from, shared) in groups {
             let Step::Guarded { guard: [(word, mask), _], .. } = self.steps[from] else {
                 unreachable!("a guarded step")
@@ -771,7 +864,7 @@ impl Code {
             let bit = 63 - mask.leading_zeros();
             let start = self.ops.len() as u32;
             self.push_group(from, shared, 1 << bit, check, cleared)?;
-            entries.push((u64::from(word) << 6 | u64::from(bit), start, self.ops.len() as u32));
+            entries.push((u64::from(word) << 6 | u64::from(bit), vec![op_range(start, self.ops.len())]));
         }
         let (first, end) = self.push_index(entries);
         self.ops[at] = Op::Dispatch { first, end, resume: self.ops.len() as u32 };
@@ -779,11 +872,11 @@ impl Code {
     }
 
     /// Appends to [`Code::index_words`] the index of `entries` (each a bit,
-    /// as `word << 6 | bit`, and two `u32` values, an entry of
-    /// [`Code::index_entries`]: low then high half); returns the range of
-    /// its words. The entries of one bit keep their order.
-    fn push_index(&mut self, mut entries: Vec<(u64, u32, u32)>) -> (u32, u32) {
-        entries.sort_by_key(|&(at, _, _)| at);
+    /// as `word << 6 | bit`, and its slots in [`Code::index_entries`]: an
+    /// entry of a dispatch, or a term's header and tail); returns the range
+    /// of its words. The entries of one bit keep their order.
+    fn push_index(&mut self, mut entries: Vec<(u64, Vec<u64>)>) -> (u32, u32) {
+        entries.sort_by_key(|&(at, _)| at);
         let words_first = self.index_words.len() as u32;
         let mut k = 0;
         while k < entries.len() {
@@ -795,8 +888,7 @@ impl Code {
                 mask |= 1 << (at & 63);
                 self.index_offsets.push(self.index_entries.len() as u32);
                 while k < entries.len() && entries[k].0 == at {
-                    let (_, low, high) = entries[k];
-                    self.index_entries.push(u64::from(low) | u64::from(high) << 32);
+                    self.index_entries.extend_from_slice(&entries[k].1);
                     k += 1;
                 }
             }
@@ -871,9 +963,10 @@ impl Code {
             self.lower_node(i, guards);
         }
         let heads_from = self.lowered[first].first as usize;
-        let indexable = |head: u64| head & HEAD_ALWAYS == 0 && (head >> HEAD_EXPECT_SHIFT) & 1 == 1;
-        let mut words: Vec<u64> =
-            self.heads[heads_from..].iter().filter(|&&h| indexable(h)).map(|&h| h & HEAD_WORD).collect();
+        // Each head's bits to index its term by, and its tail there.
+        let keyed: Vec<Option<IndexKeys>> =
+            self.heads[heads_from..].iter().map(|&head| self.index_keys(head)).collect();
+        let mut words: Vec<u64> = keyed.iter().flatten().map(|(keys, _)| keys[0] >> 6).collect();
         let set_heads = words.len();
         words.sort_unstable();
         words.dedup();
@@ -885,18 +978,25 @@ impl Code {
         // the others left to their nodes.
         let runs: Vec<LoweredNode> = self.lowered.drain(first..).collect();
         let heads: Vec<u64> = self.heads.drain(heads_from..).collect();
-        let mut entries: Vec<(u64, u32, u32)> = Vec::new();
+        let mut entries: Vec<(u64, Vec<u64>)> = Vec::new();
         let rest_first = self.lowered.len() as u32;
         for node in &runs {
             cleared.push((node.out / 64, 1 << (node.out % 64)));
             let rest = self.heads.len() as u32;
-            for &head in &heads[(node.first as usize - heads_from)..(node.end as usize - heads_from)] {
-                if indexable(head) {
-                    let at = (head & HEAD_WORD) << 6 | (head >> HEAD_BIT_SHIFT) & 63;
-                    entries.push((at, node.out, (head >> HEAD_TAIL_SHIFT) as u32));
-                } else {
+            let (from, to) = (node.first as usize - heads_from, node.end as usize - heads_from);
+            for (&head, keyed) in heads[from..to].iter().zip(&keyed[from..to]) {
+                let Some((keys, tail)) = keyed else {
                     self.heads.push(head);
+                    continue;
+                };
+                #[cfg(test)]
+                {
+                    self.any_keyed += usize::from(head & HEAD_ALWAYS != 0 || (head >> HEAD_EXPECT_SHIFT) & 1 == 0);
                 }
+                let mut slots = Vec::with_capacity(1 + tail.len());
+                slots.push(u64::from(node.out) | (tail.len() as u64) << 32);
+                slots.extend_from_slice(tail);
+                entries.extend(keys.iter().map(|&at| (at, slots.clone())));
             }
             if self.heads.len() as u32 > rest {
                 self.lowered.push(LoweredNode { out: node.out, first: rest, end: self.heads.len() as u32 });
@@ -904,6 +1004,38 @@ impl Code {
         }
         let (words_first, words_end) = self.push_index(entries);
         self.ops.push(Op::Indexed { words_first, words_end, rest_first, rest_end: self.lowered.len() as u32 });
+    }
+
+    /// The bits (as `word << 6 | bit`) under which an [`Op::Indexed`] run
+    /// may list the term of `head` (see [`Head::encode`]), and the term's
+    /// tail there (encoded tests), if it can be listed: a head requiring a
+    /// set bit under that bit, with its tail; a term whose head does not
+    /// (it requires a clear bit, or no bit) but whose tail tests that one
+    /// of some bits is set, under each of those bits (of the test with the
+    /// fewest), with its head's test and the rest of its tail — a set bit
+    /// among them satisfies that test, and the term holds only if one is
+    /// set. (A term listed under several bits sets its output once.)
+    fn index_keys(&self, head: u64) -> Option<IndexKeys> {
+        let word = head & HEAD_WORD;
+        let bit = (head >> HEAD_BIT_SHIFT) & 63;
+        let tail = (head >> HEAD_TAIL_SHIFT) as u32;
+        let tail_tests = match tail {
+            NO_TAIL => &[][..],
+            tail => &self.tests[tail as usize..tail as usize + tail_slots(&self.tests[tail as usize..])],
+        };
+        if head & HEAD_ALWAYS == 0 && (head >> HEAD_EXPECT_SHIFT) & 1 == 1 {
+            return Some((vec![word << 6 | bit], tail_tests.to_vec()));
+        }
+        let mut tests = decode_tests(tail_tests);
+        let (k, _) = tests.iter().enumerate().filter(|(_, t)| t.any).min_by_key(|(_, t)| t.mask.count_ones())?;
+        let any = tests.remove(k);
+        if head & HEAD_ALWAYS == 0 {
+            tests.insert(0, Test { word: word as u32, any: false, mask: 1 << bit, expect: 0 });
+        }
+        let keys = (0..64).filter(|&b| any.mask >> b & 1 == 1).map(|b| u64::from(any.word) << 6 | b).collect();
+        let mut slots = Vec::new();
+        encode_tests(&tests, &mut slots);
+        Some((keys, slots))
     }
 
     /// Seals the program in [`Form::Direct`]: notes whether it is
@@ -992,11 +1124,7 @@ impl Code {
                 (class, std::cmp::Reverse(t.expect.count_ones()), std::cmp::Reverse(t.mask.count_ones()))
             });
             let tail = if term_tests.is_empty() { NO_TAIL } else { self.tests.len() as u32 };
-            let mut rest: usize = term_tests.iter().map(Test::slots).sum();
-            for t in &term_tests {
-                rest -= t.slots();
-                t.encode(rest, &mut self.tests);
-            }
+            encode_tests(&term_tests, &mut self.tests);
             self.heads.push(Head { tail, ..head }.encode());
         }
         let end = self.heads.len() as u32;
@@ -1061,6 +1189,9 @@ impl Code {
     /// [`Code::run`]: the direct form of small programs runs faster alone).
     #[inline(never)]
     fn run_lowered(&self, bits: &mut [u64]) {
+        for &(first, end) in &self.clear_runs {
+            bits[first as usize..end as usize].fill(0);
+        }
         for &(word, mask) in &self.clears {
             bits[word as usize] &= !mask;
         }
@@ -1109,8 +1240,11 @@ impl Code {
     /// `index_words[first..end]` (see [`Op::Dispatch`]).
     #[inline(never)]
     fn dispatch(&self, first: u32, end: u32, bits: &mut [u64]) {
-        self.each_entry_set(first, end, bits, |code, entry, bits| {
-            code.run_ops(entry as u32 as usize, (entry >> 32) as usize, bits)
+        self.each_bit_set(first, end, bits, |code, from, to, bits| {
+            for k in from..to {
+                let range = code.index_entries[k];
+                code.run_ops(range as u32 as usize, (range >> 32) as usize, bits);
+            }
         });
     }
 
@@ -1119,21 +1253,27 @@ impl Code {
     /// in each word are looked up.
     #[inline(always)]
     fn run_indexed(&self, first: u32, end: u32, bits: &mut [u64]) {
-        self.each_entry_set(first, end, bits, |code, entry, bits| {
-            let (out, tail) = (entry as u32, (entry >> 32) as u32);
-            let (word, mask) = ((out / 64) as usize, 1u64 << (out % 64));
-            if bits[word] & mask == 0 && (tail == NO_TAIL || term_holds(&code.tests[tail as usize..], bits)) {
-                bits[word] |= mask;
+        self.each_bit_set(first, end, bits, |code, from, to, bits| {
+            let terms = &code.index_entries[from..to];
+            let mut k = 0;
+            while k < terms.len() {
+                let header = terms[k];
+                let (out, slots) = (header as u32, (header >> 32) as usize);
+                let (word, mask) = ((out / 64) as usize, 1u64 << (out % 64));
+                if bits[word] & mask == 0 && (slots == 0 || term_holds(&terms[k + 1..], bits)) {
+                    bits[word] |= mask;
+                }
+                k += 1 + slots;
             }
         });
     }
 
-    /// Calls `f` on each entry listed under a bit set among those of
-    /// `index_words[first..end]`, in the order of the words and bits (each
-    /// word read once, before its entries run, so that what they set in
-    /// it is not looked up again).
+    /// Calls `f` with the range in [`Code::index_entries`] of the entries
+    /// of each bit set among those of `index_words[first..end]`, in the
+    /// order of the words and bits (each word read once, before its entries
+    /// run, so that what they set in it is not looked up again).
     #[inline(always)]
-    fn each_entry_set(&self, first: u32, end: u32, bits: &mut [u64], mut f: impl FnMut(&Code, u64, &mut [u64])) {
+    fn each_bit_set(&self, first: u32, end: u32, bits: &mut [u64], mut f: impl FnMut(&Code, usize, usize, &mut [u64])) {
         for index in &self.index_words[first as usize..end as usize] {
             let mut set = bits[index.word as usize] & index.mask;
             while set != 0 {
@@ -1142,9 +1282,7 @@ impl Code {
                 let rank = (index.mask & ((1u64 << bit) - 1)).count_ones();
                 let at = (index.offsets + rank) as usize;
                 let (from, to) = (self.index_offsets[at] as usize, self.index_offsets[at + 1] as usize);
-                for &entry in &self.index_entries[from..to] {
-                    f(self, entry, bits);
-                }
+                f(self, from, to, bits);
             }
         }
     }
@@ -1441,6 +1579,8 @@ mod tests {
         // Programs with indexed runs, with dispatches on first guards and
         // on second guards (nested in the first or not).
         let (mut indexed, mut first_dispatched, mut second_dispatched) = (0, 0, 0);
+        // Terms of indexed runs listed under the bits of an `any` test.
+        let mut any_keyed = 0;
         for _ in 0..400 {
             let (mut code, out) = random_program(&mut rng, 40);
             let mut direct = code.clone();
@@ -1449,6 +1589,7 @@ mod tests {
             code.seal_lowering_from(0, &mut PeriodicCheck::new(Limits::none())).expect("no limits");
             assert_eq!(code.form, Form::Lowered);
             indexed += usize::from(code.ops.iter().any(|op| matches!(op, Op::Indexed { .. })));
+            any_keyed += code.any_keyed;
             // Whether some dispatch indexes a bit of the first (`0`) or
             // second (`1`) guards of the steps.
             let dispatched_on = |which: usize| {
@@ -1496,6 +1637,7 @@ mod tests {
             indexed > 100 && first_dispatched > 20 && second_dispatched > 20,
             "{indexed} indexed, {first_dispatched} and {second_dispatched} dispatched"
         );
+        assert!(any_keyed > 200, "{any_keyed} terms listed under the bits of an `any` test");
     }
 
     /// Sealing within limits: a large (lowered) and a small (direct)
@@ -1608,6 +1750,9 @@ mod tests {
             assert!(memories.len() >= least, "{path}: {} states", memories.len());
             let large = path.contains("chess") || path.contains("checkers");
             assert_eq!(circuit.legal.is_lowered(), large, "{path}");
+            // Chess's next state lists its terms "some move lands here"
+            // under the moves' bits (checked along playouts in `machine`).
+            assert!(!path.contains("chess") || circuit.next.any_keyed > 1000, "{path}: {}", circuit.next.any_keyed);
             let programs = [&circuit.ask, &circuit.legal, &circuit.goal];
             let lowered: Vec<Code> = programs
                 .iter()

@@ -1134,6 +1134,62 @@ mod tests {
         println!("chess network: {:.2} µs per state", per_state(times[1] + times[2] + times[3] + times[4] + times[6]));
     }
 
+    /// Along random playouts of chess (a hybrid network), the inputs
+    /// [`crate::asks::AskTable::each_asked`] reports after the sealed ask
+    /// program are exactly those whose ask atom `(ask e)` holds when the
+    /// program runs as written, matched by the atoms' terms (not by the
+    /// layout that puts each ask at its input's place), plus those always
+    /// asked; and the next states and legal moves are those of the programs
+    /// as written ([`lowered_programs_agree`]).
+    #[test]
+    fn asked_inputs_are_the_asks_that_hold_in_chess() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/games/chess.kif");
+        let machine = Machine::compile_hybrid(&game(path)).expect("chess compiles");
+        let c = &machine.0.circuit;
+        let input_of: FastMap<TermId, u32> = c.inputs.iter().copied().collect();
+        // With no ask bit set, the inputs asked in every state.
+        let mut always: Vec<u32> = Vec::new();
+        c.asks.each_asked(&vec![0u64; c.total_words as usize], |input| {
+            always.push(input);
+            true
+        });
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(13);
+        let mut e = Evaluator::new(&machine);
+        let (mut states, mut asked_in_all) = (0, 0);
+        for _ in 0..3 {
+            e.load(&machine.initial_state());
+            for _ in 0..40 {
+                let mut sealed = e.bits.clone();
+                c.ask.run(&mut sealed);
+                let mut plain = e.bits.clone();
+                c.ask.run_steps(&mut plain);
+                assert_eq!(sealed, plain, "the ask bits");
+                let mut reported = Vec::new();
+                c.asks.each_asked(&sealed, |input| {
+                    reported.push(input);
+                    true
+                });
+                let mut expected: Vec<u32> = c
+                    .ask_bits
+                    .iter()
+                    .filter(|&&(_, bit)| plain[(bit / 64) as usize] >> (bit % 64) & 1 == 1)
+                    .map(|(term, _)| input_of[term])
+                    .chain(always.iter().copied())
+                    .collect();
+                reported.sort_unstable();
+                expected.sort_unstable();
+                assert_eq!(reported, expected, "the inputs asked");
+                asked_in_all += reported.len();
+                states += 1;
+                if e.playout(&mut rng, 1) == 0 {
+                    break;
+                }
+            }
+        }
+        assert!(states >= 100 && asked_in_all >= 50 * states, "{states} states, {asked_in_all} inputs asked");
+        assert!(lowered_programs_agree(&machine, 2, 30) > 40);
+    }
+
     /// Chess as a hybrid network: asks, oracle inputs, guarded blocks.
     #[test]
     fn lowered_programs_agree_in_chess() {
