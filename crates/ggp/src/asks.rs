@@ -12,13 +12,27 @@
 //! program of their own). Dropping literals only widens what is asked, so an
 //! external atom whose ask is false in a state does not change any rule that
 //! reads it: its bit may stay clear.
+//!
+//! An ask also carries what the external atom itself *needs* of the state,
+//! read from the external relation's own rules: each of them requires some
+//! state literal `(true p)`, and the atom's arguments narrow which base
+//! propositions `p` can match. Chess's `(part 363 white e 4 e 2 wq)` (white
+//! blocks a rook's check by moving its queen from e2 to e4) needs some `(check
+//! white rook ?x ?y)`: white's 26 or so candidate moves were each asked four
+//! such times in every state, and answered false but when in check. The
+//! needs are ORs of the matching base propositions, one atom per set (so
+//! shared by every ask with that set); an atom whose rules can match none
+//! is never asked. A rule without a state literal, or a need of more than
+//! [`NEED_MOST`] propositions, adds nothing.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
-use crate::datalog::PeriodicCheck;
+use crate::datalog::{PeriodicCheck, match_pat};
 use crate::ground::Grounding;
 use crate::limits::{Limits, OutOfLimits};
-use crate::store::{Pred, TermId};
+use crate::normalize::{Lit, NRule, Pat};
+use crate::store::{Pred, TermId, TermStore};
 use crate::symbol::kw;
 
 /// The name of the ask relation (with a space, so no rule sheet can use it).
@@ -58,12 +72,171 @@ pub(crate) fn add_asks_within(g: &mut Grounding, asked: &HashSet<Pred>, stop: Li
         }
     }
     let count = added.len();
-    for (e, body) in added {
+    let mut needs = Needs::new(g, asked);
+    // The atom of each set of base propositions needed (one proposition is
+    // its own `true` literal), and the atom that never holds.
+    let mut need_atoms: HashMap<Rc<[TermId]>, TermId> = HashMap::new();
+    let mut never = None;
+    let mut need_of: HashMap<TermId, Option<(TermId, bool)>> = HashMap::new();
+    for (e, mut body) in added {
         check.step()?;
+        let need = match need_of.get(&e) {
+            Some(&need) => need,
+            None => {
+                let need = match needs.of(&g.store, e, check)? {
+                    None => None,
+                    Some(props) => Some(match props.len() {
+                        0 => (*never.get_or_insert_with(|| g.store.sym(g.symbols.fresh(NEVER))), true),
+                        1 => (g.store.app(kw::TRUE, &[props[0]]), true),
+                        _ => match need_atoms.get(&props) {
+                            Some(&atom) => (atom, true),
+                            None => {
+                                let atom = g.store.sym(g.symbols.fresh(NEED));
+                                for &p in props.iter() {
+                                    let truth = g.store.app(kw::TRUE, &[p]);
+                                    g.rules.push(atom, &[(truth, true)]);
+                                }
+                                need_atoms.insert(props, atom);
+                                (atom, true)
+                            }
+                        },
+                    }),
+                };
+                need_of.insert(e, need);
+                need
+            }
+        };
+        body.extend(need);
         let head = g.store.app(ask, &[e]);
         g.rules.push(head, &body);
     }
     Ok(count)
+}
+
+/// The name of the atoms of what external atoms need (with a space, as [`ASK`]).
+const NEED: &str = "ask needs";
+
+/// The name of the atom with no rules, needed by the external atoms that can
+/// never hold.
+const NEVER: &str = "ask never";
+
+/// At most this many base propositions make an atom's need (a larger one
+/// would rarely be false, and costs an OR of that many inputs).
+pub(crate) const NEED_MOST: usize = 64;
+
+/// What the atoms of the external relations asked need of the state, from
+/// the relations' own rules ([`Grounding::oracle_rules`]).
+struct Needs {
+    /// The rules of each external relation asked.
+    rules: HashMap<Pred, Rc<[NRule]>>,
+    /// The base propositions that can ever hold (those true initially and
+    /// those some rule makes next), by relation.
+    base: HashMap<Pred, Vec<TermId>>,
+    /// The base propositions a state literal of a rule matches, by the
+    /// relation, the rule, the literal and the values its variables take
+    /// from the head.
+    matches: HashMap<LiteralKey, Rc<[TermId]>>,
+}
+
+/// A state literal of an external relation's rule (the relation, the rule's
+/// number among its rules, the literal's in the body) with the values its
+/// variables take from the head.
+type LiteralKey = (Pred, usize, usize, Vec<Option<TermId>>);
+
+impl Needs {
+    /// The needs of the atoms of the relations `asked` of `g`.
+    fn new(g: &Grounding, asked: &HashSet<Pred>) -> Needs {
+        let mut rules: HashMap<Pred, Vec<NRule>> = HashMap::new();
+        for rule in &g.oracle_rules {
+            let pred = rule.head.pred(&g.store);
+            if asked.contains(&pred) {
+                rules.entry(pred).or_default().push(rule.clone());
+            }
+        }
+        let rules = rules.into_iter().map(|(p, r)| (p, r.into())).collect();
+        let next = Pred::new(kw::NEXT, 1);
+        let mut props: HashSet<TermId> = g.init.iter().copied().collect();
+        props.extend(g.rules.iter().filter(|r| g.store.pred(r.head) == next).map(|r| g.store.args(r.head)[0]));
+        let mut base: HashMap<Pred, Vec<TermId>> = HashMap::new();
+        for p in props {
+            base.entry(g.store.pred(p)).or_default().push(p);
+        }
+        Needs { rules, base, matches: HashMap::new() }
+    }
+
+    /// The base propositions one of which the external atom `e` needs
+    /// (sorted; empty when it can never hold), or `None` when it needs none
+    /// that this can tell. A step of `check` per rule and literal read.
+    fn of(
+        &mut self,
+        store: &TermStore,
+        e: TermId,
+        check: &mut PeriodicCheck,
+    ) -> Result<Option<Rc<[TermId]>>, OutOfLimits> {
+        let pred = store.pred(e);
+        let Some(rules) = self.rules.get(&pred).cloned() else { return Ok(None) };
+        let mut all: Vec<TermId> = Vec::new();
+        for (r, rule) in rules.iter().enumerate() {
+            check.step()?;
+            let mut b = vec![None; rule.vars];
+            if !match_pat(store, &rule.head, e, &mut b, &mut Vec::new()) {
+                continue;
+            }
+            // The state literal of the rule that matches the fewest.
+            let mut fewest: Option<Rc<[TermId]>> = None;
+            for (k, lit) in rule.body.iter().enumerate() {
+                let Lit::Pos(Pat::App(name, args)) = lit else { continue };
+                if *name != kw::TRUE || args.len() != 1 {
+                    continue;
+                }
+                check.step()?;
+                let found = self.matching(store, (pred, r, k), &args[0], &b);
+                if fewest.as_ref().is_none_or(|f| found.len() < f.len()) {
+                    fewest = Some(found);
+                }
+            }
+            match fewest {
+                Some(found) if found.len() <= NEED_MOST => all.extend(found.iter()),
+                _ => return Ok(None),
+            }
+            if all.len() > NEED_MOST {
+                return Ok(None);
+            }
+        }
+        all.sort_unstable();
+        all.dedup();
+        Ok(Some(all.into()))
+    }
+
+    /// The base propositions the pattern `p` (the argument of the state
+    /// literal `at`: relation, rule, literal) matches under the head's
+    /// bindings `b`.
+    fn matching(&mut self, store: &TermStore, at: (Pred, usize, usize), p: &Pat, b: &[Option<TermId>]) -> Rc<[TermId]> {
+        let mut vars = Vec::new();
+        p.vars(&mut vars);
+        let key = (at.0, at.1, at.2, vars.iter().map(|&v| b[v as usize]).collect::<Vec<_>>());
+        if let Some(found) = self.matches.get(&key) {
+            return Rc::clone(found);
+        }
+        let mut found = Vec::new();
+        let candidates = match p {
+            Pat::Var(_) => self.base.values().flatten().copied().collect(),
+            _ => self.base.get(&p.pred(store)).cloned().unwrap_or_default(),
+        };
+        let mut scratch = b.to_vec();
+        let mut trail = Vec::new();
+        for x in candidates {
+            if match_pat(store, p, x, &mut scratch, &mut trail) {
+                found.push(x);
+            }
+            for v in trail.drain(..) {
+                scratch[v as usize] = None;
+            }
+        }
+        let found: Rc<[TermId]> = found.into();
+        self.matches.insert(key, Rc::clone(&found));
+        found
+    }
 }
 
 /// For each term of `g`'s store, whether it is an atom of an external

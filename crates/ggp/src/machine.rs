@@ -1186,7 +1186,7 @@ mod tests {
                 }
             }
         }
-        assert!(states >= 100 && asked_in_all >= 50 * states, "{states} states, {asked_in_all} inputs asked");
+        assert!(states >= 100 && asked_in_all >= 5 * states, "{states} states, {asked_in_all} inputs asked");
         assert!(lowered_programs_agree(&machine, 2, 30) > 40);
     }
 

@@ -152,6 +152,52 @@ fn chess_as_a_hybrid_network_agrees_with_the_prover() {
     agree("chess.kif (hybrid)", &machine, &mut Prover::new(&game), 2, 12, 5);
 }
 
+/// Chess as a hybrid network, in check: the oracle's threat tests are asked
+/// only where the state can need them (a check-blocking move only when its
+/// player is in check by that kind of piece, [`bouton_ggp`]'s asks), so in
+/// every state along random playouts where a king is in check, each role's
+/// legal moves are the prover's. At least 25 such states are met.
+#[test]
+fn chess_in_check_as_a_hybrid_network_agrees_with_the_prover() {
+    use rand::{Rng, SeedableRng};
+    use std::collections::BTreeSet;
+    let game = repository_game("chess.kif");
+    let machine = Machine::compile_hybrid(&game).unwrap_or_else(|e| panic!("chess as a hybrid network: {e}"));
+    let mut prover = Prover::new(&game);
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(29);
+    let (mut checked, mut blocks) = (0, 0);
+    for playout in 0..40 {
+        if checked >= 25 {
+            break;
+        }
+        let mut state = machine.initial_state();
+        let mut ps = prover.initial_state();
+        for step in 0..200 {
+            let in_check = machine.facts(&state).iter().any(|f| f.to_string().starts_with("(check "));
+            let legal: Vec<Vec<u32>> = (0..2).map(|r| machine.legal_moves(&state, r)).collect();
+            if in_check {
+                checked += 1;
+                let inspection = prover.inspect(&ps);
+                for (r, moves) in legal.iter().enumerate() {
+                    let compiled: BTreeSet<&Term> = moves.iter().map(|&i| &machine.moves(r)[i as usize]).collect();
+                    let proved: BTreeSet<&Term> = inspection.legal[r].iter().collect();
+                    assert_eq!(compiled, proved, "playout {playout}, step {step}: legal moves of role {r}");
+                    blocks += proved.len();
+                }
+            }
+            if machine.is_terminal(&state) || legal.iter().any(Vec::is_empty) {
+                break;
+            }
+            let joint: Vec<u32> = legal.iter().map(|l| l[rng.random_range(0..l.len())]).collect();
+            let terms: Vec<Term> =
+                joint.iter().enumerate().map(|(r, &i)| machine.moves(r)[i as usize].clone()).collect();
+            state = machine.next_state(&state, &joint);
+            ps = prover.next_state(&ps, &terms);
+        }
+    }
+    assert!(checked >= 25 && blocks > 25, "{checked} states in check, {blocks} legal moves in them");
+}
+
 /// Sudoku as a hybrid network: whether the grid is solved (`goodRow`,
 /// `goodColumn`, `goodSquare`: nine marks joined, 9⁹ combinations to
 /// ground) is read only by the goals, so it is left to the oracle and
