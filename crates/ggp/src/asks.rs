@@ -113,6 +113,44 @@ pub(crate) fn add_asks_within(g: &mut Grounding, asked: &HashSet<Pred>, stop: Li
     Ok(count)
 }
 
+/// The state bits one of which an external atom needs, grouped by word as
+/// (word, mask) ([`state_needs`]).
+pub(crate) type StateNeed = Box<[(u32, u64)]>;
+
+/// What each of the external atoms `atoms` (of `g`'s store) needs of the
+/// state, as for the asks: the state bits (by `base`, each state bit's base
+/// proposition) one of which it needs, grouped by word as (word, mask); an
+/// empty list when it can never hold, `None` when it needs none that the
+/// rules tell. A step of `check` per rule and literal read.
+pub(crate) fn state_needs(
+    g: &Grounding,
+    atoms: &[TermId],
+    base: &[TermId],
+    stop: Limits,
+) -> Result<Vec<Option<StateNeed>>, OutOfLimits> {
+    let check = &mut PeriodicCheck::new(stop);
+    let preds: HashSet<Pred> = atoms.iter().map(|&a| g.store.pred(a)).collect();
+    let mut needs = Needs::new(g, &preds);
+    let bit_of: HashMap<TermId, u32> = base.iter().enumerate().map(|(i, &p)| (p, i as u32)).collect();
+    let mut out = Vec::with_capacity(atoms.len());
+    for &atom in atoms {
+        let Some(props) = needs.of(&g.store, atom, check)? else {
+            out.push(None);
+            continue;
+        };
+        let mut groups: Vec<(u32, u64)> = Vec::new();
+        for bit in props.iter().filter_map(|p| bit_of.get(p)) {
+            let (word, mask) = (bit / 64, 1u64 << (bit % 64));
+            match groups.iter_mut().find(|(w, _)| *w == word) {
+                Some((_, m)) => *m |= mask,
+                None => groups.push((word, mask)),
+            }
+        }
+        out.push(Some(groups.into()));
+    }
+    Ok(out)
+}
+
 /// The name of the atoms of what external atoms need (with a space, as [`ASK`]).
 const NEED: &str = "ask needs";
 
@@ -132,15 +170,27 @@ struct Needs {
     /// The base propositions that can ever hold (those true initially and
     /// those some rule makes next), by relation.
     base: HashMap<Pred, Vec<TermId>>,
+    /// The small static relations known in full ([`STATIC_MOST`] atoms at
+    /// most, none defined by a rule of the oracle's).
+    statics: HashMap<Pred, Vec<TermId>>,
     /// The base propositions a state literal of a rule matches, by the
-    /// relation, the rule, the literal and the values its variables take
-    /// from the head.
+    /// relation, the rule, the literal and the values its variables and
+    /// those of the static literals joined with it take from the head.
     matches: HashMap<LiteralKey, Rc<[TermId]>>,
 }
 
+/// The largest static relation joined with a state literal when narrowing
+/// what it can match.
+const STATIC_MOST: usize = 256;
+
+/// The most steps a join of static literals may take for one base
+/// proposition before the proposition is kept unjoined.
+const JOIN_STEPS: usize = 10_000;
+
 /// A state literal of an external relation's rule (the relation, the rule's
 /// number among its rules, the literal's in the body) with the values its
-/// variables take from the head.
+/// variables, and those of the static literals joined with it, take from
+/// the head.
 type LiteralKey = (Pred, usize, usize, Vec<Option<TermId>>);
 
 impl Needs {
@@ -161,7 +211,14 @@ impl Needs {
         for p in props {
             base.entry(g.store.pred(p)).or_default().push(p);
         }
-        Needs { rules, base, matches: HashMap::new() }
+        let defined: HashSet<Pred> = g.oracle_rules.iter().map(|r| r.head.pred(&g.store)).collect();
+        let statics = g
+            .statics
+            .preds()
+            .filter(|p| !defined.contains(p) && g.statics.atoms(*p).len() <= STATIC_MOST)
+            .map(|p| (p, g.statics.atoms(p).to_vec()))
+            .collect();
+        Needs { rules, base, statics, matches: HashMap::new() }
     }
 
     /// The base propositions one of which the external atom `e` needs
@@ -190,7 +247,7 @@ impl Needs {
                     continue;
                 }
                 check.step()?;
-                let found = self.matching(store, (pred, r, k), &args[0], &b);
+                let found = self.matching(store, (pred, r, k), rule, &b);
                 if fewest.as_ref().is_none_or(|f| found.len() < f.len()) {
                     fewest = Some(found);
                 }
@@ -208,12 +265,23 @@ impl Needs {
         Ok(Some(all.into()))
     }
 
-    /// The base propositions the pattern `p` (the argument of the state
-    /// literal `at`: relation, rule, literal) matches under the head's
-    /// bindings `b`.
-    fn matching(&mut self, store: &TermStore, at: (Pred, usize, usize), p: &Pat, b: &[Option<TermId>]) -> Rc<[TermId]> {
+    /// The base propositions the state literal `at` (relation, rule,
+    /// literal) of `rule` can match under the head's bindings `b`: those
+    /// its pattern matches and for which the small static literals joined
+    /// with it through their variables have a solution.
+    fn matching(
+        &mut self,
+        store: &TermStore,
+        at: (Pred, usize, usize),
+        rule: &NRule,
+        b: &[Option<TermId>],
+    ) -> Rc<[TermId]> {
+        let Lit::Pos(Pat::App(_, args)) = &rule.body[at.2] else { return Rc::from([]) };
+        let p = &args[0];
+        let joined = self.joined_statics(store, rule, p);
         let mut vars = Vec::new();
         p.vars(&mut vars);
+        joined.iter().for_each(|s| s.vars(&mut vars));
         let key = (at.0, at.1, at.2, vars.iter().map(|&v| b[v as usize]).collect::<Vec<_>>());
         if let Some(found) = self.matches.get(&key) {
             return Rc::clone(found);
@@ -226,7 +294,9 @@ impl Needs {
         let mut scratch = b.to_vec();
         let mut trail = Vec::new();
         for x in candidates {
-            if match_pat(store, p, x, &mut scratch, &mut trail) {
+            if match_pat(store, p, x, &mut scratch, &mut trail)
+                && self.join(store, &joined, &mut scratch, &mut JOIN_STEPS.clone())
+            {
                 found.push(x);
             }
             for v in trail.drain(..) {
@@ -236,6 +306,56 @@ impl Needs {
         let found: Rc<[TermId]> = found.into();
         self.matches.insert(key, Rc::clone(&found));
         found
+    }
+
+    /// The patterns of `rule`'s positive literals of small static relations
+    /// that share a variable with `p`, directly or through one another.
+    fn joined_statics(&self, store: &TermStore, rule: &NRule, p: &Pat) -> Vec<Pat> {
+        let mut vars = Vec::new();
+        p.vars(&mut vars);
+        let mut left: Vec<&Pat> = rule
+            .body
+            .iter()
+            .filter_map(|l| match l {
+                Lit::Pos(s @ Pat::App(..)) if self.statics.contains_key(&s.pred(store)) => Some(s),
+                _ => None,
+            })
+            .collect();
+        let mut joined = Vec::new();
+        loop {
+            let Some(at) = left.iter().position(|s| {
+                let mut own = Vec::new();
+                s.vars(&mut own);
+                own.iter().any(|v| vars.contains(v))
+            }) else {
+                return joined;
+            };
+            let s = left.swap_remove(at);
+            s.vars(&mut vars);
+            joined.push(s.clone());
+        }
+    }
+
+    /// Whether the static literals `lits` have a solution extending `b`
+    /// (restored on return); `true` too once `steps` run out.
+    fn join(&self, store: &TermStore, lits: &[Pat], b: &mut [Option<TermId>], steps: &mut usize) -> bool {
+        let Some((first, rest)) = lits.split_first() else { return true };
+        let mut trail = Vec::new();
+        for &atom in &self.statics[&first.pred(store)] {
+            if *steps == 0 {
+                return true;
+            }
+            *steps -= 1;
+            let matched = match_pat(store, first, atom, b, &mut trail);
+            let solved = matched && self.join(store, rest, b, steps);
+            for v in trail.drain(..) {
+                b[v as usize] = None;
+            }
+            if solved {
+                return true;
+            }
+        }
+        false
     }
 }
 

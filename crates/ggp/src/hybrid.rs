@@ -872,6 +872,13 @@ pub(crate) struct Oracle {
     move_bits: Vec<u32>,
     /// The atom of each of [`Oracle::move_bits`].
     move_atoms: Vec<TermId>,
+    /// What each of [`Oracle::move_atoms`] needs of the state before the
+    /// move ([`crate::asks::state_needs`]): one of these (word, mask) bits
+    /// set, else it does not hold and is not asked (`None`: always asked;
+    /// empty until [`Oracle::for_network_within`] reads them).
+    move_needs: Vec<Option<crate::asks::StateNeed>>,
+    /// The move atoms asked in the current joint move, and their bits (buffers).
+    moving: (Vec<TermId>, Vec<u32>),
     /// How many joint moves the lazy grounder could not answer; from
     /// [`LAZY_FAILURES`] on, the rules answer them.
     move_failures: u32,
@@ -1032,6 +1039,8 @@ impl Oracle {
             lazy_failures: 0,
             move_bits: move_inputs.iter().map(|&(bit, _)| bit).collect(),
             move_atoms: move_inputs.iter().map(|&(_, atom)| atom).collect(),
+            move_needs: Vec::new(),
+            moving: Default::default(),
             move_failures: 0,
             joint: Vec::new(),
             set: Vec::new(),
@@ -1061,7 +1070,7 @@ impl Oracle {
         moves: &[Vec<TermId>],
         stop: Limits,
     ) -> Result<Oracle, OutOfLimits> {
-        Oracle::new(
+        let mut oracle = Oracle::new(
             &g.oracle_rules,
             &g.externals,
             &g.oracle_asks,
@@ -1075,7 +1084,13 @@ impl Oracle {
             circuit.input_words,
             circuit.base.clone(),
             stop,
-        )
+        )?;
+        if !oracle.move_bits.is_empty() {
+            let atom_of: HashMap<u32, TermId> = circuit.inputs.iter().map(|&(atom, bit)| (bit, atom)).collect();
+            let atoms: Vec<TermId> = oracle.move_bits.iter().map(|bit| atom_of[bit]).collect();
+            oracle.move_needs = crate::asks::state_needs(g, &atoms, &circuit.base, stop)?;
+        }
+        Ok(oracle)
     }
 
     /// Whether this oracle answers the state `init` (the state's words) within
@@ -1216,9 +1231,23 @@ impl Oracle {
             return false;
         }
         let Some(lazy) = &mut self.lazy else { return false };
+        let (mut atoms, mut bits) = std::mem::take(&mut self.moving);
+        atoms.clear();
+        bits.clear();
+        for (k, &atom) in self.move_atoms.iter().enumerate() {
+            let needed = match self.move_needs.get(k) {
+                Some(Some(need)) => need.iter().any(|&(word, mask)| memory[word as usize] & mask != 0),
+                _ => true,
+            };
+            if needed {
+                atoms.push(atom);
+                bits.push(self.move_bits[k]);
+            }
+        }
         let mut set = std::mem::take(&mut self.set);
         set.clear();
-        let answered = lazy.values(&self.move_atoms, memory, Some(does), |at| set.push(self.move_bits[at]));
+        let answered = lazy.values(&atoms, memory, Some(does), |at| set.push(bits[at]));
+        self.moving = (atoms, bits);
         if answered {
             for &bit in &set {
                 memory[(bit / 64) as usize] |= 1 << (bit % 64);
