@@ -38,22 +38,32 @@ impl Pred {
     }
 }
 
-/// One stored term: its name and where its arguments lie in the shared
-/// argument array (`len` is [`Entry::CONSTANT`] for a constant).
+/// How many arguments a term's [`Entry`] holds itself; a term of more has
+/// them in the store's shared argument array.
+const INLINE: usize = 6;
+
+/// One stored term: its name, its number of arguments (`len`,
+/// [`Entry::CONSTANT`] for a constant) and, up to [`INLINE`] of them, its
+/// arguments, so that reading a term (its name and arguments, as a lookup
+/// checking a candidate does) touches one cache line: an entry is 32 bytes,
+/// aligned to 32. A term of more arguments has in `args[0]` where they
+/// start in the shared array.
 #[derive(Debug, Clone, Copy)]
+#[repr(C, align(32))]
 struct Entry {
     name: Sym,
-    start: u32,
     len: u32,
+    args: [TermId; INLINE],
 }
 
 impl Entry {
     const CONSTANT: u32 = u32::MAX;
 }
 
-/// The store: terms in one array, their arguments in another, and an
-/// open-addressing hash table of term ids (no allocation per term, and a
-/// lookup that needs no key built).
+/// The store: terms in one array (with their arguments, up to [`INLINE`]),
+/// the arguments of longer ones in another, and an open-addressing hash
+/// table of term ids (no allocation per term, and a lookup that needs no
+/// key built).
 ///
 /// A store can be [frozen](TermStore::freeze): the terms interned after
 /// that are *scratch* terms, in a small table of their own, forgotten
@@ -68,6 +78,7 @@ impl Entry {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct TermStore {
     entries: Vec<Entry>,
+    /// The arguments of the terms of more than [`INLINE`].
     args: Vec<TermId>,
     /// Term ids by hash, each with the high half of its hash above it (so
     /// that most mismatches are seen without reading the term), [`EMPTY`]
@@ -112,8 +123,14 @@ fn hash_of(name: Sym, args: Option<&[TermId]>) -> u64 {
 }
 
 impl TermStore {
-    fn entry_args(&self, e: Entry) -> Option<&[TermId]> {
-        (e.len != Entry::CONSTANT).then(|| &self.args[e.start as usize..(e.start + e.len) as usize])
+    /// The arguments of the entry `e` (of this store), `None` for a
+    /// constant.
+    fn entry_args<'a>(&'a self, e: &'a Entry) -> Option<&'a [TermId]> {
+        match e.len {
+            Entry::CONSTANT => None,
+            len if len as usize <= INLINE => Some(&e.args[..len as usize]),
+            len => Some(&self.args[e.args[0].0 as usize..][..len as usize]),
+        }
     }
 
     /// The id of the term in `table`, or the free slot where it belongs.
@@ -131,7 +148,7 @@ impl TermStore {
             }
             if slot >> 32 == tag {
                 let id = slot as u32;
-                let e = self.entries[id as usize];
+                let e = &self.entries[id as usize];
                 if e.name == name && self.entry_args(e) == args {
                     return Ok(TermId(id));
                 }
@@ -171,14 +188,17 @@ impl TermStore {
             slot = self.slot(hash, name, args).expect_err("the term is new");
         }
         let id = u32::try_from(self.entries.len()).ok().filter(|&id| id != u32::MAX).expect("fewer than 2^32 terms");
-        let entry = match args {
-            None => Entry { name, start: 0, len: Entry::CONSTANT },
-            Some(args) => {
+        let mut entry = Entry { name, len: Entry::CONSTANT, args: [TermId(0); INLINE] };
+        if let Some(args) = args {
+            entry.len = u32::try_from(args.len()).ok().filter(|&len| len != Entry::CONSTANT).expect("fewer arguments");
+            if args.len() <= INLINE {
+                entry.args[..args.len()].copy_from_slice(args);
+            } else {
                 let start = u32::try_from(self.args.len()).expect("fewer than 2^32 arguments in all");
                 self.args.extend_from_slice(args);
-                Entry { name, start, len: args.len() as u32 }
+                entry.args[0] = TermId(start);
             }
-        };
+        }
         self.entries.push(entry);
         let table = match &mut self.scratch {
             None => &mut self.table,
@@ -197,7 +217,7 @@ impl TermStore {
         let size = (old * 2).max(64);
         let mut table = vec![EMPTY; size];
         let mask = size - 1;
-        for (id, &e) in self.entries.iter().enumerate().skip(first) {
+        for (id, e) in self.entries.iter().enumerate().skip(first) {
             let hash = hash_of(e.name, self.entry_args(e));
             let mut i = hash as usize & mask;
             while table[i] != EMPTY {
@@ -277,7 +297,7 @@ impl TermStore {
 
     /// The shape of `id`.
     pub(crate) fn node(&self, id: TermId) -> Node<'_> {
-        let e = self.entries[id.0 as usize];
+        let e = &self.entries[id.0 as usize];
         match self.entry_args(e) {
             None => Node::Sym(e.name),
             Some(args) => Node::App(e.name, args),
@@ -326,6 +346,43 @@ mod tests {
         assert_ne!(store.app(f, &[]), store.sym(f));
         assert_eq!(store.to_term(x, &symbols).to_string(), "(f a a)");
         assert_eq!(store.pred(x), Pred::new(f, 2));
+    }
+
+    /// Terms of every length up to past [`INLINE`] (their arguments in the
+    /// entry or in the shared array), interned in a random order with
+    /// repeats: each reads back as interned, and two are the same id
+    /// exactly when a map keyed by name and arguments says they are equal.
+    #[test]
+    fn terms_of_any_length_read_back_and_share_ids_as_a_map_says() {
+        use rand::rngs::SmallRng;
+        use rand::{Rng, SeedableRng};
+        use std::collections::HashMap;
+        let mut rng = SmallRng::seed_from_u64(5);
+        let mut symbols = Symbols::default();
+        let mut store = TermStore::default();
+        let names: Vec<Sym> = (0..4).map(|i| symbols.intern(&format!("f{i}"))).collect();
+        let constants: Vec<TermId> = (0..5).map(|i| store.sym(symbols.intern(&format!("c{i}")))).collect();
+        let mut oracle: HashMap<(Sym, Option<Vec<TermId>>), TermId> = HashMap::new();
+        let mut made = constants.clone();
+        for _ in 0..20_000 {
+            let name = names[rng.random_range(0..names.len())];
+            let len = rng.random_range(0..=INLINE + 3);
+            let args: Vec<TermId> = (0..len).map(|_| made[rng.random_range(0..made.len())]).collect();
+            let constant = len == 0 && rng.random_bool(0.5);
+            let id = if constant { store.sym(name) } else { store.app(name, &args) };
+            let key = (name, (!constant).then(|| args.clone()));
+            assert_eq!(*oracle.entry(key).or_insert(id), id, "equal terms, one id; different terms, different ids");
+            match store.node(id) {
+                Node::Sym(s) => assert!(constant && s == name),
+                Node::App(s, read) => assert!(!constant && s == name && read == &args[..]),
+            }
+            assert_eq!(store.args(id), if constant { &[][..] } else { &args[..] });
+            if made.len() < 400 {
+                made.push(id);
+            }
+        }
+        assert_eq!(store.len(), oracle.len() + constants.len(), "no term stored twice");
+        assert!(oracle.keys().any(|(_, a)| a.as_ref().is_some_and(|a| a.len() > INLINE)), "some terms are long");
     }
 
     #[test]
