@@ -60,7 +60,12 @@ pub enum LeafEvaluation {
     /// half a second of searching), then mobility for good when a move's
     /// time cannot expect 50 playouts with an outcome other than the most
     /// common one — playouts too slow, too uniform, or both — and playouts
-    /// otherwise.
+    /// otherwise. Mobility is given up for playouts again where it is blind
+    /// — a hundred pairs of sibling states made, none differing in any
+    /// role's number of legal moves (hex: every move takes one cell from
+    /// both sides) — where the playouts inform at all (their outcomes
+    /// differ) and fifty of them fit in a move's time: they tell more than
+    /// a constant.
     Auto,
 }
 

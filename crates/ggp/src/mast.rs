@@ -49,6 +49,9 @@ pub(crate) struct Mast {
     /// Scratch: the joint move being built.
     joint: Vec<u32>,
     enabled: bool,
+    /// Each role's legal moves, added up over the states of the last
+    /// playout (its mobility along the way).
+    moves_seen: Vec<u64>,
 }
 
 impl Mast {
@@ -56,10 +59,12 @@ impl Mast {
     /// makes playouts uniformly random; `temperature` is τ (0 for
     /// ε-greedy).
     pub(crate) fn new(reasoner: &impl Reasoner, enabled: bool, temperature: f64) -> Mast {
-        let records = (0..reasoner.roles()).map(|r| vec![Record::default(); reasoner.move_count(r)]).collect();
+        let records: Vec<Vec<Record>> =
+            (0..reasoner.roles()).map(|r| vec![Record::default(); reasoner.move_count(r)]).collect();
         let temperature = temperature as f32;
         let unseen = if temperature > 0.0 { (1.0 / temperature).exp() } else { 0.0 };
-        Mast { records, temperature, unseen, legal: Vec::new(), joint: Vec::new(), enabled }
+        let moves_seen = vec![0; records.len()];
+        Mast { records, temperature, unseen, legal: Vec::new(), joint: Vec::new(), enabled, moves_seen }
     }
 
     /// Weakens the old evidence by `factor` (between moves of a match: the
@@ -102,6 +107,7 @@ impl Mast {
     /// without a legal move; whether it had a choice.
     fn pick(&mut self, e: &mut impl Reasoner, role: usize, rng: &mut impl Rng) -> Option<(u32, bool)> {
         e.legal_moves(role, &mut self.legal);
+        self.moves_seen[role] += self.legal.len() as u64;
         match self.legal.len() {
             0 => return None,
             1 => return Some((self.legal[0], false)),
@@ -141,6 +147,12 @@ impl Mast {
         Some((best, true))
     }
 
+    /// Each role's legal moves added up over the states of the last
+    /// playout.
+    pub(crate) fn moves_seen(&self) -> &[u64] {
+        &self.moves_seen
+    }
+
     /// Plays from the evaluator's current state until a terminal state, a
     /// role without legal moves, or `max_steps` transitions; appends each
     /// choice made (a role with a single legal move makes none) to `trace`.
@@ -157,6 +169,7 @@ impl Mast {
         let roles = self.records.len();
         let mut joint = std::mem::take(&mut self.joint);
         let mut finished = true;
+        self.moves_seen.iter_mut().for_each(|m| *m = 0);
         'play: for _ in 0..max_steps {
             if e.is_terminal() {
                 break;

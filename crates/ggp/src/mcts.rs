@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use crate::leaf_evaluation::LeafEvaluation;
 use crate::machine::{Evaluator, Machine, State};
+use crate::mobility::SiblingMobility;
 use crate::playout_profile::PlayoutProfile;
 use crate::reasoner::Reasoner;
 use crate::solver::Solver;
@@ -20,6 +21,10 @@ use crate::tree::{MoveReport, Tree};
 /// checking the preferred moves against a losing reply
 /// ([`Mcts::choose_checked`]).
 pub(crate) const CHECK_SHARE: f64 = 0.25;
+
+/// Playouts to the end a move's search must be able to run for a blind
+/// mobility evaluation to give way to them.
+const PLAYOUTS_IN_A_MOVE: f64 = 50.0;
 
 /// Settings of a [`Mcts`] search. [`MctsConfig::default`] is the strongest
 /// configuration; [`MctsConfig::plain`] is textbook decoupled UCT with
@@ -143,7 +148,9 @@ pub struct MoveStatistics {
     pub visits: u32,
     /// Their mean return for the role, in [0, 1].
     pub mean: f64,
-    /// The role's goal under perfect play after this move, when proven.
+    /// The goal the role can count on after this move whatever the others
+    /// do, when proven (its goal under perfect play in a game of constant
+    /// sum).
     pub proven: Option<u8>,
 }
 
@@ -225,6 +232,16 @@ impl Mcts {
         profile
     }
 
+    /// What the states made so far, over all threads, have shown of
+    /// mobility (see [`SiblingMobility`]).
+    fn siblings(&self) -> SiblingMobility {
+        let mut siblings = SiblingMobility::default();
+        for tree in &self.trees {
+            siblings.merge(tree.siblings());
+        }
+        siblings
+    }
+
     /// The leaf evaluation the searches use now: the configured one, or
     /// for [`LeafEvaluation::Auto`] what it chose ([`LeafEvaluation::Playouts`]
     /// until it has chosen).
@@ -245,8 +262,32 @@ impl Mcts {
             let roles = self.trees[0].roles();
             self.evaluation = self.config.evaluation.choose(&self.profile(), roles, time);
         }
+        // Mobility chosen for playouts that inform too little, but no move
+        // has changed it differently from its siblings (hex: every move
+        // takes a cell from both sides): it tells nothing, and playouts that
+        // do end now and then in another outcome tell more — if dozens of
+        // them fit in the move (in laikLee_hex's network a playout takes
+        // some 80 ms, and single states of a full board far longer: the
+        // search then overran its clock).
+        let playouts_fit = |profile: &PlayoutProfile| {
+            time.is_some_and(|t| profile.playouts_per_second() * t.as_secs_f64() >= PLAYOUTS_IN_A_MOVE)
+        };
+        if self.config.evaluation == LeafEvaluation::Auto
+            && self.evaluation == Some(LeafEvaluation::Mobility)
+            && self.siblings().blind()
+            && self.profile().informative_share() > 0.0
+            && playouts_fit(&self.profile())
+        {
+            self.evaluation = Some(LeafEvaluation::Playouts);
+        }
         let evaluation = self.evaluation();
-        self.trees.iter_mut().for_each(|t| t.set_evaluation(evaluation));
+        // Mobility counts fewer moves as better where the playouts have
+        // shown that the side with fewer moves wins.
+        let inverted = evaluation == LeafEvaluation::Mobility && self.profile().fewer_moves_win();
+        for tree in &mut self.trees {
+            tree.set_evaluation(evaluation);
+            tree.set_mobility_inverted(inverted);
+        }
     }
 
     /// Counts `time` searched towards the playouts' cost while they value
@@ -263,7 +304,8 @@ impl Mcts {
         self.current = 0;
     }
 
-    /// Every role's goal under perfect play from the last state searched,
+    /// The goal each role can count on from the last state searched
+    /// whatever the others do (under perfect play, in a game of constant sum),
     /// if the search proved it.
     pub fn proven(&self) -> Option<Vec<u8>> {
         proven_in(&self.trees[..self.current])
@@ -425,7 +467,7 @@ impl Mcts {
     }
 }
 
-/// Every role's goal under perfect play from the root of `trees`, if one of
+/// The goal each role can count on from the root of `trees`, if one of
 /// them proved it.
 fn proven_in<R: Reasoner>(trees: &[Tree<R>]) -> Option<Vec<u8>> {
     trees.iter().find_map(|t| t.root_proven()).map(<[u8]>::to_vec)
@@ -511,5 +553,64 @@ fn choose_move(stats: &[MoveStatistics], proven: Option<&[u8]>, role: usize) -> 
         (Some(p), Some(o)) if p.proven.is_some_and(|v| f64::from(v) / 100.0 >= o.mean) => Some(p.mv),
         (_, Some(o)) => Some(o.mv),
         (p, None) => p.map(|p| p.mv),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+
+    /// Two roles take turns marking one of sixteen free cells (some 43
+    /// million states: far too many to prove in a second); the first role
+    /// wins when it holds cell 1. With `double`, the first role may also
+    /// mark cells 1 and 2 at once, which takes two cells from the second
+    /// role's choices where other moves take one.
+    fn cells(double: bool) -> Machine {
+        let cells: String = (1..=16).map(|c| format!("(cell {c}) ")).collect();
+        let double = if double {
+            "(<= (legal a double) (true (control a)) (not (true (marked 1))) (not (true (marked 2))))
+             (<= (next (marked 1)) (does a double)) (<= (next (marked 2)) (does a double))
+             (<= (next (owner 1 a)) (does a double))"
+        } else {
+            ""
+        };
+        let text = format!(
+            "(role a) (role b) (init (control a)) {cells}
+             (<= (legal ?p (mark ?c)) (true (control ?p)) (cell ?c) (not (true (marked ?c))))
+             (<= (legal ?p noop) (role ?p) (not (true (control ?p))))
+             (<= (next (marked ?c)) (does ?p (mark ?c))) (<= (next (marked ?c)) (true (marked ?c)))
+             (<= (next (owner ?c ?p)) (does ?p (mark ?c))) (<= (next (owner ?c ?p)) (true (owner ?c ?p)))
+             (<= (next (control a)) (true (control b))) (<= (next (control b)) (true (control a)))
+             {double}
+             (<= open (cell ?c) (not (true (marked ?c))))
+             (<= terminal (not open))
+             (<= (goal a 100) (true (owner 1 a))) (<= (goal a 0) (not (true (owner 1 a))))
+             (<= (goal b 0) (true (owner 1 a))) (<= (goal b 100) (not (true (owner 1 a))))"
+        );
+        Machine::compile(&Game::parse(&text).expect("the game parses")).expect("the game compiles")
+    }
+
+    /// A search measured, then asked to search 5 ms: hundreds of playouts
+    /// fit, but — the search playing the first role's win far more often
+    /// than not — fewer than fifty informative ones, so leaves are valued by
+    /// mobility, unless no move ever changed it differently from another,
+    /// where the playouts are kept.
+    fn evaluation_after_a_short_search(machine: &Machine) -> (LeafEvaluation, PlayoutProfile) {
+        let mut mcts = Mcts::new(machine, 3);
+        let start = machine.initial_state();
+        mcts.search(&start, 0, Instant::now() + Duration::from_millis(700));
+        mcts.search(&start, 0, Instant::now() + Duration::from_millis(5));
+        (mcts.evaluation(), mcts.profile())
+    }
+
+    #[test]
+    fn mobility_that_no_move_changes_differently_gives_way_to_playouts() {
+        let (evaluation, profile) = evaluation_after_a_short_search(&cells(false));
+        assert!(profile.informative_share() > 0.0, "{profile:?}");
+        assert_eq!(evaluation, LeafEvaluation::Playouts, "{profile:?}");
+        let (evaluation, profile) = evaluation_after_a_short_search(&cells(true));
+        assert!(profile.informative_share() > 0.0, "{profile:?}");
+        assert_eq!(evaluation, LeafEvaluation::Mobility, "{profile:?}");
     }
 }

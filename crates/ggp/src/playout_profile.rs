@@ -7,6 +7,10 @@
 
 use std::time::Duration;
 
+/// Playouts recorded with their mobility before its correlation with the
+/// outcome is told.
+const MOBILITY_MEASURED: f64 = 20.0;
+
 /// Most distinct outcomes kept apart; the rest are counted together (a game
 /// with that many outcomes is informative anyway).
 const MAX_OUTCOMES: usize = 16;
@@ -39,6 +43,49 @@ pub struct PlayoutProfile {
     others: u64,
     /// Time spent searching while these playouts ran.
     time: Duration,
+    /// How the first role's lead in mobility along each playout went with
+    /// its lead in goals at the end ([`PlayoutProfile::mobility_correlation`]).
+    mobility: Correlation,
+}
+
+/// Sums from which the correlation of two quantities over samples follows.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Correlation {
+    n: f64,
+    x: f64,
+    y: f64,
+    xy: f64,
+    xx: f64,
+    yy: f64,
+}
+
+impl Correlation {
+    /// Adds a sample.
+    fn add(&mut self, x: f64, y: f64) {
+        self.n += 1.0;
+        self.x += x;
+        self.y += y;
+        self.xy += x * y;
+        self.xx += x * x;
+        self.yy += y * y;
+    }
+
+    /// Adds another's samples.
+    fn merge(&mut self, other: &Correlation) {
+        self.n += other.n;
+        self.x += other.x;
+        self.y += other.y;
+        self.xy += other.xy;
+        self.xx += other.xx;
+        self.yy += other.yy;
+    }
+
+    /// Pearson's coefficient, if both quantities varied.
+    fn coefficient(&self) -> Option<f64> {
+        let covariance = self.n * self.xy - self.x * self.y;
+        let (vx, vy) = (self.n * self.xx - self.x * self.x, self.n * self.yy - self.y * self.y);
+        (vx > 1e-12 && vy > 1e-12).then(|| covariance / (vx * vy).sqrt())
+    }
 }
 
 impl PlayoutProfile {
@@ -60,6 +107,55 @@ impl PlayoutProfile {
         }
     }
 
+    /// Counts a playout along which each role had `moves[r]` legal moves in
+    /// all (over its states) and which ended with `goals`: how the first
+    /// role's share of the moves, less the others' mean share, went with its
+    /// goal less theirs.
+    pub fn record_mobility(&mut self, moves: &[u64], goals: &[u8]) {
+        let total: u64 = moves.iter().sum();
+        if moves.len() < 2 || total == 0 {
+            return;
+        }
+        let others = (moves.len() - 1) as f64;
+        let share = |m: u64| m as f64 / total as f64;
+        let lead = share(moves[0]) - (1.0 - share(moves[0])) / others;
+        let goal_sum: f64 = goals.iter().map(|&g| f64::from(g)).sum();
+        let goal_lead = f64::from(goals[0]) - (goal_sum - f64::from(goals[0])) / others;
+        self.mobility.add(lead, goal_lead);
+    }
+
+    /// How a lead in mobility along the playouts went with a lead in goals
+    /// at their end (Pearson's coefficient, between −1 and 1), once a few
+    /// dozen playouts have been recorded and both varied: positive where
+    /// the side with more moves tends to win (amazons, chess), negative
+    /// where it tends to lose (amazonsSuicide, whose roles win by running
+    /// out of moves). `None` until then.
+    ///
+    /// ```
+    /// use bouton_ggp::PlayoutProfile;
+    ///
+    /// let mut profile = PlayoutProfile::default();
+    /// for i in 0..40 {
+    ///     // The role with more moves along the way wins.
+    ///     let (moves, goals) = if i % 2 == 0 { ([300, 100], [100, 0]) } else { ([100, 300], [0, 100]) };
+    ///     profile.record_mobility(&moves, &goals);
+    /// }
+    /// assert!(profile.mobility_correlation().unwrap() > 0.99);
+    /// ```
+    pub fn mobility_correlation(&self) -> Option<f64> {
+        if self.mobility.n < MOBILITY_MEASURED {
+            return None;
+        }
+        self.mobility.coefficient()
+    }
+
+    /// Whether the playouts show, beyond chance, that the side with fewer
+    /// moves along the way wins: a negative correlation at least two
+    /// standard errors (about 2 / √n) from none.
+    pub fn fewer_moves_win(&self) -> bool {
+        self.mobility_correlation().is_some_and(|r| r * self.mobility.n.sqrt() < -2.0)
+    }
+
     /// Adds searching time.
     pub fn add_time(&mut self, time: Duration) {
         self.time += time;
@@ -73,6 +169,7 @@ impl PlayoutProfile {
         }
         self.finished += other.others;
         self.others += other.others;
+        self.mobility.merge(&other.mobility);
     }
 
     /// Playouts that ran to the end.
@@ -92,6 +189,31 @@ impl PlayoutProfile {
         if self.finished == 0 { 0.0 } else { (self.finished - modal) as f64 / self.finished as f64 }
     }
 
+    /// The distinct totals of the roles' goals over the outcomes kept apart,
+    /// in increasing order. More than one: the game is not of constant sum,
+    /// so a role's goal where every mover takes its own best is not what it
+    /// can count on (in amazons, a move that blocks both sides at once
+    /// scores 100 for each).
+    ///
+    /// ```
+    /// use bouton_ggp::PlayoutProfile;
+    ///
+    /// let mut profile = PlayoutProfile::default();
+    /// assert!(profile.goal_totals().is_empty());
+    /// profile.record(&[100, 0]);
+    /// profile.record(&[50, 50]);
+    /// assert_eq!(profile.goal_totals(), [100]);
+    /// profile.record(&[100, 100]);
+    /// assert_eq!(profile.goal_totals(), [100, 200]);
+    /// ```
+    pub fn goal_totals(&self) -> Vec<u32> {
+        let mut totals: Vec<u32> =
+            self.outcomes.iter().map(|(goals, _)| goals.iter().map(|&g| u32::from(g)).sum()).collect();
+        totals.sort_unstable();
+        totals.dedup();
+        totals
+    }
+
     /// Playouts finished per second of searching (0 before any time).
     pub fn playouts_per_second(&self) -> f64 {
         let seconds = self.time.as_secs_f64();
@@ -107,6 +229,30 @@ impl PlayoutProfile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The side with fewer moves along the way wins (amazonsSuicide): told
+    /// once enough playouts are recorded; outcomes unrelated to mobility, or
+    /// too few playouts, tell nothing of the kind.
+    #[test]
+    fn fewer_moves_win_only_where_the_playouts_show_it_beyond_chance() {
+        let mut suicide = PlayoutProfile::default();
+        let mut unrelated = PlayoutProfile::default();
+        for i in 0..40u64 {
+            let moves = [200 + 10 * (i % 7), 200 + 10 * (i % 5)];
+            let fewer_wins = if moves[0] < moves[1] { [100, 0] } else { [0, 100] };
+            suicide.record_mobility(&moves, &fewer_wins);
+            unrelated.record_mobility(&moves, if i % 2 == 0 { &[100, 0] } else { &[0, 100] });
+            if i == 5 {
+                assert!(!suicide.fewer_moves_win(), "six playouts are too few");
+            }
+        }
+        assert!(suicide.mobility_correlation().unwrap() < -0.5);
+        assert!(suicide.fewer_moves_win());
+        assert!(!unrelated.fewer_moves_win(), "{:?}", unrelated.mobility_correlation());
+        let mut merged = PlayoutProfile::default();
+        merged.merge_playouts(&suicide);
+        assert_eq!(merged.mobility_correlation(), suicide.mobility_correlation());
+    }
 
     #[test]
     fn the_most_common_outcome_informs_nothing() {

@@ -20,8 +20,12 @@
 //! - MCTS-Solver (Winands, Björnsson and Saito 2008): terminal states, and
 //!   states the exact [`Solver`](crate::Solver) has solved, are proven; a state where one
 //!   role chooses is proven once a move proven to give the mover its best
-//!   possible goal exists, or once every move is proven (the mover takes
-//!   the best, as in the solver: minimax for two players, max-n beyond).
+//!   possible goal and every other role 0 exists, or once every move is
+//!   proven. A proven value is what each role can count on whatever the
+//!   others do (its security level): the mover its best move's, every other
+//!   role its worst move's — minimax in a game of constant sum, and never
+//!   a goal that depends on an opponent's goodwill where the sum varies
+//!   (amazons' double block scores 100 for both).
 //!   Proven states are scored by their exact value instead of playouts; a
 //!   move proven worse than another proven move is never chosen again, and
 //!   the best proven move competes with the unproven ones by its exact
@@ -52,7 +56,7 @@ use crate::hash::{BuildWordHasher, FastMap};
 use crate::leaf_evaluation::LeafEvaluation;
 use crate::mast::Mast;
 use crate::mcts::MctsConfig;
-use crate::mobility::MobilityWindow;
+use crate::mobility::{MobilityWindow, SiblingMobility};
 use crate::playout_profile::PlayoutProfile;
 use crate::reasoner::Reasoner;
 use crate::watch::DeadlineWatch;
@@ -133,6 +137,14 @@ impl Children {
         }
     }
 
+    /// One of the children, if any.
+    fn any(&self) -> Option<u32> {
+        match self {
+            Children::Dense(v) => v.iter().copied().find(|&c| c != NONE),
+            Children::Sparse(m) => m.values().next().copied(),
+        }
+    }
+
     fn for_each_mut(&mut self, mut f: impl FnMut(&mut u32)) {
         match self {
             Children::Dense(v) => v.iter_mut().filter(|c| **c != NONE).for_each(&mut f),
@@ -154,8 +166,9 @@ struct Node<S> {
     children: Children,
     /// Children known to be proven (only counted where one role chooses).
     proven_children: u32,
-    /// Every role's goal under perfect play, once proven (terminal states
-    /// are proven by their goals).
+    /// The goal each role can count on from here whatever the others do,
+    /// once proven (terminal states are proven by their goals; see
+    /// [`security_levels`]).
     proven: Option<Box<[u8]>>,
     /// Per role, per move number: all-moves-as-first records, kept once
     /// the node has enough simulations.
@@ -230,6 +243,8 @@ pub(crate) struct Tree<R: Reasoner> {
     counts: Vec<u32>,
     /// Scratch: each role's goal at the end of a playout.
     outcome: Vec<u8>,
+    /// What sibling states have shown of mobility ([`Tree::siblings`]).
+    siblings: SiblingMobility,
 }
 
 impl<R: Reasoner> Tree<R> {
@@ -258,6 +273,7 @@ impl<R: Reasoner> Tree<R> {
             window: MobilityWindow::new(roles),
             counts: vec![0; roles],
             outcome: vec![0; roles],
+            siblings: SiblingMobility::default(),
         }
     }
 
@@ -268,9 +284,31 @@ impl<R: Reasoner> Tree<R> {
         self.evaluation = evaluation;
     }
 
+    /// Whether the mobility evaluation counts fewer moves as better (see
+    /// [`MobilityWindow::set_inverted`]).
+    pub(crate) fn set_mobility_inverted(&mut self, inverted: bool) {
+        self.window.set_inverted(inverted);
+    }
+
     /// The outcomes of the playouts this tree ran to the end.
     pub(crate) fn profile(&self) -> &PlayoutProfile {
         &self.profile
+    }
+
+    /// What the states made so far have shown of mobility: pairs of
+    /// siblings compared, and how many differed in legal-move counts.
+    pub(crate) fn siblings(&self) -> SiblingMobility {
+        self.siblings
+    }
+
+    /// Compares `child`, just made below `parent` and not linked yet, with
+    /// a sibling already there (if any).
+    fn compare_sibling(&mut self, parent: u32, child: u32) {
+        let Some(sibling) = self.nodes[parent as usize].children.any() else { return };
+        let (a, b) = (&self.nodes[sibling as usize], &self.nodes[child as usize]);
+        if a.kind != Kind::End && b.kind != Kind::End {
+            self.siblings.compare(&a.offsets, &b.offsets);
+        }
     }
 
     /// The number of roles.
@@ -568,7 +606,11 @@ impl<R: Reasoner> Tree<R> {
         let child = match self.find(&state, hash) {
             Some(found) => found,
             None if self.is_full() => return None,
-            None => self.make_node(state, hash, oracle)?,
+            None => {
+                let child = self.make_node(state, hash, oracle)?;
+                self.compare_sibling(node, child);
+                child
+            }
         };
         self.link(node, key, child);
         Some(child)
@@ -713,7 +755,9 @@ impl<R: Reasoner> Tree<R> {
             Kind::Turn(mover) => {
                 let m = mover as usize;
                 let max = self.eval.max_goal(m);
-                let mut best: Option<&[u8]> = None;
+                // What each role can count on: the mover its best child, every
+                // other role its worst (see [`security_levels`]).
+                let mut levels: Option<Box<[u8]>> = None;
                 let mut all = true;
                 let mut proven_children = 0;
                 let mut winning = None;
@@ -722,18 +766,19 @@ impl<R: Reasoner> Tree<R> {
                     match (child != NONE).then(|| self.nodes[child as usize].proven.as_deref()).flatten() {
                         Some(value) => {
                             proven_children += 1;
-                            if value[m] >= max {
+                            if settles(value, m, max) {
                                 winning = Some(value);
                                 break;
                             }
-                            if best.is_none_or(|b| value[m] > b[m]) {
-                                best = Some(value);
+                            match &mut levels {
+                                Some(levels) => security_levels(levels, value, m),
+                                None => levels = Some(Box::from(value)),
                             }
                         }
                         None => all = false,
                     }
                 }
-                let proof = winning.or(if all { best } else { None }).map(Box::from);
+                let proof = winning.map(Box::from).or(if all { levels } else { None });
                 self.nodes[node as usize].proven_children = proven_children;
                 proof
             }
@@ -818,6 +863,7 @@ impl<R: Reasoner> Tree<R> {
                 break;
             }
             let Some(child) = self.make_node(state, hash, oracle) else { return };
+            self.compare_sibling(node, child);
             self.link(node, key, child);
             leaf = child;
             if mobility {
@@ -870,6 +916,7 @@ impl<R: Reasoner> Tree<R> {
             return false;
         }
         self.profile.record(&self.outcome);
+        self.profile.record_mobility(self.mast.moves_seen(), &self.outcome);
         true
     }
 
@@ -980,6 +1027,29 @@ impl<R: Reasoner> Tree<R> {
             }
         }
         self.mast.update(&self.trace, &self.rewards);
+    }
+}
+
+/// Whether a child valued `value` settles its parent, where `mover` chooses
+/// and can get at most `max`, without looking at the other children: the
+/// mover gets its best there and every other role its lowest possible goal
+/// (0), so no other child could lower what they can count on.
+fn settles(value: &[u8], mover: usize, max: u8) -> bool {
+    value.iter().enumerate().all(|(r, &goal)| if r == mover { goal >= max } else { goal == 0 })
+}
+
+/// Folds a child's proven `value` into `levels`, the values its siblings
+/// guarantee where `mover` chooses: the mover takes the best child, so it
+/// can count on the highest of its goals; any other role must count on the
+/// lowest of its goals, for the mover may take the child that gives it
+/// that. Taking the mover's best child's whole vector instead (max-n)
+/// credits the others with a choice the mover need not make: in amazons,
+/// where a move that blocks both sides at once scores 100 for each, a role
+/// was credited with 100 wherever the other *could* block both sides, and
+/// lost playing for it.
+fn security_levels(levels: &mut [u8], value: &[u8], mover: usize) {
+    for (r, (level, &goal)) in levels.iter_mut().zip(value).enumerate() {
+        *level = if r == mover { (*level).max(goal) } else { (*level).min(goal) };
     }
 }
 
@@ -1281,6 +1351,132 @@ mod tests {
         let mut fresh = Tree::new(Evaluator::new(&machine), &config, 1);
         fresh.set_root(&machine.initial_state(), None);
         assert!(!fresh.expand_replies(0, mv("(choose trap)"), None, Instant::now()));
+    }
+
+    /// What `role` can count on from `state` whatever the others do, by
+    /// exhaustive search over the machine: its goal at the end, else the
+    /// best of its moves against the worst of the others' replies. The
+    /// oracle of the tests below: written without the tree's proofs.
+    fn guaranteed(machine: &Machine, state: &State, role: usize) -> u8 {
+        if machine.is_terminal(state) {
+            return machine.goals(state)[role].unwrap_or(0);
+        }
+        let legal: Vec<Vec<u32>> = (0..machine.roles().len()).map(|r| machine.legal_moves(state, r)).collect();
+        let mut joints: Vec<Vec<u32>> = vec![Vec::new()];
+        for moves in &legal {
+            joints = joints.iter().flat_map(|j| moves.iter().map(move |&m| [j.clone(), vec![m]].concat())).collect();
+        }
+        legal[role]
+            .iter()
+            .map(|&mine| {
+                joints
+                    .iter()
+                    .filter(|j| j[role] == mine)
+                    .map(|j| guaranteed(machine, &machine.next_state(state, j), role))
+                    .min()
+                    .expect("a joint move")
+            })
+            .max()
+            .expect("a legal move")
+    }
+
+    /// `a` either ends the game at once with 50 each, or lets `b` choose
+    /// between blocking both sides (100 each) and winning alone (0 for `a`):
+    /// amazons' double block in two moves. `b` gets 100 after `gamble`
+    /// whatever it does, so nothing makes it block both sides: `a` can count
+    /// on 0 there, and must take its 50. Valued as max-n values it (`b`
+    /// takes its first move worth 100, which gives `a` 100 too), `gamble`
+    /// was proven worth 100 to `a`, the root 100 to both, and `gamble`
+    /// chosen.
+    #[test]
+    fn a_role_is_credited_only_with_what_it_can_count_on() {
+        let game = Game::parse(
+            "(role a) (role b) (init (turn a))
+             (<= (legal a gamble) (true (turn a))) (<= (legal a settle) (true (turn a)))
+             (<= (legal b noop) (true (turn a)))
+             (<= (legal b both) (true (turn b))) (<= (legal b alone) (true (turn b)))
+             (<= (legal a noop) (true (turn b)))
+             (<= (next (turn b)) (does a gamble)) (<= (next (ended settled)) (does a settle))
+             (<= (next (ended ?m)) (does b ?m) (distinct ?m noop))
+             (<= terminal (true (ended ?m)))
+             (<= (goal a 50) (true (ended settled))) (<= (goal b 50) (true (ended settled)))
+             (<= (goal a 100) (true (ended both))) (<= (goal b 100) (true (ended both)))
+             (<= (goal a 0) (true (ended alone))) (<= (goal b 100) (true (ended alone)))",
+        )
+        .unwrap();
+        let machine = Machine::compile(&game).unwrap();
+        let start = machine.initial_state();
+        assert_eq!((guaranteed(&machine, &start, 0), guaranteed(&machine, &start, 1)), (50, 50));
+        let config = MctsConfig { threads: 1, ..MctsConfig::default() };
+        let far = Instant::now() + std::time::Duration::from_secs(60);
+        let mut tree = Tree::new(Evaluator::new(&machine), &config, 1);
+        tree.set_root(&start, None);
+        tree.run(far, 1000, None, None);
+        assert_eq!(tree.root_proven(), Some(&[50, 50][..]));
+        let mv = |name: &str| machine.move_index(0, &name.parse().unwrap()).unwrap();
+        for m in tree.report(0) {
+            let expected = if m.mv == mv("gamble") { 0 } else { 50 };
+            assert_eq!(m.proven, Some(expected), "{}", machine.moves(0)[m.mv as usize]);
+        }
+        assert_eq!(crate::mcts::choose_in(std::slice::from_ref(&tree), 0), Some(mv("settle")));
+    }
+
+    /// Games of four turns, `a` and `b` in turn choosing one of three moves,
+    /// with outcomes drawn at random among wins, losses, draws, double wins
+    /// and double losses: every state the tree proves is proven worth, to
+    /// each role, what the exhaustive search says it can count on there.
+    /// With max-n proofs (the tree's before), the first game already had a
+    /// state proven wrongly; the exact solver, which values states that
+    /// way, is checked to be wrong on some, so that the games do test the
+    /// difference.
+    #[test]
+    fn proofs_agree_with_an_exhaustive_search_where_goals_do_not_add_up() {
+        let outcomes = [(100, 0), (0, 100), (50, 50), (100, 100), (0, 0)];
+        let mut rng = SmallRng::seed_from_u64(11);
+        let far = Instant::now() + std::time::Duration::from_secs(600);
+        let (mut checked, mut wrong_before) = (0, 0);
+        for seed in 0..30u64 {
+            let mut facts = String::new();
+            for leaf in 0..81 {
+                let digits: Vec<String> = (0..4).map(|i| (leaf / 3usize.pow(i) % 3 + 1).to_string()).collect();
+                let (ga, gb) = outcomes[rng.random_range(0..outcomes.len())];
+                facts += &format!("(outcome {} {ga} {gb}) ", digits.join(" "));
+            }
+            let game = Game::parse(&format!(
+                "(role a) (role b) (init (turn 1)) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5)
+                 (digit 1) (digit 2) (digit 3) (mover 1 a) (mover 2 b) (mover 3 a) (mover 4 b) {facts}
+                 (<= (legal ?r (pick ?d)) (true (turn ?t)) (mover ?t ?r) (digit ?d))
+                 (<= (legal ?r noop) (role ?r) (true (turn ?t)) (not (mover ?t ?r)))
+                 (<= (next (turn ?u)) (true (turn ?t)) (succ ?t ?u))
+                 (<= (next (picked ?t ?d)) (true (turn ?t)) (does ?r (pick ?d)))
+                 (<= (next (picked ?t ?d)) (true (picked ?t ?d)))
+                 (<= terminal (true (turn 5)))
+                 (<= (result ?ga ?gb) (true (picked 1 ?w)) (true (picked 2 ?x)) (true (picked 3 ?y))
+                     (true (picked 4 ?z)) (outcome ?w ?x ?y ?z ?ga ?gb))
+                 (<= (goal a ?ga) (result ?ga ?gb)) (<= (goal b ?gb) (result ?ga ?gb))"
+            ))
+            .unwrap();
+            let machine = Machine::compile(&game).unwrap();
+            let config = MctsConfig { threads: 1, ..MctsConfig::default() };
+            let mut tree = Tree::new(Evaluator::new(&machine), &config, seed);
+            tree.set_root(&machine.initial_state(), None);
+            tree.run(far, 20_000, None, None);
+            for node in &tree.nodes {
+                if let Some(value) = &node.proven {
+                    for (r, &v) in value.iter().enumerate() {
+                        assert_eq!(v, guaranteed(&machine, &node.state, r), "game {seed}, role {r}");
+                        checked += 1;
+                    }
+                }
+            }
+            // The same states valued as max-n values, for contrast.
+            let mut solver = crate::Solver::new(&machine);
+            for node in &tree.nodes {
+                let value = solver.solve(&node.state, far).expect("solved");
+                wrong_before += (0..2).filter(|&r| value[r] != guaranteed(&machine, &node.state, r)).count();
+            }
+        }
+        assert!(checked > 1000 && wrong_before > 0, "{checked} values checked, {wrong_before} wrong as max-n values");
     }
 
     #[test]
