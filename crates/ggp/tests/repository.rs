@@ -18,7 +18,7 @@ mod common;
 use std::path::Path;
 
 use bouton_ggp::{CompileError, Game, Machine, Prover, Term};
-use common::agree;
+use common::{agree, assert_same_legal_moves, play_random};
 
 fn repository_game(name: &str) -> Game {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games").join(name);
@@ -159,8 +159,7 @@ fn chess_as_a_hybrid_network_agrees_with_the_prover() {
 /// legal moves are the prover's. At least 25 such states are met.
 #[test]
 fn chess_in_check_as_a_hybrid_network_agrees_with_the_prover() {
-    use rand::{Rng, SeedableRng};
-    use std::collections::BTreeSet;
+    use rand::SeedableRng;
     let game = repository_game("chess.kif");
     let machine = Machine::compile_hybrid(&game).unwrap_or_else(|e| panic!("chess as a hybrid network: {e}"));
     let mut prover = Prover::new(&game);
@@ -178,21 +177,13 @@ fn chess_in_check_as_a_hybrid_network_agrees_with_the_prover() {
             if in_check {
                 checked += 1;
                 let inspection = prover.inspect(&ps);
-                for (r, moves) in legal.iter().enumerate() {
-                    let compiled: BTreeSet<&Term> = moves.iter().map(|&i| &machine.moves(r)[i as usize]).collect();
-                    let proved: BTreeSet<&Term> = inspection.legal[r].iter().collect();
-                    assert_eq!(compiled, proved, "playout {playout}, step {step}: legal moves of role {r}");
-                    blocks += proved.len();
-                }
+                blocks +=
+                    assert_same_legal_moves(&machine, &legal, &inspection, &format!("playout {playout}, step {step}"));
             }
             if machine.is_terminal(&state) || legal.iter().any(Vec::is_empty) {
                 break;
             }
-            let joint: Vec<u32> = legal.iter().map(|l| l[rng.random_range(0..l.len())]).collect();
-            let terms: Vec<Term> =
-                joint.iter().enumerate().map(|(r, &i)| machine.moves(r)[i as usize].clone()).collect();
-            state = machine.next_state(&state, &joint);
-            ps = prover.next_state(&ps, &terms);
+            (state, ps) = play_random(&machine, &mut prover, (&state, &ps), &legal, &mut rng);
         }
     }
     assert!(checked >= 25 && blocks > 25, "{checked} states in check, {blocks} legal moves in them");

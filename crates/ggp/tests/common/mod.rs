@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use bouton_ggp::{Game, Machine, Prover, Term};
+use bouton_ggp::{Game, Inspection, Machine, Prover, ProverState, State, Term};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -77,19 +77,39 @@ pub fn agree(name: &str, machine: &Machine, prover: &mut Prover, playouts: usize
             assert_eq!(machine.is_terminal(&state), inspection.terminal, "{at}: terminal");
             assert_eq!(machine.goals(&state), inspection.goals, "{at}: goals");
             let legal: Vec<Vec<u32>> = (0..roles).map(|r| machine.legal_moves(&state, r)).collect();
-            for (r, moves) in legal.iter().enumerate() {
-                let compiled: BTreeSet<&Term> = moves.iter().map(|&i| &machine.moves(r)[i as usize]).collect();
-                let proved: BTreeSet<&Term> = inspection.legal[r].iter().collect();
-                assert_eq!(compiled, proved, "{at}: legal moves of {}", machine.roles()[r]);
-            }
+            assert_same_legal_moves(machine, &legal, &inspection, &at);
             if inspection.terminal || legal.iter().any(Vec::is_empty) {
                 break;
             }
-            let joint: Vec<u32> = legal.iter().map(|l| l[rng.random_range(0..l.len())]).collect();
-            let terms: Vec<Term> =
-                joint.iter().enumerate().map(|(r, &i)| machine.moves(r)[i as usize].clone()).collect();
-            state = machine.next_state(&state, &joint);
-            ps = prover.next_state(&ps, &terms);
+            (state, ps) = play_random(machine, prover, (&state, &ps), &legal, &mut rng);
         }
     }
+}
+
+/// Asserts that each role's legal moves `legal` (numbers of `machine`'s
+/// moves) are the moves the prover's `inspection` lists; returns how many
+/// there are in all.
+pub fn assert_same_legal_moves(machine: &Machine, legal: &[Vec<u32>], inspection: &Inspection, at: &str) -> usize {
+    let mut count = 0;
+    for (r, moves) in legal.iter().enumerate() {
+        let compiled: BTreeSet<&Term> = moves.iter().map(|&i| &machine.moves(r)[i as usize]).collect();
+        let proved: BTreeSet<&Term> = inspection.legal[r].iter().collect();
+        assert_eq!(compiled, proved, "{at}: legal moves of {}", machine.roles()[r]);
+        count += proved.len();
+    }
+    count
+}
+
+/// Plays a random joint move of the legal moves `legal` in both the
+/// machine's state and the prover's (`states`); the states after it.
+pub fn play_random(
+    machine: &Machine,
+    prover: &mut Prover,
+    states: (&State, &ProverState),
+    legal: &[Vec<u32>],
+    rng: &mut SmallRng,
+) -> (State, ProverState) {
+    let joint: Vec<u32> = legal.iter().map(|l| l[rng.random_range(0..l.len())]).collect();
+    let terms: Vec<Term> = joint.iter().enumerate().map(|(r, &i)| machine.moves(r)[i as usize].clone()).collect();
+    (machine.next_state(states.0, &joint), prover.next_state(states.1, &terms))
 }
