@@ -76,7 +76,9 @@ use crate::store::{Node, Pred, TermId, TermStore};
 use crate::symbol::kw;
 
 /// Most nodes all circuits together may have; past it, atoms not yet
-/// grounded are declined.
+/// grounded are declined for the rest of the state, and every circuit is
+/// forgotten at the start of the next one once seven eighths of it are
+/// used.
 pub(crate) const MAX_NODES: usize = 4 << 20;
 
 /// Most steps (candidate atoms tried, nodes made) grounding one asked atom
@@ -349,12 +351,16 @@ const NO_INDEX: u32 = u32::MAX;
 
 /// About how many bytes the circuits and what they were grounded from may
 /// take before they are all forgotten, at the start of the next state, and
-/// grounded again as asked. (Along chess playouts, 128 MB was reached
-/// about every 20,000–25,000 transitions, and forgetting costs every atom asked
-/// since, grounded again; 256 MB was not reached in 87,000. A player runs
-/// two searches, each with its own grounder, and chess's process is about
-/// 650 MB without them.)
-pub(crate) const MEMORY: usize = 256 << 20;
+/// grounded again as asked. Along chess playouts, 256 MB was reached every
+/// 100,000 transitions or so (12 s), and forgetting costs every atom asked
+/// since, grounded again: the next 5 s ran at two thirds of the speed
+/// before. The circuits asked along playouts stop growing at about
+/// 4 million nodes (600 MB): with 384 MB, chess made 17,500–17,700
+/// transitions per CPU second over a minute against 15,000–15,600 with
+/// 256 MB (and 16,900–18,600 with 512 MB). A player runs two searches,
+/// each with its own grounder, and chess's process is about 650 MB
+/// without them.
+pub(crate) const MEMORY: usize = 384 << 20;
 
 /// How far an atom or a call is grounded.
 #[derive(Debug, Clone, Copy)]
@@ -566,6 +572,13 @@ pub(crate) struct Lazy {
     /// The rest of each [`Gate::Switch`] for each `does` atom it has been
     /// evaluated with, by the switch's node and the atom.
     switches: FastMap<(NodeId, TermId), NodeId>,
+    /// About how many bytes may be used before every circuit is forgotten
+    /// ([`MEMORY`]).
+    memory: usize,
+    /// Most nodes ([`MAX_NODES`]).
+    max_nodes: usize,
+    /// How many times every circuit was forgotten.
+    forgets: usize,
 }
 
 /// A literal's choice rank: bound tests, then ground literals, then the
@@ -671,7 +684,18 @@ impl Lazy {
             moving: false,
             move_leaves: FastMap::default(),
             switches: FastMap::default(),
+            memory: MEMORY,
+            max_nodes: MAX_NODES,
+            forgets: 0,
         }
+    }
+
+    /// Whether the circuits are to be forgotten before the next state: past
+    /// [`Lazy::memory`] bytes, or seven eighths of [`Lazy::max_nodes`]
+    /// nodes (so that a full grounder does not decline every new atom from
+    /// then on, each answered by the rules at many times the cost).
+    fn due_to_forget(&self) -> bool {
+        self.bytes() > self.memory || self.nodes.len() > self.max_nodes - self.max_nodes / 8
     }
 
     /// About how many bytes the circuits take, with what they were grounded
@@ -694,6 +718,7 @@ impl Lazy {
 
     /// Forgets every circuit: atoms are grounded again as they are asked.
     fn forget(&mut self) {
+        self.forgets += 1;
         self.store = (*self.pristine).clone();
         self.nodes.truncate(2);
         self.heights.truncate(2);
@@ -817,7 +842,7 @@ impl Lazy {
         if !same_state || !same_move {
             if !same_state {
                 self.seen.copy_from_slice(&state[..words]);
-                if self.bytes() > MEMORY {
+                if self.due_to_forget() {
                     self.forget();
                 }
                 self.replays.iter_mut().for_each(Replay::restart);
@@ -1142,7 +1167,7 @@ impl Lazy {
 
     /// Adds a gate of `inputs` (already folded).
     fn gate(&mut self, gate: Gate, inputs: &[NodeId]) -> Result<NodeId, Stop> {
-        if self.nodes.len() >= MAX_NODES {
+        if self.nodes.len() >= self.max_nodes {
             return Err(Stop::Full);
         }
         self.step()?;
@@ -2158,11 +2183,34 @@ mod tests {
     /// the answer is what the bottom-up evaluator derived there (true where
     /// derived, false where not), or `None`. Returns the number of answers
     /// and of declines.
-    fn check_along(
+    fn check_along(game: &Game, run: (usize, usize, u64), with_moves: bool) -> Result<(usize, usize), String> {
+        check_bounded(game, run, with_moves, (MEMORY, MAX_NODES), 0).map(|b| (b.answered, b.declined))
+    }
+
+    /// What [`check_bounded`] counted.
+    #[derive(Debug)]
+    struct Bounded {
+        answered: usize,
+        declined: usize,
+        /// How many times the grounder forgot its circuits.
+        forgets: usize,
+        /// The most nodes and bytes it held after a state.
+        nodes: usize,
+        bytes: usize,
+        /// The most nodes one state added.
+        step_nodes: usize,
+    }
+
+    /// [`check_along`] with a grounder of at most `memory` bytes and
+    /// `max_nodes` nodes, asking in each state `window` of the atoms (the
+    /// next ones, round the list), or all of them if `window` is 0.
+    fn check_bounded(
         game: &Game,
         (playouts, steps, seed): (usize, usize, u64),
         with_moves: bool,
-    ) -> Result<(usize, usize), String> {
+        (memory, max_nodes): (usize, usize),
+        window: usize,
+    ) -> Result<Bounded, String> {
         let mut setup = Setup::new(game);
         let states = setup.playouts(playouts, steps, seed);
         let holding = |v: &Visit| if with_moves { v.moved.clone() } else { v.holding.clone() };
@@ -2176,11 +2224,14 @@ mod tests {
         let stride = asked.len().div_ceil(SAMPLE);
         let asked: Vec<TermId> = asked.into_iter().step_by(stride.max(1)).collect();
         let mut lazy = Lazy::new(&setup.rules, &setup.statics, &setup.program.store, &base);
-        let (mut answered, mut declined) = (0, 0);
+        (lazy.memory, lazy.max_nodes) = (memory, max_nodes);
+        let (mut answered, mut declined, mut nodes, mut bytes, mut step_nodes) = (0, 0, 0, 0, 0);
         for (step, visit) in states.iter().enumerate().filter(|(_, v)| !with_moves || !v.does.is_empty()) {
             let words = words_of(&visit.facts, &base);
             let holds = holding(visit);
-            for &atom in &asked {
+            let window = if window == 0 { asked.len() } else { window };
+            let before = lazy.nodes.len();
+            for &atom in asked.iter().cycle().skip(step * window % asked.len().max(1)).take(window) {
                 let value =
                     if with_moves { lazy.value_after(atom, &words, &visit.does) } else { lazy.value(atom, &words) };
                 match value {
@@ -2193,8 +2244,11 @@ mod tests {
                     }
                 }
             }
+            nodes = nodes.max(lazy.nodes.len());
+            bytes = bytes.max(lazy.bytes());
+            step_nodes = step_nodes.max(lazy.nodes.len().saturating_sub(before));
         }
-        Ok((answered, declined))
+        Ok(Bounded { answered, declined, forgets: lazy.forgets, nodes, bytes, step_nodes })
     }
 
     /// [`check_along`] for the relations that do not read the joint move.
@@ -2320,6 +2374,46 @@ mod tests {
             eprintln!("{name}: {result:?} {:?}", t.elapsed());
             assert!(matches!(result, Ok((answered, declined)) if answered > declined), "{name}: {result:?}");
         }
+    }
+
+    /// A grounder bounded far below what the playouts ground (in bytes, or
+    /// in nodes) forgets its circuits again and again and answers as the
+    /// rules do; full of nodes, it forgets at the next state rather than
+    /// declining every atom not yet grounded from then on.
+    #[test]
+    fn bounded_grounders_forget_and_agree_with_bottom_up() {
+        // Lights flipped one a move; 1,320 triples of lights on, each its own
+        // circuit.
+        let cells: String = (1..=12).map(|c| format!("(cell {c}) ")).collect();
+        let steps: String = (0..40).map(|s| format!("(succ {s} {}) ", s + 1)).collect();
+        let game = Game::parse(&format!(
+            "(role p) (init (on 1)) (init (step 0)) {cells} {steps}
+             (<= (legal p (flip ?c)) (cell ?c))
+             (<= (next (on ?c)) (does p (flip ?c)) (not (true (on ?c))))
+             (<= (next (on ?c)) (true (on ?c)) (not (does p (flip ?c))))
+             (<= (next (step ?y)) (true (step ?x)) (succ ?x ?y))
+             (<= (pair ?a ?b) (true (on ?a)) (true (on ?b)) (distinct ?a ?b))
+             (<= (triple ?a ?b ?c) (pair ?a ?b) (true (on ?c)) (distinct ?a ?c) (distinct ?b ?c))
+             (<= terminal (true (step 40))) (goal p 100)"
+        ))
+        .unwrap();
+        // Each state asks a few atoms, different ones from state to state:
+        // the circuits grow along the playouts.
+        let (run, window) = ((2, 30, 11), 40);
+        let free = check_bounded(&game, run, false, (MEMORY, MAX_NODES), window).unwrap();
+        eprintln!("unbounded: {free:?}");
+        assert_eq!(free.forgets, 0);
+        let by_bytes = check_bounded(&game, run, false, (free.bytes / 3, MAX_NODES), window).unwrap();
+        eprintln!("a third of the bytes: {by_bytes:?}");
+        assert!(by_bytes.forgets >= 2, "{by_bytes:?}");
+        assert_eq!(by_bytes.declined, free.declined, "{by_bytes:?}");
+        // Room for a few states' new nodes, far from all of them.
+        let room = 4 * free.step_nodes + 16;
+        assert!(3 * room < free.nodes, "{free:?}");
+        let by_nodes = check_bounded(&game, run, false, (MEMORY, room), window).unwrap();
+        eprintln!("room for {room} nodes: {by_nodes:?}");
+        assert!(by_nodes.forgets >= 2, "{by_nodes:?}");
+        assert!(by_nodes.declined <= free.declined + free.answered / 20, "{by_nodes:?} against {free:?}");
     }
 
     impl Lazy {
