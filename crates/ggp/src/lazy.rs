@@ -143,8 +143,25 @@ enum Gate {
     /// ([`Lazy::conts`]`[.0]`, the literal first): the OR, over the joint
     /// move's `does` atoms, of that rest with the literal matched to the
     /// atom, each grounded the first time that atom is evaluated
-    /// ([`Lazy::switches`]).
-    Switch(u32),
+    /// ([`Lazy::switches`]); the atoms whose role or kind of move the
+    /// literal rules out ([`Lazy::switch_keys`]`[.1]`) are passed over.
+    Switch(u32, u32),
+}
+
+/// What the `does` literal of a [`Gate::Switch`] can match, where its
+/// pattern fixes it: the role, and the relation key of the move (chess's
+/// `(does ?player (move ?piece ?u ?v ?x ?y))` never matches a `noop`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct SwitchKey {
+    role: Option<TermId>,
+    moved: Option<Pred>,
+}
+
+impl SwitchKey {
+    /// Whether a `does` atom of role `role` and move key `moved` can match.
+    fn admits(self, role: TermId, moved: Pred) -> bool {
+        self.role.is_none_or(|r| r == role) && self.moved.is_none_or(|m| m == moved)
+    }
 }
 
 impl Gate {
@@ -564,6 +581,9 @@ pub(crate) struct Lazy {
     /// The `does` atoms of the joint move the memo is for (one per role),
     /// when [`Lazy::moving`].
     joint: Vec<TermId>,
+    /// The role and the move's relation key of each of [`Lazy::joint`]'s
+    /// atoms.
+    joint_keys: Vec<(TermId, Pred)>,
     /// Whether the memo is for a joint move: without one, a gate that reads
     /// the move cannot be evaluated.
     moving: bool,
@@ -572,6 +592,10 @@ pub(crate) struct Lazy {
     /// The rest of each [`Gate::Switch`] for each `does` atom it has been
     /// evaluated with, by the switch's node and the atom.
     switches: FastMap<(NodeId, TermId), NodeId>,
+    /// The keys of the switches ([`Gate::Switch`]), each once, and their
+    /// places.
+    switch_keys: Vec<SwitchKey>,
+    switch_key_places: FastMap<SwitchKey, u32>,
     /// About how many bytes may be used before every circuit is forgotten
     /// ([`MEMORY`]).
     memory: usize,
@@ -684,6 +708,9 @@ impl Lazy {
             moving: false,
             move_leaves: FastMap::default(),
             switches: FastMap::default(),
+            switch_keys: Vec::new(),
+            switch_key_places: FastMap::default(),
+            joint_keys: Vec::new(),
             memory: MEMORY,
             max_nodes: MAX_NODES,
             forgets: 0,
@@ -734,6 +761,8 @@ impl Lazy {
         self.negations.clear();
         self.move_leaves.clear();
         self.switches.clear();
+        self.switch_keys.clear();
+        self.switch_key_places.clear();
         self.atoms.clear();
         self.calls.clear();
         self.replays.iter_mut().for_each(Replay::clear);
@@ -850,6 +879,14 @@ impl Lazy {
             self.moving = joint.is_some();
             self.joint.clear();
             self.joint.extend_from_slice(joint.unwrap_or_default());
+            self.joint_keys.clear();
+            for &atom in &self.joint {
+                let (role, moved) = match self.store.args(atom) {
+                    &[role, moved] => (role, self.store.pred(moved)),
+                    _ => (atom, Pred::new(kw::DOES, 0)),
+                };
+                self.joint_keys.push((role, moved));
+            }
             self.replays[usize::from(self.moving)].restart();
             self.epoch_step();
         }
@@ -925,7 +962,7 @@ impl Lazy {
                 rest.and_then(|rest| self.eval(rest))
             }
             Gate::Move(atom) => self.moved(atom),
-            Gate::Switch(cont) => self.eval_switch(node, cont),
+            Gate::Switch(cont, key) => self.eval_switch(node, cont, self.switch_keys[key as usize]),
             Gate::Enumerate(enumeration) => self.eval_enumeration(enumeration),
         };
         self.nodes[node as usize].memo = match value {
@@ -1050,11 +1087,15 @@ impl Lazy {
     /// The value of the switch `node` (the rest `cont`, from a `does`
     /// literal on): whether its rest holds for one of the joint move's
     /// `does` atoms, each rest grounded the first time it is needed.
-    fn eval_switch(&mut self, node: NodeId, cont: u32) -> Result<bool, Stop> {
+    fn eval_switch(&mut self, node: NodeId, cont: u32, key: SwitchKey) -> Result<bool, Stop> {
         if !self.moving {
             return Err(Stop::Unsupported);
         }
         for k in 0..self.joint.len() {
+            let (role, moved) = self.joint_keys[k];
+            if !key.admits(role, moved) {
+                continue;
+            }
             let atom = self.joint[k];
             let rest = match self.switches.get(&(node, atom)) {
                 Some(&rest) => rest,
@@ -1569,9 +1610,37 @@ impl Lazy {
         if self.deferring.is_none() {
             return Err(Stop::Unsupported);
         }
+        let key = self.switch_key(lit, f)?;
         let cont = self.cont(Some(lit), f)?;
-        let node = self.gate(Gate::Switch(cont), &[])?;
+        let node = self.gate(Gate::Switch(cont, key), &[])?;
         self.conclude(node, f)
+    }
+
+    /// The place in [`Lazy::switch_keys`] of what the `does` literal `lit`
+    /// of the rule being solved can match under `f`'s bindings.
+    fn switch_key(&mut self, lit: usize, f: &Frame) -> Result<u32, Stop> {
+        let Some((rule, _)) = self.deferring else { return Err(Stop::Unsupported) };
+        let rules = Arc::clone(&self.rules);
+        let Lit::Pos(Pat::App(_, args)) = &rules[rule as usize].body[lit] else { return Err(Stop::Unsupported) };
+        let [role, moved] = &args[..] else { return Err(Stop::Unsupported) };
+        let bound = |p: &Pat| match *p {
+            Pat::Ground(t) => Some(t),
+            Pat::Var(v) => f.b[usize::from(v)],
+            Pat::App(..) => None,
+        };
+        let key = SwitchKey {
+            role: bound(role),
+            moved: match moved {
+                Pat::App(name, args) => Some(Pred::new(*name, args.len())),
+                other => bound(other).map(|t| self.store.pred(t)),
+            },
+        };
+        let next = self.switch_keys.len() as u32;
+        let place = *self.switch_key_places.entry(key).or_insert(next);
+        if place == next {
+            self.switch_keys.push(key);
+        }
+        Ok(place)
     }
 
     /// Ends this solution with the state literal `p` (literal `lit` of the
