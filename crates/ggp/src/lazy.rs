@@ -197,7 +197,8 @@ struct Cont {
     /// Where its literals left start in [`Lazy::cont_lits`], and how many.
     lits: u32,
     len: u16,
-    /// Where its bindings start in [`Lazy::cont_binds`], and how many: the
+    /// Where its bindings start in [`Lazy::cont_vars`] (and
+    /// [`Lazy::cont_values`]), and how many: the
     /// bound variables of the literals left, as (variable, value) pairs.
     binds: u32,
     binds_len: u16,
@@ -518,7 +519,10 @@ pub(crate) struct Lazy {
     /// literals and bindings stored flat.
     conts: Vec<Cont>,
     cont_lits: Vec<u8>,
-    cont_binds: Vec<(u16, TermId)>,
+    /// The variables of the rests' bindings, and beside them (at the same
+    /// places) their values: two arrays, 6 bytes a binding rather than 8.
+    cont_vars: Vec<u16>,
+    cont_values: Vec<TermId>,
     /// The enumerated state literals ([`Gate::Enumerate`]).
     enumerations: Vec<Enumeration>,
     /// How many rests the enumerations have grounded, all together.
@@ -679,7 +683,8 @@ impl Lazy {
             inputs: Vec::new(),
             conts: Vec::new(),
             cont_lits: Vec::new(),
-            cont_binds: Vec::new(),
+            cont_vars: Vec::new(),
+            cont_values: Vec::new(),
             enumerations: Vec::new(),
             enumerated_rests: 0,
             groups: Vec::new(),
@@ -732,7 +737,7 @@ impl Lazy {
             + self.inputs.len() * 4
             + self.conts.len() * std::mem::size_of::<Cont>()
             + self.cont_lits.len()
-            + self.cont_binds.len() * std::mem::size_of::<(u16, TermId)>()
+            + self.cont_vars.len() * (std::mem::size_of::<u16>() + std::mem::size_of::<TermId>())
             + self.enumerations.len() * std::mem::size_of::<Enumeration>()
             + self.enumerated_rests * std::mem::size_of::<(u32, NodeId)>()
             + self.groups.len() * std::mem::size_of::<Group>()
@@ -752,7 +757,8 @@ impl Lazy {
         self.inputs.clear();
         self.conts.clear();
         self.cont_lits.clear();
-        self.cont_binds.clear();
+        self.cont_vars.clear();
+        self.cont_values.clear();
         self.enumerations.clear();
         self.enumerated_rests = 0;
         self.groups.clear();
@@ -1121,7 +1127,9 @@ impl Lazy {
         f.start(self.widths[rule as usize]);
         let lits = &self.cont_lits[lits as usize..][..len as usize];
         f.left.extend(lits[usize::from(skip_first)..].iter().map(|&l| usize::from(l)));
-        for &(var, value) in &self.cont_binds[binds as usize..][..binds_len as usize] {
+        let (binds, binds_len) = (binds as usize, binds_len as usize);
+        let vars = &self.cont_vars[binds..][..binds_len];
+        for (&var, &value) in vars.iter().zip(&self.cont_values[binds..][..binds_len]) {
             f.b[var as usize] = Some(value);
         }
         (f, rule, head)
@@ -1759,7 +1767,7 @@ impl Lazy {
         }
         // The bindings the rest reads: those of its literals' variables
         // (of every variable, in a rule of more than 64).
-        let binds = self.cont_binds.len();
+        let binds = self.cont_vars.len();
         if self.widths[r as usize] <= 64 {
             let masks = &self.lit_masks[r as usize];
             let mut read = lits().fold(0u64, |mask, l| mask | masks[l]);
@@ -1767,14 +1775,19 @@ impl Lazy {
                 let v = read.trailing_zeros() as u16;
                 read &= read - 1;
                 if let Some(t) = f.b[v as usize] {
-                    self.cont_binds.push((v, t));
+                    self.cont_vars.push(v);
+                    self.cont_values.push(t);
                 }
             }
         } else {
-            self.cont_binds.extend(f.b.iter().enumerate().filter_map(|(v, t)| t.map(|t| (v as u16, t))));
+            for (v, t) in f.b.iter().enumerate().filter_map(|(v, t)| t.map(|t| (v as u16, t))) {
+                self.cont_vars.push(v);
+                self.cont_values.push(t);
+            }
         }
-        let Ok(binds_len) = u16::try_from(self.cont_binds.len() - binds) else {
-            self.cont_binds.truncate(binds);
+        let Ok(binds_len) = u16::try_from(self.cont_vars.len() - binds) else {
+            self.cont_vars.truncate(binds);
+            self.cont_values.truncate(binds);
             return Err(Stop::Unsupported);
         };
         let cont =
