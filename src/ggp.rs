@@ -38,7 +38,8 @@ pub enum GgpCommand {
   bouton ggp serve --port 9148 --strategy flat-mc   the ggp-base baseline")]
     Serve(ServeArgs),
     /// Validate a GDL file; print roles, initial legal moves and, when it can
-    /// be solved in time, the outcome of perfect play.
+    /// be solved in time, the goal each role can guarantee (the outcome of
+    /// perfect play where the goals add up to a constant).
     #[command(after_help = "Examples:
   bouton ggp check nim1.kif
   bouton ggp check nim1.kif --solve-time 0   validate only, do not solve")]
@@ -255,7 +256,7 @@ fn run_check(args: &CheckArgs) -> Result<()> {
                     machine.roles().iter().zip(&value).map(|(role, v)| format!("{role} {v}")).collect();
                 writeln!(
                     out,
-                    "solved in {:.2} s ({} states): with perfect play {}",
+                    "solved in {:.2} s ({} states): each role can guarantee, whatever the others do: {}",
                     started.elapsed().as_secs_f64(),
                     solver.solved_states(),
                     goals.join(", ")

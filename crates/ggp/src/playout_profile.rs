@@ -189,31 +189,6 @@ impl PlayoutProfile {
         if self.finished == 0 { 0.0 } else { (self.finished - modal) as f64 / self.finished as f64 }
     }
 
-    /// The distinct totals of the roles' goals over the outcomes kept apart,
-    /// in increasing order. More than one: the game is not of constant sum,
-    /// so a role's goal where every mover takes its own best is not what it
-    /// can count on (in amazons, a move that blocks both sides at once
-    /// scores 100 for each).
-    ///
-    /// ```
-    /// use bouton_ggp::PlayoutProfile;
-    ///
-    /// let mut profile = PlayoutProfile::default();
-    /// assert!(profile.goal_totals().is_empty());
-    /// profile.record(&[100, 0]);
-    /// profile.record(&[50, 50]);
-    /// assert_eq!(profile.goal_totals(), [100]);
-    /// profile.record(&[100, 100]);
-    /// assert_eq!(profile.goal_totals(), [100, 200]);
-    /// ```
-    pub fn goal_totals(&self) -> Vec<u32> {
-        let mut totals: Vec<u32> =
-            self.outcomes.iter().map(|(goals, _)| goals.iter().map(|&g| u32::from(g)).sum()).collect();
-        totals.sort_unstable();
-        totals.dedup();
-        totals
-    }
-
     /// Playouts finished per second of searching (0 before any time).
     pub fn playouts_per_second(&self) -> f64 {
         let seconds = self.time.as_secs_f64();

@@ -59,8 +59,8 @@ pub(crate) trait Reasoner {
     /// Plays `joint` (a move number per role) in the current state: the
     /// next state becomes current.
     fn advance(&mut self, joint: &[u32]);
-    /// Every role's goal under perfect play from `state`, if `oracle` knows
-    /// it.
+    /// The goal each role can guarantee from `state` whatever the others do
+    /// (its security level), if `oracle` knows it.
     fn known<'a>(oracle: &'a Self::Oracle, state: &Self::State) -> Option<&'a [u8]>;
     /// Whether the reasoner has stopped answering (a question its limits
     /// stopped): what it said since is meaningless and the caller drops

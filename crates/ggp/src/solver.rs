@@ -1,13 +1,24 @@
 //! Exact solving of turn-taking games by depth-first search over the state
 //! graph, every solved state remembered.
 //!
-//! The value of a state is the vector of goals under perfect play, where the
-//! role to move (the one with more than one legal move) maximises its own
-//! goal — minimax for two-player zero-sum games such as Nim, max-n in
-//! general. A role that reaches its highest possible goal stops looking
-//! further (no move can do better). States where two roles have a choice at
-//! once (simultaneous moves) have no such value: the solver reports them and
-//! the player searches instead.
+//! The value of a state is each role's *security level*: the goal it can
+//! guarantee from there whatever the others do. Where one role moves (the one
+//! with more than one legal move), that is, for the mover, the best of its
+//! moves' levels, and for every other role the worst of them, since the mover
+//! may take the move that gives it that. Where the goals always add up to the
+//! same total (two-player zero-sum games such as Nim) this is minimax, the
+//! value under perfect play. Where they do not, it is not max-n (the mover
+//! takes the move best for itself and the others get what that move gives
+//! them): max-n credits a role with goals that hang on an opponent's
+//! goodwill — in amazons, whose double block scores 100 for both, it valued
+//! states 100 for both wherever the mover *could* block both sides, and a
+//! player that trusted it shuffled its queens and lost.
+//!
+//! A state is settled before all its moves are solved once the levels of the
+//! moves solved so far give the mover its highest possible goal and every
+//! other role 0: no other move can change them. States where two roles have
+//! a choice at once (simultaneous moves) have no such value: the solver
+//! reports them and the player searches instead.
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -122,7 +133,9 @@ impl Solver {
         }
     }
 
-    /// The goal of each role under perfect play from `state`.
+    /// The goal each role can guarantee from `state` whatever the others
+    /// do (its security level; the value under perfect play where the goals
+    /// add up to a constant).
     ///
     /// # Errors
     ///
@@ -134,8 +147,8 @@ impl Solver {
         Ok(self.values[v as usize - 1].to_vec())
     }
 
-    /// The moves of `role` that achieve its value from `state` (a single move
-    /// when it has only one).
+    /// The moves of `role` that achieve its security level from `state` (a
+    /// single move when it has only one).
     ///
     /// When `state` is already solved, the moves whose states are solved too
     /// are looked up without reading the clock; the others are then solved
@@ -245,7 +258,7 @@ impl Solver {
                 .collect(),
         };
         self.table.insert(state.clone(), IN_PROGRESS);
-        let mut best: Option<u32> = None;
+        let mut levels: Option<u32> = None;
         for child in &children {
             let v = match self.search(child, depth + 1) {
                 Ok(v) => v,
@@ -254,25 +267,70 @@ impl Solver {
                     return Err(e);
                 }
             };
-            let r = mover.unwrap_or(0);
-            let better = best.is_none_or(|b| self.values[v as usize - 1][r] > self.values[b as usize - 1][r]);
-            if better {
-                best = Some(v);
-                if self.values[v as usize - 1][r] >= self.machine.max_goal(r) {
-                    break;
-                }
+            let Some(r) = mover else {
+                levels = Some(v);
+                break;
+            };
+            let folded = match levels {
+                Some(l) => self.fold_value_ids(l, v, r),
+                None => v,
+            };
+            levels = Some(folded);
+            if is_settled(&self.values[folded as usize - 1], r, self.machine.max_goal(r)) {
+                break;
             }
         }
-        let v = best.expect("at least one child");
+        let v = levels.expect("at least one child");
         self.table.insert(state.clone(), v);
         Ok(v)
     }
+
+    /// The value id of the security levels `levels` (a value id) folded with
+    /// a move's `value` (another) where `mover` chooses
+    /// ([`fold_security_levels`]). Where one of the two is the fold — always,
+    /// where the goals add up to a constant — it is returned as it is, with
+    /// no new vector.
+    fn fold_value_ids(&mut self, levels: u32, value: u32, mover: usize) -> u32 {
+        let (a, b) = (&self.values[levels as usize - 1], &self.values[value as usize - 1]);
+        let others =
+            |keep: &[u8], other: &[u8]| keep.iter().zip(other).enumerate().all(|(r, (k, o))| r == mover || k <= o);
+        if a[mover] >= b[mover] && others(a, b) {
+            return levels;
+        }
+        if b[mover] >= a[mover] && others(b, a) {
+            return value;
+        }
+        let mut folded = a.to_vec();
+        fold_security_levels(&mut folded, b, mover);
+        self.intern_value(folded)
+    }
+}
+
+/// Folds a move's security levels `value` into `levels`, those of the other
+/// moves of `mover` looked at so far: the mover takes the best move, so it
+/// can count on the highest of its levels; every other role must count on
+/// the lowest of its levels, for the mover may take the move that gives it
+/// that. Taking the mover's best move's whole vector instead (max-n)
+/// credits the others with a choice the mover need not make.
+pub(crate) fn fold_security_levels(levels: &mut [u8], value: &[u8], mover: usize) {
+    for (r, (level, &goal)) in levels.iter_mut().zip(value).enumerate() {
+        *level = if r == mover { (*level).max(goal) } else { (*level).min(goal) };
+    }
+}
+
+/// Whether security levels `levels`, folded over some of `mover`'s moves,
+/// can no longer change whatever its other moves are worth: the mover has
+/// its highest possible goal `max`, and every other role 0.
+pub(crate) fn is_settled(levels: &[u8], mover: usize, max: u8) -> bool {
+    levels.iter().enumerate().all(|(r, &goal)| if r == mover { goal >= max } else { goal == 0 })
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
     use crate::game::Game;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
     use std::time::Duration;
 
     /// Nim with two heaps, of one and three counters; who takes the last
@@ -306,6 +364,203 @@ pub(crate) mod tests {
 
     fn far() -> Instant {
         Instant::now() + Duration::from_secs(60)
+    }
+
+    /// `a` either ends the game at once with 50 each (`settle`), or lets `b`
+    /// choose between blocking both sides (`double`: 100 each) and winning
+    /// alone (`single`: 0 for `a`) — amazons' double block in two moves. `b`
+    /// gets 100 after `gamble` whatever it does, so nothing makes it block
+    /// both sides: `a` can count on 0 there, and must settle for its 50.
+    /// Valued by max-n (`b` takes its first move worth 100 to itself, which
+    /// gives `a` 100 too), `gamble` was worth 100 to `a` and the start 100 to
+    /// both. `b`'s replies come in this order: the one that does not settle
+    /// its state first (see the tree's proof liveness tests).
+    pub(crate) const GAMBLE: &str = "(role a) (role b) (init (turn a))
+        (<= (legal a gamble) (true (turn a))) (<= (legal a settle) (true (turn a)))
+        (<= (legal b noop) (true (turn a)))
+        (<= (legal b double) (true (turn b))) (<= (legal b single) (true (turn b)))
+        (<= (legal a noop) (true (turn b)))
+        (<= (next (turn b)) (does a gamble)) (<= (next (ended settled)) (does a settle))
+        (<= (next (ended ?m)) (does b ?m) (distinct ?m noop))
+        (<= terminal (true (ended ?m)))
+        (<= (goal a 50) (true (ended settled))) (<= (goal b 50) (true (ended settled)))
+        (<= (goal a 100) (true (ended double))) (<= (goal b 100) (true (ended double)))
+        (<= (goal a 0) (true (ended single))) (<= (goal b 100) (true (ended single)))";
+
+    /// What `role` can guarantee from `state` whatever the others do, by
+    /// exhaustive search over the machine: its goal at the end, else the
+    /// best of its moves against the worst of the others' replies (every
+    /// joint move enumerated, simultaneous ones too). The oracle of the
+    /// solver's and the tree's tests: written without either.
+    pub(crate) fn guaranteed(machine: &Machine, state: &State, role: usize) -> u8 {
+        if machine.is_terminal(state) {
+            return machine.goals(state)[role].unwrap_or(0);
+        }
+        let legal: Vec<Vec<u32>> = (0..machine.roles().len()).map(|r| machine.legal_moves(state, r)).collect();
+        let mut joints: Vec<Vec<u32>> = vec![Vec::new()];
+        for moves in &legal {
+            joints = joints.iter().flat_map(|j| moves.iter().map(move |&m| [j.clone(), vec![m]].concat())).collect();
+        }
+        legal[role]
+            .iter()
+            .map(|&mine| {
+                joints
+                    .iter()
+                    .filter(|j| j[role] == mine)
+                    .map(|j| guaranteed(machine, &machine.next_state(state, j), role))
+                    .min()
+                    .expect("a joint move")
+            })
+            .max()
+            .expect("a legal move")
+    }
+
+    /// The max-n value of `state` in a turn-taking game, by exhaustive
+    /// search: the mover takes its first move best for itself, and every
+    /// role gets what that move gives it. What the solver computed before;
+    /// the tests show that their games tell it apart from what a role can
+    /// guarantee.
+    pub(crate) fn max_n(machine: &Machine, state: &State) -> Vec<u8> {
+        let roles = machine.roles().len();
+        if machine.is_terminal(state) {
+            return machine.goals(state).iter().map(|g| g.unwrap_or(0)).collect();
+        }
+        let legal: Vec<Vec<u32>> = (0..roles).map(|r| machine.legal_moves(state, r)).collect();
+        let mover = (0..roles).find(|&r| legal[r].len() > 1).unwrap_or(0);
+        let mut best: Option<Vec<u8>> = None;
+        for &mv in &legal[mover] {
+            let joint: Vec<u32> = (0..roles).map(|r| if r == mover { mv } else { legal[r][0] }).collect();
+            let value = max_n(machine, &machine.next_state(state, &joint));
+            if best.as_ref().is_none_or(|b| value[mover] > b[mover]) {
+                best = Some(value);
+            }
+        }
+        best.expect("a legal move")
+    }
+
+    /// A random turn-taking game given as an explicit graph of positions:
+    /// `layers` layers below the start, each position's mover drawn among
+    /// `roles` roles, with one to three moves to positions of later layers
+    /// (two moves often lead to the same position: transpositions); a
+    /// position with no move, some early and every one of the last layer,
+    /// ends the game, each role's goal drawn among 0, 50 and 100 — so there
+    /// are wins, losses, draws, double wins and double losses, and goals do
+    /// not add up to a constant. A position with a single move is forced.
+    pub(crate) fn random_turn_game(rng: &mut SmallRng, roles: usize, layers: usize) -> Game {
+        let names: Vec<String> = (0..roles).map(|r| format!("r{r}")).collect();
+        let mut facts: Vec<String> = names.iter().map(|n| format!("(role {n})")).collect();
+        let widths: Vec<usize> = (0..=layers).map(|l| if l == 0 { 1 } else { rng.random_range(3..=6) }).collect();
+        let position = |layer: usize, i: usize| format!("p{layer}_{i}");
+        for layer in 0..=layers {
+            for i in 0..widths[layer] {
+                let here = position(layer, i);
+                let ends = layer == layers || (layer > 0 && rng.random_range(0..5) == 0);
+                if ends {
+                    for name in &names {
+                        facts.push(format!("(payoff {here} {name} {})", [0, 50, 100][rng.random_range(0..3)]));
+                    }
+                    facts.push(format!("(leaf {here})"));
+                    continue;
+                }
+                facts.push(format!("(mover {here} {})", names[rng.random_range(0..roles)]));
+                for d in 0..rng.random_range(1..=3) {
+                    let to = rng.random_range(layer + 1..=layers.min(layer + 2));
+                    facts.push(format!("(edge {here} m{d} {})", position(to, rng.random_range(0..widths[to]))));
+                }
+            }
+        }
+        Game::parse(&format!(
+            "{} (init (at p0_0))
+             (<= (legal ?r (go ?d)) (true (at ?n)) (mover ?n ?r) (edge ?n ?d ?m))
+             (<= (legal ?r noop) (role ?r) (true (at ?n)) (not (mover ?n ?r)) (not (leaf ?n)))
+             (<= (next (at ?m)) (true (at ?n)) (does ?r (go ?d)) (edge ?n ?d ?m))
+             (<= terminal (true (at ?n)) (leaf ?n))
+             (<= (goal ?r ?g) (true (at ?n)) (payoff ?n ?r ?g))",
+            facts.join(" ")
+        ))
+        .expect("the game parses")
+    }
+
+    /// Every state reachable from `state`, `state` first.
+    pub(crate) fn reachable_states(machine: &Machine, state: &State) -> Vec<State> {
+        let mut seen = vec![state.clone()];
+        let mut i = 0;
+        while i < seen.len() {
+            let here = seen[i].clone();
+            i += 1;
+            if machine.is_terminal(&here) {
+                continue;
+            }
+            let legal: Vec<Vec<u32>> = (0..machine.roles().len()).map(|r| machine.legal_moves(&here, r)).collect();
+            let mut joints: Vec<Vec<u32>> = vec![Vec::new()];
+            for moves in &legal {
+                joints =
+                    joints.iter().flat_map(|j| moves.iter().map(move |&m| [j.clone(), vec![m]].concat())).collect();
+            }
+            for joint in joints {
+                let next = machine.next_state(&here, &joint);
+                if !seen.contains(&next) {
+                    seen.push(next);
+                }
+            }
+        }
+        seen
+    }
+
+    /// On 60 random turn-taking games of two and three roles whose goals do
+    /// not add up (see [`random_turn_game`]), every state is solved to what
+    /// the exhaustive search says each role can guarantee, and every best
+    /// move the solver names achieves the mover's level, every other move
+    /// less. Max-n values differ from those on some of the states, so the
+    /// games do tell the two apart.
+    #[test]
+    fn values_are_what_each_role_can_guarantee_in_random_games() {
+        let mut rng = SmallRng::seed_from_u64(15);
+        let (mut checked, mut max_n_wrong, mut early) = (0, 0, 0);
+        for game in 0..100 {
+            let roles = 2 + game % 2;
+            let machine = Machine::compile(&random_turn_game(&mut rng, roles, 7)).expect("compiles");
+            let start = machine.initial_state();
+            let states = reachable_states(&machine, &start);
+            let mut solver = Solver::new(&machine);
+            solver.solve(&start, far()).expect("solved");
+            // Some states below the start are left unsolved by a settled
+            // state; they are solved now, from scratch and by the same table.
+            early += states.iter().filter(|s| solver.known(s).is_none()).count();
+            for state in &states {
+                let value = solver.solve(state, far()).expect("solved");
+                let expected: Vec<u8> = (0..roles).map(|r| guaranteed(&machine, state, r)).collect();
+                assert_eq!(value, expected, "game {game}");
+                checked += 1;
+                max_n_wrong += usize::from(max_n(&machine, state) != expected);
+                let Some(mover) = (0..roles).find(|&r| machine.legal_moves(state, r).len() > 1) else { continue };
+                let best = solver.best_moves(state, mover, far()).expect("solved");
+                for mv in machine.legal_moves(state, mover) {
+                    let joint: Vec<u32> =
+                        (0..roles).map(|r| if r == mover { mv } else { machine.legal_moves(state, r)[0] }).collect();
+                    let level = guaranteed(&machine, &machine.next_state(state, &joint), mover);
+                    assert_eq!(best.contains(&mv), level == expected[mover], "game {game}");
+                }
+            }
+        }
+        eprintln!("{checked} states checked, {max_n_wrong} with other max-n values, {early} left by a settled state");
+        assert!(checked > 1000, "{checked} states checked");
+        assert!(max_n_wrong > 20, "only {max_n_wrong} states where max-n values differ");
+        assert!(early > 0, "no state was settled before all its moves were solved");
+    }
+
+    /// The gamble: `a` can count on 50 by settling and on 0 by gambling,
+    /// where max-n valued the start 100 for both.
+    #[test]
+    fn the_gamble_is_worth_what_each_role_can_count_on() {
+        let machine = Machine::compile(&Game::parse(GAMBLE).unwrap()).unwrap();
+        let start = machine.initial_state();
+        assert_eq!(max_n(&machine, &start), [100, 100], "max-n");
+        assert_eq!((guaranteed(&machine, &start, 0), guaranteed(&machine, &start, 1)), (50, 50));
+        let mut solver = Solver::new(&machine);
+        assert_eq!(solver.solve(&start, far()), Ok(vec![50, 50]));
+        let best = solver.best_moves(&start, 0, far()).unwrap();
+        assert_eq!(best, [machine.move_index(0, &"settle".parse().unwrap()).unwrap()]);
     }
 
     /// Given no time at all, a solved state still gives its proven moves

@@ -11,7 +11,6 @@ use crate::leaf_evaluation::LeafEvaluation;
 use crate::machine::{Evaluator, Machine, State};
 use crate::mcts::Mcts;
 use crate::solver::{SolveError, Solver};
-use crate::watch::DeadlineWatch;
 
 /// The time kept back from each deadline. Whoever waits for the answer
 /// gives up at the deadline itself (the server then sends a move computed
@@ -28,17 +27,6 @@ fn keep_slack(deadline: Instant) -> Instant {
     let left = deadline.saturating_duration_since(now);
     now + left.saturating_sub(slack(left))
 }
-
-/// The share of the start clock (or, for a game compiled after it, of the
-/// first move's time) given to random playouts whose outcomes tell whether
-/// the game's goals always add up to the same total.
-const PROBE_SHARE: f64 = 0.05;
-
-/// Most of those playouts.
-const PROBE_PLAYOUTS: usize = 64;
-
-/// Longest of those playouts, in transitions.
-const MAX_PROBE_PLIES: usize = 1000;
 
 /// How a [`Thinker`] chooses its moves.
 ///
@@ -114,6 +102,12 @@ impl std::str::FromStr for Strategy {
 /// thread, from the state the opponents move in (pondering; see
 /// [`Thinker::set_pondering`]).
 ///
+/// A solved state is played by the solver's moves in every game: its values
+/// are what each role can guarantee whatever the others do (see
+/// [`Solver`]), sound where the goals do not add up too. When they were
+/// max-n values, the thinker probed the goals' totals with playouts and
+/// dropped the solver for the match on seeing two; that probe is gone.
+///
 /// ```
 /// use bouton_ggp::{Game, Machine, Strategy, Thinker};
 /// use std::time::{Duration, Instant};
@@ -143,12 +137,6 @@ pub struct Thinker {
     /// solving keeps running out of time, so that search gets the time.
     solve_share: f64,
     pondering: bool,
-    /// The distinct totals of the roles' goals seen so far, in the solver's
-    /// values and the search's playouts (see [`Thinker::keep_solver_sound`]).
-    goal_totals: Vec<u32>,
-    /// Whether any of those totals came from outcomes played out (the
-    /// probe's or the search's playouts), not only from the solver.
-    outcomes_seen: bool,
 }
 
 impl Thinker {
@@ -165,8 +153,6 @@ impl Thinker {
             rng: SmallRng::seed_from_u64(seed),
             solve_share: 0.6,
             pondering: true,
-            goal_totals: Vec::new(),
-            outcomes_seen: false,
         }
     }
 
@@ -213,20 +199,11 @@ impl Thinker {
         let deadline = keep_slack(deadline);
         let now = Instant::now();
         let left = deadline.saturating_duration_since(now);
-        if self.solver.is_some() {
-            self.probe_goal_totals(state, now + left.mul_f64(PROBE_SHARE));
-        }
-        let now = Instant::now();
-        let left = deadline.saturating_duration_since(now);
         if let Some(solver) = &mut self.solver {
             let has_search = self.mcts.is_some();
             let until = if has_search { now + left.mul_f64(0.6) } else { deadline };
             match solver.solve(state, until) {
-                Ok(value) => {
-                    if self.keep_solver_sound(Some(&value)) {
-                        return;
-                    }
-                }
+                Ok(_) => return,
                 Err(SolveError::Simultaneous | SolveError::Unbounded | SolveError::NoMoves) => self.solver = None,
                 Err(SolveError::TooLarge) => solver.clear(),
                 Err(SolveError::Deadline) => self.solve_share = 0.2,
@@ -251,79 +228,10 @@ impl Thinker {
     pub fn proven_move(&mut self, state: &State) -> Option<u32> {
         let solver = self.solver.as_mut()?;
         let best = solver.best_moves(state, self.role, Instant::now()).ok()?;
-        let value = solver.known(state).map(<[u8]>::to_vec);
-        if best.is_empty() || !self.keep_solver_sound(value.as_deref()) {
+        if best.is_empty() {
             return None;
         }
         Some(best[self.rng.random_range(0..best.len())])
-    }
-
-    /// Random playouts from `state` until `until` (at most
-    /// [`PROBE_PLAYOUTS`]), whose outcomes' goal totals are noted: before
-    /// the search has played out anything, they tell whether the solver's
-    /// values can be trusted ([`Thinker::keep_solver_sound`]).
-    fn probe_goal_totals(&mut self, state: &State, until: Instant) {
-        let mut watch = DeadlineWatch::new(until);
-        for _ in 0..PROBE_PLAYOUTS {
-            self.eval.load(state);
-            if self.eval.playout_while(&mut self.rng, MAX_PROBE_PLIES, || !watch.passed()).is_none() {
-                break;
-            }
-            if !self.eval.is_terminal() {
-                continue;
-            }
-            let total = self.eval.goals().iter().map(|g| u32::from(g.unwrap_or(0))).sum::<u32>();
-            self.outcomes_seen = true;
-            if !self.goal_totals.contains(&total) {
-                self.goal_totals.push(total);
-            }
-        }
-        self.keep_solver_sound(None);
-    }
-
-    /// Whether the exact solver's values can still be trusted, given
-    /// `value`, one it has just given (if any), and the search's playouts;
-    /// drops it for the rest of the match when they cannot.
-    ///
-    /// The solver values a state as max-n does: the mover takes the move
-    /// best for itself, and the other roles get what that move gives them.
-    /// That is what a role can count on only where the roles' goals always
-    /// add up to the same total (or where there is one role): elsewhere the
-    /// mover may have another move as good for itself and worse for them.
-    /// In amazons a move that blocks both sides at once scores 100 for each,
-    /// so the solver valued states 100 for the role to move next wherever
-    /// the other *could* block both sides, and `best` played such "proven"
-    /// moves — its queens shuffling back and forth — and lost. Once two
-    /// totals have been seen, the solver is dropped and the trees, which
-    /// took its values as proofs, are cleared. Until some outcome has been
-    /// played out (by [`Thinker::probe_goal_totals`] or the search), no
-    /// value is trusted: a value's own total proves nothing.
-    fn keep_solver_sound(&mut self, value: Option<&[u8]>) -> bool {
-        if self.solver.is_none() {
-            return false;
-        }
-        let roles = self.eval.machine().roles().len();
-        if roles < 2 {
-            return true;
-        }
-        let seen = self.mcts.as_ref().map(|m| m.profile().goal_totals()).unwrap_or_default();
-        self.outcomes_seen |= !seen.is_empty();
-        let value = value.map(|v| v.iter().map(|&g| u32::from(g)).sum::<u32>());
-        for total in seen.into_iter().chain(value) {
-            if !self.goal_totals.contains(&total) {
-                self.goal_totals.push(total);
-            }
-        }
-        if self.goal_totals.len() <= 1 {
-            // A value is trusted against outcomes actually played out, not
-            // against itself alone.
-            return self.outcomes_seen;
-        }
-        self.solver = None;
-        if let Some(mcts) = &mut self.mcts {
-            mcts.clear();
-        }
-        false
     }
 
     /// A legal move for the role in `state`, chosen a little before
@@ -349,14 +257,6 @@ impl Thinker {
         }
         let now = Instant::now();
         let left = deadline.saturating_duration_since(now);
-        if self.solver.is_some() && !self.outcomes_seen {
-            // No start clock to probe the outcomes in (the game compiled
-            // late): a share of this move's time.
-            self.probe_goal_totals(state, now + left.mul_f64(PROBE_SHARE));
-        }
-        self.keep_solver_sound(None);
-        let now = Instant::now();
-        let left = deadline.saturating_duration_since(now);
         if let Some(solver) = &mut self.solver {
             // Solving gets its share of the time; what it leaves goes to
             // search.
@@ -364,12 +264,7 @@ impl Thinker {
             // solving gets twice its share there (up to half the time).
             let share = if legal.len() == 1 { (2.0 * self.solve_share).min(0.5) } else { self.solve_share };
             match solver.best_moves(state, self.role, now + left.mul_f64(share)) {
-                Ok(best) if !best.is_empty() => {
-                    let value = solver.known(state).map(<[u8]>::to_vec);
-                    if self.keep_solver_sound(value.as_deref()) {
-                        return best[self.rng.random_range(0..best.len())];
-                    }
-                }
+                Ok(best) if !best.is_empty() => return best[self.rng.random_range(0..best.len())],
                 Ok(_) => {}
                 Err(SolveError::Simultaneous | SolveError::Unbounded | SolveError::NoMoves) => self.solver = None,
                 Err(SolveError::TooLarge) => solver.clear(),
@@ -396,7 +291,7 @@ mod tests {
     use super::*;
 
     use crate::game::Game;
-    use crate::solver::tests::{TWO_HEAPS, nim_sum};
+    use crate::solver::tests::{GAMBLE, TWO_HEAPS, guaranteed, nim_sum};
 
     /// Once the start clock has solved the game, a move asked for with no
     /// time left at all is still the proven one, by [`Thinker::proven_move`]
@@ -425,43 +320,29 @@ mod tests {
         }
     }
 
-    /// `a` either ends the game at once with 50 each, or lets `b` choose
-    /// between blocking both sides (100 each) and winning alone (0 for
-    /// `a`): `a` can count on 50 by settling, on 0 by gambling (`b` gets
-    /// 100 either way). The exact solver values the gamble 100 for both
-    /// (max-n: `b` takes its first move worth 100 to itself), and a thinker
-    /// that trusted it gambled; the goals' totals (100 and 200) give it
-    /// away, and the search, whose proofs are what each role can count on,
-    /// settles.
+    /// The gamble ([`GAMBLE`]): a thinker that trusted max-n values (100 for
+    /// both at the start) gambled; the solver's values are now what each
+    /// role can count on, so the start clock solves the game and the thinker
+    /// settles — at once ([`Thinker::proven_move`], no time at all) and by
+    /// [`Thinker::choose`]. The oracle is the exhaustive search.
     #[test]
-    fn a_thinker_does_not_trust_max_n_values_where_goals_do_not_add_up() {
-        let game = Game::parse(
-            "(role a) (role b) (init (turn a))
-             (<= (legal a gamble) (true (turn a))) (<= (legal a settle) (true (turn a)))
-             (<= (legal b noop) (true (turn a)))
-             (<= (legal b double) (true (turn b))) (<= (legal b single) (true (turn b)))
-             (<= (legal a noop) (true (turn b)))
-             (<= (next (turn b)) (does a gamble)) (<= (next (ended settled)) (does a settle))
-             (<= (next (ended ?m)) (does b ?m) (distinct ?m noop))
-             (<= terminal (true (ended ?m)))
-             (<= (goal a 50) (true (ended settled))) (<= (goal b 50) (true (ended settled)))
-             (<= (goal a 100) (true (ended double))) (<= (goal b 100) (true (ended double)))
-             (<= (goal a 0) (true (ended single))) (<= (goal b 100) (true (ended single)))",
-        )
-        .unwrap();
-        let machine = Machine::compile(&game).unwrap();
+    fn a_thinker_settles_for_what_it_can_count_on() {
+        let machine = Machine::compile(&Game::parse(GAMBLE).unwrap()).unwrap();
         let start = machine.initial_state();
         let settle = machine.move_index(0, &"settle".parse().unwrap()).unwrap();
-        // What the solver says, and why it cannot be followed.
-        let mut solver = Solver::new(&machine);
-        assert_eq!(solver.solve(&start, Instant::now() + Duration::from_secs(10)).unwrap(), vec![100, 100]);
+        assert_eq!(guaranteed(&machine, &start, 0), 50);
+        let past = Instant::now() - Duration::from_millis(1);
         for seed in 0..5 {
             let mut thinker = Thinker::new(&machine, 0, Strategy::Best, seed);
             thinker.prepare(&start, Instant::now() + Duration::from_secs(5));
-            assert_eq!(thinker.proven_move(&start), None, "the solver is not trusted");
-            let mv = thinker.choose(&start, Instant::now() + Duration::from_secs(5));
+            assert_eq!(thinker.proven_move(&start), Some(settle), "solved at the start clock");
+            let mv = thinker.choose(&start, past);
             assert_eq!(mv, settle, "{}", machine.moves(0)[mv as usize]);
         }
+        // The search alone settles too.
+        let mut thinker = Thinker::new(&machine, 0, Strategy::Mcts, 1);
+        let mv = thinker.choose(&start, Instant::now() + Duration::from_secs(5));
+        assert_eq!(mv, settle, "{}", machine.moves(0)[mv as usize]);
     }
 
     #[test]

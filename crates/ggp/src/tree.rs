@@ -19,18 +19,22 @@
 //!   is judged by that estimate alone, so good moves are tried first.
 //! - MCTS-Solver (Winands, Björnsson and Saito 2008): terminal states, and
 //!   states the exact [`Solver`](crate::Solver) has solved, are proven; a state where one
-//!   role chooses is proven once a move proven to give the mover its best
-//!   possible goal and every other role 0 exists, or once every move is
-//!   proven. A proven value is what each role can count on whatever the
-//!   others do (its security level): the mover its best move's, every other
-//!   role its worst move's — minimax in a game of constant sum, and never
-//!   a goal that depends on an opponent's goodwill where the sum varies
-//!   (amazons' double block scores 100 for both).
+//!   role chooses is proven once every move is proven, or earlier once the
+//!   moves proven so far give the mover its best possible goal and every
+//!   other role 0. A proven value is what each role can count on whatever
+//!   the others do (its security level, as the solver values states): the
+//!   mover its best move's, every other role its worst move's — minimax in
+//!   a game of constant sum, and never a goal that depends on an opponent's
+//!   goodwill where the sum varies (amazons' double block scores 100 for
+//!   both).
 //!   Proven states are scored by their exact value instead of playouts; a
 //!   move proven worse than another proven move is never chosen again, and
 //!   the best proven move competes with the unproven ones by its exact
-//!   value (proving a draw this way can take long: the moves that look
-//!   worse than it get little exploration).
+//!   value — but the unproven moves together get at least as many
+//!   simulations as the proven ones (see [`starved_move`]), else a move
+//!   that looked bad early would wait for UCB1's logarithmic exploration
+//!   and neither it nor its state would get proven in any search of
+//!   reasonable length.
 //! - Leaf evaluation ([`LeafEvaluation`]): a new leaf is played out to the
 //!   end, or — where the search has found playouts uninformative within a
 //!   move's time — valued by mobility ([`MobilityWindow`]) over the last
@@ -59,6 +63,7 @@ use crate::mcts::MctsConfig;
 use crate::mobility::{MobilityWindow, SiblingMobility};
 use crate::playout_profile::PlayoutProfile;
 use crate::reasoner::Reasoner;
+use crate::solver::{fold_security_levels, is_settled};
 use crate::watch::DeadlineWatch;
 
 /// No node.
@@ -168,7 +173,7 @@ struct Node<S> {
     proven_children: u32,
     /// The goal each role can count on from here whatever the others do,
     /// once proven (terminal states are proven by their goals; see
-    /// [`security_levels`]).
+    /// [`fold_security_levels`]).
     proven: Option<Box<[u8]>>,
     /// Per role, per move number: all-moves-as-first records, kept once
     /// the node has enough simulations.
@@ -700,6 +705,10 @@ impl<R: Reasoner> Tree<R> {
                 let child = n.children.get(i as u64);
                 (child != NONE).then(|| self.nodes[child as usize].proven.as_ref().map(|p| p[r])).flatten()
             };
+            if alone && let Some(starved) = starved_move(n, r, |i| proven_value(i).is_some()) {
+                self.choices.push(starved);
+                continue;
+            }
             let floor = if alone { range.clone().enumerate().filter_map(|(i, _)| proven_value(i)).max() } else { None };
             let (mut best, mut best_score, mut ties) = (0u32, f64::NEG_INFINITY, 0u32);
             for (i, k) in range.enumerate() {
@@ -756,31 +765,29 @@ impl<R: Reasoner> Tree<R> {
                 let m = mover as usize;
                 let max = self.eval.max_goal(m);
                 // What each role can count on: the mover its best child, every
-                // other role its worst (see [`security_levels`]).
+                // other role its worst (see [`fold_security_levels`]); settled
+                // early once no other child can change that.
                 let mut levels: Option<Box<[u8]>> = None;
                 let mut all = true;
+                let mut settled = false;
                 let mut proven_children = 0;
-                let mut winning = None;
                 for i in 0..n.moves(m).len() {
                     let child = n.children.get(i as u64);
                     match (child != NONE).then(|| self.nodes[child as usize].proven.as_deref()).flatten() {
                         Some(value) => {
                             proven_children += 1;
-                            if settles(value, m, max) {
-                                winning = Some(value);
+                            let levels = levels.get_or_insert_with(|| Box::from(value));
+                            fold_security_levels(levels, value, m);
+                            if is_settled(levels, m, max) {
+                                settled = true;
                                 break;
-                            }
-                            match &mut levels {
-                                Some(levels) => security_levels(levels, value, m),
-                                None => levels = Some(Box::from(value)),
                             }
                         }
                         None => all = false,
                     }
                 }
-                let proof = winning.map(Box::from).or(if all { levels } else { None });
                 self.nodes[node as usize].proven_children = proven_children;
-                proof
+                if all || settled { levels } else { None }
             }
             Kind::End | Kind::Simultaneous => None,
         };
@@ -1030,27 +1037,42 @@ impl<R: Reasoner> Tree<R> {
     }
 }
 
-/// Whether a child valued `value` settles its parent, where `mover` chooses
-/// and can get at most `max`, without looking at the other children: the
-/// mover gets its best there and every other role its lowest possible goal
-/// (0), so no other child could lower what they can count on.
-fn settles(value: &[u8], mover: usize, max: u8) -> bool {
-    value.iter().enumerate().all(|(r, &goal)| if r == mover { goal >= max } else { goal == 0 })
-}
-
-/// Folds a child's proven `value` into `levels`, the values its siblings
-/// guarantee where `mover` chooses: the mover takes the best child, so it
-/// can count on the highest of its goals; any other role must count on the
-/// lowest of its goals, for the mover may take the child that gives it
-/// that. Taking the mover's best child's whole vector instead (max-n)
-/// credits the others with a choice the mover need not make: in amazons,
-/// where a move that blocks both sides at once scores 100 for each, a role
-/// was credited with 100 wherever the other *could* block both sides, and
-/// lost playing for it.
-fn security_levels(levels: &mut [u8], value: &[u8], mover: usize) {
-    for (r, (level, &goal)) in levels.iter_mut().zip(value).enumerate() {
-        *level = if r == mover { (*level).max(goal) } else { (*level).min(goal) };
+/// Proof liveness: where `role` alone chooses at `node` and some of its
+/// moves are proven (`proven(i)`: whether the `i`th move is), the unproven
+/// move with the fewest simulations, while the unproven moves together have
+/// had fewer than the proven ones.
+///
+/// A proven move competes with the others by its exact value, and UCB1's
+/// exploration share grows only with the logarithm of the visits: with the
+/// default constant (0.2), a move whose first playout scored 0 next to a
+/// move proven worth 50 waits some 270,000 visits of the node to be tried
+/// again, so neither it nor the node got proven — yet the node's value, to
+/// the roles that do not choose there, is the worst of every move's. In the
+/// gamble, `a` was never proven to get 0 after `gamble` (its first playout
+/// had `b` win alone, and `settle` was proven worth 50), and the root not
+/// proven within 1,000 iterations. A share of the square root of the
+/// node's visits was tried, and was not enough: it compounds down a line of
+/// such nodes (four of them took a state of a random game of seven plies
+/// past 5,000 iterations). A simulation that reaches a proven move learns
+/// nothing new, so the unproven moves get at least as many: a finite game
+/// below is proven within finitely many visits, each level of such nodes
+/// halving the share, and the best proven move's value still counts in the
+/// node's statistics.
+fn starved_move<S>(node: &Node<S>, role: usize, proven: impl Fn(usize) -> bool) -> Option<u32> {
+    let (mut proven_visits, mut unproven_visits) = (0u64, 0u64);
+    let mut fewest: Option<(u32, u32)> = None;
+    for (i, k) in node.moves(role).enumerate() {
+        let visits = node.stats[k].visits;
+        if proven(i) {
+            proven_visits += u64::from(visits);
+        } else {
+            unproven_visits += u64::from(visits);
+            if fewest.is_none_or(|(_, v)| visits < v) {
+                fewest = Some((i as u32, visits));
+            }
+        }
     }
+    fewest.filter(|_| unproven_visits < proven_visits).map(|(i, _)| i)
 }
 
 /// Frees `nodes` on another thread when there are many (a few hundred
@@ -1071,6 +1093,7 @@ mod tests {
     use crate::prover::Prover;
     use crate::prover::tests::shared_game;
     use crate::reasoner::ProverReasoner;
+    use crate::solver::tests::{GAMBLE, guaranteed, max_n, random_turn_game, reachable_states};
     use crate::term::Term;
     use rand::seq::IndexedRandom;
     use std::collections::BTreeMap;
@@ -1353,57 +1376,12 @@ mod tests {
         assert!(!fresh.expand_replies(0, mv("(choose trap)"), None, Instant::now()));
     }
 
-    /// What `role` can count on from `state` whatever the others do, by
-    /// exhaustive search over the machine: its goal at the end, else the
-    /// best of its moves against the worst of the others' replies. The
-    /// oracle of the tests below: written without the tree's proofs.
-    fn guaranteed(machine: &Machine, state: &State, role: usize) -> u8 {
-        if machine.is_terminal(state) {
-            return machine.goals(state)[role].unwrap_or(0);
-        }
-        let legal: Vec<Vec<u32>> = (0..machine.roles().len()).map(|r| machine.legal_moves(state, r)).collect();
-        let mut joints: Vec<Vec<u32>> = vec![Vec::new()];
-        for moves in &legal {
-            joints = joints.iter().flat_map(|j| moves.iter().map(move |&m| [j.clone(), vec![m]].concat())).collect();
-        }
-        legal[role]
-            .iter()
-            .map(|&mine| {
-                joints
-                    .iter()
-                    .filter(|j| j[role] == mine)
-                    .map(|j| guaranteed(machine, &machine.next_state(state, j), role))
-                    .min()
-                    .expect("a joint move")
-            })
-            .max()
-            .expect("a legal move")
-    }
-
-    /// `a` either ends the game at once with 50 each, or lets `b` choose
-    /// between blocking both sides (100 each) and winning alone (0 for `a`):
-    /// amazons' double block in two moves. `b` gets 100 after `gamble`
-    /// whatever it does, so nothing makes it block both sides: `a` can count
-    /// on 0 there, and must take its 50. Valued as max-n values it (`b`
-    /// takes its first move worth 100, which gives `a` 100 too), `gamble`
-    /// was proven worth 100 to `a`, the root 100 to both, and `gamble`
-    /// chosen.
+    /// The gamble ([`GAMBLE`]): `a` can count on 50 by settling and on 0 by
+    /// gambling. Valued as max-n values, `gamble` was proven worth 100 to
+    /// `a`, the root 100 to both, and `gamble` chosen.
     #[test]
     fn a_role_is_credited_only_with_what_it_can_count_on() {
-        let game = Game::parse(
-            "(role a) (role b) (init (turn a))
-             (<= (legal a gamble) (true (turn a))) (<= (legal a settle) (true (turn a)))
-             (<= (legal b noop) (true (turn a)))
-             (<= (legal b both) (true (turn b))) (<= (legal b alone) (true (turn b)))
-             (<= (legal a noop) (true (turn b)))
-             (<= (next (turn b)) (does a gamble)) (<= (next (ended settled)) (does a settle))
-             (<= (next (ended ?m)) (does b ?m) (distinct ?m noop))
-             (<= terminal (true (ended ?m)))
-             (<= (goal a 50) (true (ended settled))) (<= (goal b 50) (true (ended settled)))
-             (<= (goal a 100) (true (ended both))) (<= (goal b 100) (true (ended both)))
-             (<= (goal a 0) (true (ended alone))) (<= (goal b 100) (true (ended alone)))",
-        )
-        .unwrap();
+        let game = Game::parse(GAMBLE).unwrap();
         let machine = Machine::compile(&game).unwrap();
         let start = machine.initial_state();
         assert_eq!((guaranteed(&machine, &start, 0), guaranteed(&machine, &start, 1)), (50, 50));
@@ -1426,9 +1404,9 @@ mod tests {
     /// and double losses: every state the tree proves is proven worth, to
     /// each role, what the exhaustive search says it can count on there.
     /// With max-n proofs (the tree's before), the first game already had a
-    /// state proven wrongly; the exact solver, which values states that
-    /// way, is checked to be wrong on some, so that the games do test the
-    /// difference.
+    /// state proven wrongly; max-n values are checked to be wrong on some,
+    /// so that the games do test the difference, and the exact solver to
+    /// agree on every state.
     #[test]
     fn proofs_agree_with_an_exhaustive_search_where_goals_do_not_add_up() {
         let outcomes = [(100, 0), (0, 100), (50, 50), (100, 100), (0, 0)];
@@ -1469,14 +1447,62 @@ mod tests {
                     }
                 }
             }
-            // The same states valued as max-n values, for contrast.
+            // The same states valued as max-n values, for contrast, and by
+            // the exact solver.
             let mut solver = crate::Solver::new(&machine);
             for node in &tree.nodes {
-                let value = solver.solve(&node.state, far).expect("solved");
-                wrong_before += (0..2).filter(|&r| value[r] != guaranteed(&machine, &node.state, r)).count();
+                let expected: Vec<u8> = (0..2).map(|r| guaranteed(&machine, &node.state, r)).collect();
+                assert_eq!(solver.solve(&node.state, far), Ok(expected.clone()), "game {seed}");
+                let value = max_n(&machine, &node.state);
+                wrong_before += (0..2).filter(|&r| value[r] != expected[r]).count();
             }
         }
         assert!(checked > 1000 && wrong_before > 0, "{checked} values checked, {wrong_before} wrong as max-n values");
+    }
+
+    /// Proof liveness: on 40 random turn-taking games of two and three roles
+    /// (see [`random_turn_game`]: forced moves, transpositions, early ends,
+    /// goals that do not add up), a tree rooted at any reachable state proves
+    /// it within a few thousand iterations, worth what the exhaustive search
+    /// says each role can guarantee, and so does every state it proved on the
+    /// way. The gamble is proven whichever order `b`'s replies come in.
+    #[test]
+    fn every_state_of_a_small_game_gets_proven() {
+        let config = MctsConfig { threads: 1, ..MctsConfig::default() };
+        let far = Instant::now() + std::time::Duration::from_secs(600);
+        let swapped = GAMBLE
+            .replace("(legal b double)", "(legal b SWAP)")
+            .replace("(legal b single)", "(legal b double)")
+            .replace("(legal b SWAP)", "(legal b single)");
+        let mut games: Vec<Game> = vec![Game::parse(GAMBLE).unwrap(), Game::parse(&swapped).unwrap()];
+        let mut rng = SmallRng::seed_from_u64(21);
+        games.extend((0..60).map(|g| random_turn_game(&mut rng, 2 + g % 2, 7)));
+        let (mut roots, mut most) = (0, 0);
+        for (g, game) in games.iter().enumerate() {
+            let machine = Machine::compile(game).unwrap();
+            let roles = machine.roles().len();
+            for (s, state) in reachable_states(&machine, &machine.initial_state()).iter().enumerate() {
+                let mut tree = Tree::new(Evaluator::new(&machine), &config, (g * 1000 + s) as u64);
+                tree.set_root(state, None);
+                let ran = tree.run(far, 5_000, None, None);
+                let expected: Vec<u8> = (0..roles).map(|r| guaranteed(&machine, state, r)).collect();
+                assert_eq!(
+                    tree.root_proven(),
+                    Some(&expected[..]),
+                    "game {g}, state {s}: not proven in {ran} iterations"
+                );
+                for node in &tree.nodes {
+                    if let Some(value) = &node.proven {
+                        let expected: Vec<u8> = (0..roles).map(|r| guaranteed(&machine, &node.state, r)).collect();
+                        assert_eq!(&value[..], &expected[..], "game {g}, state {s}");
+                    }
+                }
+                roots += 1;
+                most = most.max(ran);
+            }
+        }
+        assert!(roots > 500, "{roots} states proven");
+        eprintln!("{roots} states proven, in at most {most} iterations");
     }
 
     #[test]
