@@ -28,11 +28,14 @@
 # dropped). At the end: the totals, by reason, and the games with any
 # replaced move, referee failure, error reply or connection problem.
 #
-# Usage: bench/ggp-match-sweep.sh [--every N] [FILTER]
-#   --every N  only every Nth game of the (filtered) list, from the first:
-#              a sample spread across the alphabet
-#   FILTER     only the games whose path in the repository matches FILTER
-#              (an extended grep pattern, e.g. '/(chess|sudoku)/')
+# Usage: bench/ggp-match-sweep.sh [--every N] [--games FILE] [FILTER]
+#   --every N     only every Nth game of the (filtered) list, from the
+#                 first: a sample spread across the alphabet
+#   --games FILE  only the games named in FILE, one name a line (the NAME
+#                 of games/NAME/…, as the report lines spell it): e.g. the
+#                 games a previous sweep has not played yet
+#   FILTER        only the games whose path in the repository matches FILTER
+#                 (an extended grep pattern, e.g. '/(chess|sudoku)/')
 #
 # Environment:
 #   START_CLOCK     seconds before the first move (default 10)
@@ -60,6 +63,7 @@ cd "$(dirname "$0")/.."
 
 every=1
 filter=""
+games_file=""
 while [ $# -gt 0 ]; do
     case "$1" in
         -h | --help)
@@ -68,6 +72,14 @@ while [ $# -gt 0 ]; do
             ;;
         --every)
             every=${2:?--every needs a number}
+            shift
+            ;;
+        --games)
+            games_file=${2:?--games needs a file of game names}
+            [ -r "$games_file" ] || {
+                echo "--games: cannot read '$games_file'" >&2
+                exit 2
+            }
             shift
             ;;
         *) filter="$1" ;;
@@ -155,6 +167,14 @@ if [ -n "$filter" ]; then
     grep -E -- "$filter" "$work/list.txt" >"$work/filtered.txt" || true
     mv "$work/filtered.txt" "$work/list.txt"
 fi
+if [ -n "$games_file" ]; then
+    # The game's name: what follows the first "games/" up to the next "/".
+    awk -v names="$games_file" '
+        BEGIN { while ((getline n < names) > 0) { gsub(/[[:space:]]/, "", n); if (n != "") keep[n] = 1 } }
+        { rest = substr($0, index($0, "games/") + 6); sub(/\/.*/, "", rest); if (rest in keep) print }
+    ' "$work/list.txt" >"$work/filtered.txt"
+    mv "$work/filtered.txt" "$work/list.txt"
+fi
 awk -v n="$every" '(NR - 1) % n == 0' "$work/list.txt" >"$work/sample.txt"
 count=$(wc -l <"$work/sample.txt")
 if [ "$count" = 0 ]; then
@@ -226,7 +246,9 @@ while IFS= read -r path <&3; do
             troubles+=("$pname logged: $unusual")
         fi
         # Answers sent in time but by a last resort (the search or the
-        # prover late): legal only by luck when the player knew no legal move.
+        # prover late): legal for certain when the rules prove them so ("a
+        # move the rules prove legal"), only by luck when guessed ("a move
+        # legal before", "noop").
         fallbacks=$(sed -nE "s/^$id: play .* \(((reasoner late|out of time)[^)]*)\)$/\1/p" "$logs/$name.role$k.log" |
             sort | uniq -c | awk '{ n = $1; $1 = ""; sub(/^ /, ""); printf "%s%s %d", sep, $0, n; sep = ", " }')
         if [ -n "$fallbacks" ]; then
@@ -341,7 +363,7 @@ if [ ${#reasons[@]} -gt 0 ]; then
 else
     echo "no replaced move, no error reply, no connection problem"
 fi
-echo "player answers by a last resort (in time, legal by luck) in $last_resort_games player-matches;" \
+echo "player answers by a last resort (in time; guesses legal only by luck) in $last_resort_games player-matches;" \
     "best's moves by the reference prover (game not compiled in time) in ${#prover_games[@]} games${prover_games[*]:+: ${prover_games[*]}}"
 echo "load average now $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ ${#problem_games[@]} -gt 0 ]; then

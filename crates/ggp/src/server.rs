@@ -16,10 +16,14 @@
 //!   thread and, should it overrun, a legal move computed up front is sent
 //!   instead. Without a compiled
 //!   machine the prover's choice by flat Monte Carlo is sent (a random
-//!   legal move if no playout finished in time); should its search be late,
-//!   a random move it found legal in the current state; should even that be
-//!   late, a move it found legal before (never an error: a manager counts an
-//!   error as an illegal move, and a guess may still be legal).
+//!   legal move if no playout finished in time) — unless the compilation
+//!   ends while the prover searches: the machine then answers that PLAY.
+//!   Should the prover's search be late, a random move it found legal in
+//!   the current state; should even that be late, one the rules alone prove
+//!   legal there (`server/legal_by_rules.rs`); else a move it found legal before
+//!   (never an error: a manager counts an error as an illegal move, and a
+//!   guess may still be legal); `noop` only when no legal move is known at
+//!   all.
 //! - `STOP`/`ABORT` end the match (`done`/`aborted`); `INFO` tells whether
 //!   the player is free; `PREVIEW` is acknowledged.
 //! - Anything else — unparsable, truncated, oversized — gets an error reply;
@@ -32,6 +36,8 @@ use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::time::{Instant, timeout_at};
 
+mod legal_by_rules;
+
 use crate::cancel::Canceller;
 use crate::follower::{Follower, Reply};
 use crate::game::Game;
@@ -42,6 +48,7 @@ use crate::machine::{Evaluator, Machine, State};
 use crate::protocol::Message;
 use crate::term::Term;
 use crate::thinker::{Strategy, Thinker};
+use legal_by_rules::{Where, legal_by_rules};
 
 /// How the player behaves.
 #[derive(Debug, Clone)]
@@ -115,7 +122,9 @@ struct Session {
     play_clock: Duration,
     game: Arc<Game>,
     history: Vec<Vec<Term>>,
-    engine: Arc<Mutex<Option<Engine>>>,
+    /// The compiled game, once there: a PLAY waiting for the prover
+    /// switches to it the moment the compilation installs it.
+    engine: tokio::sync::watch::Sender<Option<Engine>>,
     /// How far the compiled machine has followed the history.
     position: Position,
     /// The reference prover following the match, started with it.
@@ -127,6 +136,9 @@ struct Session {
     /// prover for chess on a loaded machine can take longer than a play
     /// clock; the guess was `noop`, illegal there).
     first_legal: Option<tokio::sync::oneshot::Receiver<Reply>>,
+    /// The moves the rules alone prove legal in every state, once looked
+    /// for (a last resort: [`Session::late_move`]).
+    always_legal: Option<Vec<Term>>,
     seed: u64,
     /// Dropped with the match, it stops the game's compilation, should it
     /// still be under way.
@@ -334,11 +346,12 @@ impl Player {
                 play_clock,
                 game: Arc::clone(&game),
                 history: Vec::new(),
-                engine: Arc::new(Mutex::new(None)),
+                engine: tokio::sync::watch::Sender::new(None),
                 position: Position::Unknown,
                 follower: None,
                 last_legal: Vec::new(),
                 first_legal: None,
+                always_legal: None,
                 seed,
                 compiling: Canceller::new(),
             }));
@@ -364,15 +377,16 @@ impl Player {
         // The follower searches on one core while the game compiles on the
         // other, on both once the compilation has ended.
         let second_core = session.follower.as_ref().expect("started with the match").second_core();
-        let slot = Arc::clone(&session.engine);
+        let slot = session.engine.clone();
         let strategy = self.config.strategy;
         let seed = session.seed;
         let stop = Limits::none().cancelled_by(session.compiling.handle());
-        let compile = {
+        let (done, compile) = tokio::sync::oneshot::channel::<Result<Engine, StartFailure>>();
+        let work = {
             let game = Arc::clone(&game);
             let (id, verbose, answered_by) = (id.clone(), self.config.verbose, deadline.into_std());
             let (cache, rules) = (Arc::clone(&self.last_compiled), rules.to_vec());
-            tokio::task::spawn_blocking(move || {
+            move || {
                 let cached = lock(&cache).as_ref().filter(|c| c.rules == rules).map(|c| c.machine.clone());
                 if verbose && cached.is_some() {
                     eprintln!("{id}: the rules of the last game compiled: its machine plays");
@@ -382,27 +396,38 @@ impl Player {
                 if let Ok(machine) = &compiled {
                     *lock(&cache) = Some(Compiled { rules, machine: machine.clone() });
                 }
-                // Past the start clock nobody waits for the outcome: say it here.
-                if verbose && std::time::Instant::now() > answered_by {
-                    match &compiled {
+                let late = std::time::Instant::now() > answered_by;
+                let engine = compiled.map_err(|e| StartFailure::Compile(e.to_string())).and_then(|machine| {
+                    let r = machine
+                        .roles()
+                        .iter()
+                        .position(|r| *r == role)
+                        .ok_or_else(|| StartFailure::NoRole(format!("the game has no role {role}")))?;
+                    let thinker = Thinker::new(&machine, r, strategy, seed);
+                    let engine = Engine { machine, role: r, thinker: Arc::new(Mutex::new(thinker)) };
+                    slot.send_replace(Some(engine.clone()));
+                    Ok(engine)
+                });
+                // Past the start clock nobody waits for the outcome: say it
+                // here (once the machine is installed: a PLAY from now on
+                // plays it).
+                if verbose && late {
+                    match &engine {
                         Ok(_) => {
                             eprintln!("{id}: compiled after the start clock; the compiled machine plays from now on")
                         }
-                        Err(e) => eprintln!("{id}: {e}; the reference prover plays the whole match"),
+                        Err(StartFailure::Compile(e)) => {
+                            eprintln!("{id}: {e}; the reference prover plays the whole match")
+                        }
+                        Err(StartFailure::NoRole(e)) => eprintln!("{id}: {e}"),
                     }
                 }
-                let machine = compiled.map_err(|e| StartFailure::Compile(e.to_string()))?;
-                let r = machine
-                    .roles()
-                    .iter()
-                    .position(|r| *r == role)
-                    .ok_or_else(|| StartFailure::NoRole(format!("the game has no role {role}")))?;
-                let thinker = Thinker::new(&machine, r, strategy, seed);
-                let engine = Engine { machine, role: r, thinker: Arc::new(Mutex::new(thinker)) };
-                *lock(&slot) = Some(engine.clone());
-                Ok::<Engine, StartFailure>(engine)
-            })
+                let _ = done.send(engine);
+            }
         };
+        // Detached: the compilation installs its machine itself, and says
+        // through `compile` how it ended.
+        drop(tokio::task::spawn_blocking(work));
         match timeout_at(deadline, compile).await {
             Ok(Ok(Ok(engine))) => {
                 // The rest of the start clock goes to solving.
@@ -434,40 +459,56 @@ impl Player {
 impl Session {
     /// The legal move to send and how it was chosen. Whatever happens, a
     /// move is sent: the compiled machine's choice, else the reference
-    /// prover's, else (when its search is late) a random move among those it
-    /// found legal here, else (when even those are late) a guess from the
-    /// legal moves it gave last.
+    /// prover's — unless the machine is installed while the prover searches:
+    /// then the machine's — else (when its search is late) a random move
+    /// among those it found legal here, else (when even those are late) a
+    /// move the rules alone prove legal here, else a guess from the legal
+    /// moves it gave last.
     async fn play(&mut self, moves: Option<Vec<Term>>, received: Instant) -> Result<(Term, &'static str), String> {
         if let Some(moves) = moves {
             self.history.push(moves);
         }
         let deadline = received + self.play_clock.saturating_sub(safety_margin(self.play_clock));
-        let engine = lock(&self.engine).clone();
-        if let Some(engine) = engine
-            && let Some(state) = self.catch_up(&engine, deadline)
-            && let Some(&first) = engine.machine.legal_moves(&state, engine.role).first()
-        {
-            // A move the solver has proven already is answered at once: no
-            // thread to wait for, which a busy machine might run too late.
-            if let Some(mv) = proven_move(&engine.thinker, &state) {
-                return Ok((engine.machine.moves(engine.role)[mv as usize].clone(), "proven by the solver"));
+        // Watched from before the machine is looked for: one installed
+        // after the look is seen.
+        let mut arrivals = self.engine.subscribe();
+        loop {
+            if let Some(answer) = self.play_with_machine(deadline).await {
+                return Ok(answer);
             }
-            let thinker = Arc::clone(&engine.thinker);
-            let think_until = deadline.into_std();
-            let task = tokio::task::spawn_blocking(move || {
-                let mut thinker = lock(&thinker);
-                (thinker.choose(&state, think_until), thinker.evaluation())
-            });
-            let (mv, how) = match timeout_at(deadline, task).await {
-                Ok(Ok((mv, LeafEvaluation::Mobility))) => (mv, "chosen; leaves valued by mobility"),
-                Ok(Ok((mv, _))) => (mv, "chosen"),
-                _ => (first, "out of time: first legal move"),
-            };
-            return Ok((engine.machine.moves(engine.role)[mv as usize].clone(), how));
+            // Not compiled (yet), or the compiled machine does not know the
+            // moves played: the reference prover answers, unless the
+            // machine arrives first (it is installed once: this loops at
+            // most twice).
+            if let Some(answer) = self.play_with_prover(deadline, &mut arrivals).await {
+                return Ok(answer);
+            }
         }
-        // Not compiled (yet), or the compiled machine does not know the
-        // moves played: the reference prover answers.
-        Ok(self.play_with_prover(deadline).await)
+    }
+
+    /// The compiled machine's move and how it was chosen; `None` without a
+    /// machine, or while it has not caught up with the match (or cannot).
+    async fn play_with_machine(&mut self, deadline: Instant) -> Option<(Term, &'static str)> {
+        let engine = self.engine.borrow().clone()?;
+        let state = self.catch_up(&engine, deadline)?;
+        let &first = engine.machine.legal_moves(&state, engine.role).first()?;
+        // A move the solver has proven already is answered at once: no
+        // thread to wait for, which a busy machine might run too late.
+        if let Some(mv) = proven_move(&engine.thinker, &state) {
+            return Some((engine.machine.moves(engine.role)[mv as usize].clone(), "proven by the solver"));
+        }
+        let thinker = Arc::clone(&engine.thinker);
+        let think_until = deadline.into_std();
+        let task = tokio::task::spawn_blocking(move || {
+            let mut thinker = lock(&thinker);
+            (thinker.choose(&state, think_until), thinker.evaluation())
+        });
+        let (mv, how) = match timeout_at(deadline, task).await {
+            Ok(Ok((mv, LeafEvaluation::Mobility))) => (mv, "chosen; leaves valued by mobility"),
+            Ok(Ok((mv, _))) => (mv, "chosen"),
+            _ => (first, "out of time: first legal move"),
+        };
+        Some((engine.machine.moves(engine.role)[mv as usize].clone(), how))
     }
 
     /// The compiled machine's current state, once it has followed every joint
@@ -504,24 +545,36 @@ impl Session {
     /// The move the reference prover following the match chooses by flat
     /// Monte Carlo until shortly before the deadline (a random legal move if
     /// no playout finished); if it has not caught up by the deadline, a
-    /// guess.
-    async fn play_with_prover(&mut self, deadline: Instant) -> (Term, &'static str) {
+    /// last resort ([`Session::late_move`]). `None` if a compiled machine
+    /// is installed meanwhile (`arrivals` sees it): the machine answers
+    /// then. (A machine compiled in the middle of a PLAY was not used before
+    /// the next one: in mummymaze1p, compiled just after the start clock,
+    /// the PLAY under way sent the last resort `noop`, illegal.)
+    async fn play_with_prover(
+        &mut self,
+        deadline: Instant,
+        arrivals: &mut tokio::sync::watch::Receiver<Option<Engine>>,
+    ) -> Option<(Term, &'static str)> {
         self.follow_with_prover();
         let follower = self.follower.as_ref().expect("started");
         // A tenth of the time left is kept for answering.
         let now = Instant::now();
         let search_until = (now + deadline.saturating_duration_since(now) * 9 / 10).into_std();
         let question = follower.choose_after(&self.history, search_until);
-        if let Ok(Ok(reply)) = timeout_at(deadline, question).await
+        let reply = tokio::select! {
+            answer = timeout_at(deadline, question) => answer.ok().and_then(Result::ok),
+            Ok(()) = arrivals.changed() => return None,
+        };
+        if let Some(reply) = reply
             && !reply.legal.is_empty()
         {
             self.last_legal = reply.legal;
-            return match reply.best {
+            return Some(match reply.best {
                 Some(mv) => (mv, "reference reasoner: flat Monte Carlo"),
                 None => (self.pick(&self.last_legal), "reference reasoner: random legal move"),
-            };
+            });
         }
-        self.late_move()
+        Some(self.late_move())
     }
 
     /// One of `legal`, drawn from the match's seed and the number of moves
@@ -532,8 +585,13 @@ impl Session {
     }
 
     /// The move to send when the prover's search is late: one the prover
-    /// found legal here, if it has caught up with the match; else one it
-    /// found legal before; else `noop`.
+    /// found legal here, if it has caught up with the match; else, at the
+    /// first PLAY, one of the initial state's (asked at START); else one
+    /// the rules alone prove legal here ([`legal_by_rules`]: in every state,
+    /// or in the initial state at the first PLAY); else one the prover found
+    /// legal before (a guess: it may be illegal now); else, knowing no legal
+    /// move at all, `noop` (a guess, illegal in most games; said so in the
+    /// log).
     fn late_move(&mut self) -> (Term, &'static str) {
         if let Some(legal) = self.follower.as_ref().and_then(|f| f.legal_known_after(&self.history)) {
             let mv = self.pick(&legal);
@@ -545,8 +603,19 @@ impl Session {
         {
             self.last_legal = first.legal;
         }
+        if self.history.is_empty() && !self.last_legal.is_empty() {
+            return (self.pick(&self.last_legal), "reasoner late: a move legal in the initial state");
+        }
+        let proven = if self.history.is_empty() {
+            legal_by_rules(&self.game, &self.role, Where::Initially)
+        } else {
+            self.always_legal.get_or_insert_with(|| legal_by_rules(&self.game, &self.role, Where::Everywhere)).clone()
+        };
+        if !proven.is_empty() {
+            return (self.pick(&proven), "reasoner late: a move the rules prove legal");
+        }
         if self.last_legal.is_empty() {
-            ("noop".parse().expect("a term"), "reasoner late: noop")
+            ("noop".parse().expect("a term"), "reasoner late: noop, no legal move known")
         } else {
             (self.pick(&self.last_legal), "reasoner late: a move legal before")
         }
@@ -645,7 +714,7 @@ mod tests {
         *lock(&player.last_compiled) = Some(Compiled { rules: rules.clone(), machine });
         assert_eq!(start("second").await.unwrap(), "ready");
         let session = player.session("second").expect("the second match runs");
-        let engine = lock(&session.lock().await.engine).clone().expect("a machine at once");
+        let engine = session.lock().await.engine.borrow().clone().expect("a machine at once");
         assert_eq!(engine.machine.roles().len(), 3, "the kept machine plays");
     }
 
@@ -714,6 +783,75 @@ mod tests {
         assert_eq!(probe.await.unwrap().legal, vec!["right".parse::<Term>().unwrap()]);
         let (mv, how) = session.late_move();
         assert_eq!((mv.to_string().as_str(), how), ("right", "reasoner late: a random legal move"));
+    }
+
+    /// A game whose prover is hopelessly slow from state `b` on (the legal
+    /// moves there need a cycle of six edges in the complete graph on 30
+    /// vertices: 7·10⁸ walks, hours), `wait` legal in every state by a bare
+    /// fact, `go` legal in the initial state `a`; the game starts in `init`.
+    fn slow_rules(init: &str) -> String {
+        let mut rules = format!(
+            "(role r) (init {init}) (legal r wait) (<= (legal r go) (true a))
+             (<= (legal r stay) (true b) (cycle ?x))
+             (<= (next b) (true a)) (<= (next b) (true b))
+             (<= (cycle ?a) (e ?a ?b) (e ?b ?c) (e ?c ?d) (e ?d ?f) (e ?f ?g) (e ?g ?a))
+             (<= terminal (true c)) (goal r 0)"
+        );
+        for i in 0..30 {
+            for j in 0..30 {
+                rules.push_str(&format!(" (e {i} {j})"));
+            }
+        }
+        rules
+    }
+
+    /// A PLAY that finds the prover late (its legal moves take hours here)
+    /// and no legal move known sends a move the rules prove legal rather
+    /// than `noop`, illegal here: at the first PLAY (the initial state's
+    /// moves not known either) `wait` or `stay`, later `wait`, a bare fact
+    /// (`stay` depends on the state).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn knowing_no_legal_move_the_player_sends_one_the_rules_prove() {
+        let (_player, session) = prover_only_match(&slow_rules("b"), "r", Duration::from_secs(1)).await;
+        let mut session = session.lock().await;
+        session.play_clock = Duration::ZERO;
+        let (mv, how) = session.play(None, Instant::now()).await.unwrap();
+        // In `b`, `stay` is legal too (a cycle exists: the prover would
+        // list every one), and the rules prove it at once: (e 0 0) six times.
+        assert!(["wait", "stay"].contains(&mv.to_string().as_str()), "{mv}");
+        assert_eq!(how, "reasoner late: a move the rules prove legal");
+        let joint = vec!["wait".parse().unwrap()];
+        let (mv, how) = session.play(Some(joint), Instant::now()).await.unwrap();
+        assert_eq!((mv.to_string().as_str(), how), ("wait", "reasoner late: a move the rules prove legal"));
+    }
+
+    /// A compiled machine installed while a PLAY waits for a late prover
+    /// answers that PLAY. (Before, the PLAY under way waited for the prover
+    /// to its deadline and sent its last resort: in mummymaze1p, compiled
+    /// just after the start clock, an illegal `noop`.) Here the prover
+    /// takes hours for the state after `go`; the stand-in machine, installed
+    /// a moment after the PLAY began, knows `go` and answers `stay`, its
+    /// only legal move there, as the machine does — not `go` or `wait`, the
+    /// prover's last resorts.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_machine_compiled_during_a_play_answers_it() {
+        let (_player, session) = prover_only_match(&slow_rules("a"), "r", Duration::from_secs(30)).await;
+        let stand_in = "(role r) (init a) (<= (legal r go) (true a)) (<= (legal r stay) (true b))
+            (<= (next b) (true a)) (<= (next b) (true b)) (<= terminal (true c)) (goal r 0)";
+        let machine = Machine::compile(&Game::parse(stand_in).unwrap()).unwrap();
+        let thinker = Thinker::new(&machine, 0, Strategy::Random, 1);
+        let engine = Engine { machine, role: 0, thinker: Arc::new(Mutex::new(thinker)) };
+        let mut session = session.lock().await;
+        let slot = session.engine.clone();
+        let install = tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            slot.send_replace(Some(engine));
+        });
+        let go = vec!["go".parse().unwrap()];
+        let (mv, how) = session.play(Some(go), Instant::now()).await.unwrap();
+        install.await.unwrap();
+        assert!(!how.starts_with("reasoner late") && !how.starts_with("reference"), "{mv} ({how})");
+        assert_eq!(mv.to_string(), "stay", "{how}");
     }
 
     /// Without a machine the player searches with the prover: of a winning
