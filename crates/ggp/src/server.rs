@@ -50,6 +50,16 @@ use crate::term::Term;
 use crate::thinker::{Strategy, Thinker};
 use legal_by_rules::{Where, legal_by_rules};
 
+/// The seed of one match's random choices: the player's seed mixed with
+/// the match id and the role played, so that players started alike draw
+/// different moves in the same match (six players of gt_two_thirds_6p, all
+/// with the default seed, once guessed the same number).
+fn match_seed(seed: u64, id: &str, role: &Term) -> u64 {
+    let mix = |h: u64, b: u8| h.rotate_left(5) ^ u64::from(b);
+    let by_id = id.bytes().fold(0u64, mix);
+    seed ^ role.to_string().to_lowercase().bytes().fold(by_id.rotate_left(17) ^ 0x9e37_79b9, mix)
+}
+
 /// How the player behaves.
 #[derive(Debug, Clone)]
 pub struct PlayerConfig {
@@ -340,7 +350,7 @@ impl Player {
                     return Ok("busy".into());
                 }
             }
-            let seed = self.config.seed ^ id.bytes().fold(0u64, |h, b| h.rotate_left(5) ^ u64::from(b));
+            let seed = match_seed(self.config.seed, &id, &role);
             let session = Arc::new(tokio::sync::Mutex::new(Session {
                 role: role.clone(),
                 play_clock,
@@ -679,6 +689,21 @@ mod tests {
 
     fn joint() -> Vec<Term> {
         vec!["step".parse().unwrap(), "noop".parse().unwrap()]
+    }
+
+    /// Players of one match with the same seed draw differently per role,
+    /// the same for the same role however it is spelled, and differently
+    /// from match to match.
+    #[test]
+    fn each_role_of_a_match_has_its_own_seed() {
+        let roles: Vec<Term> = (1..=6).map(|p| format!("player{p}").parse().unwrap()).collect();
+        let mut seeds: Vec<u64> = roles.iter().map(|r| match_seed(7, "m1", r)).collect();
+        assert_eq!(match_seed(7, "m1", &"PLAYER1".parse().unwrap()), seeds[0]);
+        assert_ne!(match_seed(7, "m2", &roles[0]), seeds[0]);
+        assert_ne!(match_seed(8, "m1", &roles[0]), seeds[0]);
+        seeds.sort_unstable();
+        seeds.dedup();
+        assert_eq!(seeds.len(), roles.len());
     }
 
     #[test]
