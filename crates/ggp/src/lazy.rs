@@ -372,8 +372,9 @@ const NO_INDEX: u32 = u32::MAX;
 /// grounded again as asked. Along chess playouts, 256 MB was reached every
 /// 100,000 transitions or so (12 s), and forgetting costs every atom asked
 /// since, grounded again: the next 5 s ran at two thirds of the speed
-/// before. The circuits asked along playouts stop growing at about
-/// 4 million nodes (600 MB): with 384 MB, chess made 17,500–17,700
+/// before. The circuits asked along playouts keep growing for minutes
+/// (after 2 million transitions, 5.5 million nodes and about 900 MB
+/// counted, by about 2 nodes a transition): with 384 MB, chess made 17,500–17,700
 /// transitions per CPU second over a minute against 15,000–15,600 with
 /// 256 MB (and 16,900–18,600 with 512 MB). A player runs two searches,
 /// each with its own grounder, and chess's process is about 650 MB
