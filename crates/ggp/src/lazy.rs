@@ -224,38 +224,116 @@ struct Enumeration {
     /// beside the enumeration's other fields (most enumerations have no
     /// more, and finding them then reads no other place of memory)...
     near: [(u32, NodeId); 2],
-    /// ... and the others, sorted by bit.
-    rests: Vec<(u32, NodeId)>,
+    /// ... and the others: while at most [`DENSE_FROM`], (state bit, node)
+    /// pairs sorted by bit, flattened; past that ([`Enumeration::dense`]),
+    /// one node per candidate, by the candidate's place in the list
+    /// ([`NONE`] where no rest), found without a search (an enumeration of
+    /// chess's threats meets up to 64 attackers' squares over a playout).
+    others: Vec<u32>,
+    /// Whether [`Enumeration::others`] is by the candidates' places.
+    dense: bool,
 }
 
+/// The most rests an enumeration keeps as sorted pairs besides its near
+/// ones; one more and they are kept by candidate instead.
+const DENSE_FROM: usize = 8;
+
 impl Enumeration {
-    /// The rest grounded for the candidate of state bit `bit`, if any.
-    /// `at`: where to start looking in [`Enumeration::rests`] (the
-    /// candidates being met in the order of their bits), moved to where
-    /// `bit`'s rest is or would go.
-    fn rest_of(&self, bit: u32, at: &mut usize) -> Option<NodeId> {
+    /// A new enumeration of the rest `cont` over the candidates `from..to`,
+    /// no rest grounded.
+    fn new(cont: u32, from: u32, to: u32) -> Enumeration {
+        Enumeration { cont, from, to, near: [(NO_BIT, FALSE); 2], others: Vec::new(), dense: false }
+    }
+
+    /// The rest grounded for the candidate of state bit `bit`, the
+    /// `place`-th of the list, if any. `at`: where to start looking among
+    /// the sorted pairs (the candidates being met in the order of their
+    /// bits), moved to where `bit`'s pair is or would go.
+    #[inline(always)]
+    fn rest_of(&self, bit: u32, place: u32, at: &mut usize) -> Option<NodeId> {
         if let Some(&(_, rest)) = self.near.iter().find(|&&(b, _)| b == bit) {
             return Some(rest);
         }
-        *at += self.rests[*at..].partition_point(|&(b, _)| b < bit);
-        self.rests.get(*at).filter(|&&(b, _)| b == bit).map(|&(_, rest)| rest)
+        if self.dense {
+            return self.others.get(place as usize).copied().filter(|&rest| rest != NONE);
+        }
+        let (pairs, _) = self.others.as_chunks::<2>();
+        *at += pairs[*at..].partition_point(|&[b, _]| b < bit);
+        pairs.get(*at).filter(|&&[b, _]| b == bit).map(|&[_, rest]| rest)
     }
 
-    /// Records `rest` as the rest of the candidate of state bit `bit`, at
-    /// `at` in [`Enumeration::rests`] (as [`Enumeration::rest_of`] left
-    /// it) when the near ones are taken.
-    fn add_rest(&mut self, at: usize, bit: u32, rest: NodeId) {
-        match self.near.iter_mut().find(|(b, _)| *b == NO_BIT) {
-            Some(free) => *free = (bit, rest),
-            None => self.rests.insert(at, (bit, rest)),
+    /// Replaces the rest of the candidate of state bit `bit` (the `place`-th
+    /// of the list, at `at` among the sorted pairs, as
+    /// [`Enumeration::rest_of`] found it) by `rest`.
+    fn replace_rest(&mut self, bit: u32, place: u32, at: usize, rest: NodeId) {
+        if let Some(near) = self.near.iter_mut().find(|(b, _)| *b == bit) {
+            near.1 = rest;
+        } else if self.dense {
+            self.others[place as usize] = rest;
+        } else {
+            self.others[2 * at + 1] = rest;
         }
     }
 
-    /// Every rest grounded, as (state bit, node).
-    #[cfg(test)]
-    fn all_rests(&self) -> impl Iterator<Item = (u32, NodeId)> + '_ {
-        self.near.iter().copied().filter(|&(b, _)| b != NO_BIT).chain(self.rests.iter().copied())
+    /// Records `rest` as the rest of the candidate of state bit `bit`, the
+    /// `place`-th of the list `groups` (the enumeration's), at `at` among
+    /// the sorted pairs (as [`Enumeration::rest_of`] left it) when the near
+    /// ones are taken. Returns how many more slots [`Enumeration::others`]
+    /// has when it turns dense.
+    fn add_rest(&mut self, at: usize, bit: u32, place: u32, rest: NodeId, groups: &[Group]) -> usize {
+        if let Some(free) = self.near.iter_mut().find(|(b, _)| *b == NO_BIT) {
+            *free = (bit, rest);
+            return 0;
+        }
+        if self.dense {
+            self.others[place as usize] = rest;
+            return 0;
+        }
+        self.others.splice(2 * at..2 * at, [bit, rest]);
+        if self.others.len() <= 2 * DENSE_FROM {
+            return 0;
+        }
+        let places: u32 = groups.iter().map(|g| g.mask.count_ones()).sum();
+        let mut dense = vec![NONE; places as usize];
+        for &[bit, rest] in self.others.as_chunks::<2>().0 {
+            dense[place_in(groups, bit) as usize] = rest;
+        }
+        self.others = dense;
+        self.dense = true;
+        places as usize
     }
+
+    /// Every rest grounded, as (state bit, node), given the state bits of
+    /// the enumeration's candidates in order (`listed`).
+    #[cfg(test)]
+    fn all_rests(&self, listed: &[u32]) -> Vec<(u32, NodeId)> {
+        let mut all: Vec<(u32, NodeId)> = self.near.iter().copied().filter(|&(b, _)| b != NO_BIT).collect();
+        if self.dense {
+            all.extend(listed.iter().copied().zip(self.others.iter().copied()).filter(|&(_, rest)| rest != NONE));
+        } else {
+            all.extend(self.others.as_chunks::<2>().0.iter().map(|&[b, rest]| (b, rest)));
+        }
+        all
+    }
+}
+
+/// The AND (`all`) or OR of the two nodes `a` and `b`, `a` first.
+fn pair(all: bool, a: NodeId, b: NodeId) -> Gate {
+    if all { Gate::And2(a, b) } else { Gate::Or2(a, b) }
+}
+
+/// The place of state bit `bit` in the candidate list `groups` (which
+/// holds it): how many candidates come before it.
+fn place_in(groups: &[Group], bit: u32) -> u32 {
+    let (word, j) = (bit / 64, bit % 64);
+    let mut place = 0;
+    for g in groups {
+        if g.word == word {
+            return place + (g.mask & ((1u64 << j) - 1)).count_ones();
+        }
+        place += g.mask.count_ones();
+    }
+    place
 }
 
 /// Candidates of an enumeration in one state word: the word's place in
@@ -528,6 +606,9 @@ pub(crate) struct Lazy {
     enumerations: Vec<Enumeration>,
     /// How many rests the enumerations have grounded, all together.
     enumerated_rests: usize,
+    /// How many slots the enumerations kept by candidate have, all
+    /// together ([`Enumeration::dense`]).
+    dense_slots: usize,
     /// The candidate lists of the enumerations, each list's groups together
     /// and sorted by word.
     groups: Vec<Group>,
@@ -688,6 +769,7 @@ impl Lazy {
             cont_values: Vec::new(),
             enumerations: Vec::new(),
             enumerated_rests: 0,
+            dense_slots: 0,
             groups: Vec::new(),
             lists: FastMap::default(),
             lit_masks: lit_masks.into(),
@@ -741,6 +823,7 @@ impl Lazy {
             + self.cont_vars.len() * (std::mem::size_of::<u16>() + std::mem::size_of::<TermId>())
             + self.enumerations.len() * std::mem::size_of::<Enumeration>()
             + self.enumerated_rests * std::mem::size_of::<(u32, NodeId)>()
+            + self.dense_slots * std::mem::size_of::<NodeId>()
             + self.groups.len() * std::mem::size_of::<Group>()
             + self.lists.len() * 96
             + self.atoms.bytes()
@@ -762,6 +845,7 @@ impl Lazy {
         self.cont_values.clear();
         self.enumerations.clear();
         self.enumerated_rests = 0;
+        self.dense_slots = 0;
         self.groups.clear();
         self.lists.clear();
         self.leaves.fill(NONE);
@@ -958,12 +1042,24 @@ impl Lazy {
         let value = match gate {
             Gate::Const(c) => Ok(c),
             Gate::Bit(bit) => Ok(self.bit(bit)),
-            Gate::Not(input) => self.eval(input).map(|v| !v),
-            Gate::And(from, to) => self.eval_all(from, to, true),
-            Gate::Or(from, to) => self.eval_all(from, to, false),
-            Gate::And2(a, b) => self.eval_pair(a, b, true),
-            Gate::Or2(a, b) => self.eval_pair(a, b, false),
-            Gate::Guard(_, rest) => self.input(rest),
+            Gate::Not(input) => {
+                if let Some(c) = self.constant(input) {
+                    self.nodes[node as usize].gate = Gate::Const(!c);
+                }
+                self.eval(input).map(|v| !v)
+            }
+            Gate::And(from, to) => self.eval_all(node, from, to, true),
+            Gate::Or(from, to) => self.eval_all(node, from, to, false),
+            Gate::And2(a, b) => self.eval_pair(node, a, b, true),
+            Gate::Or2(a, b) => self.eval_pair(node, a, b, false),
+            Gate::Guard(bit, rest) => {
+                match self.constant(rest) {
+                    Some(false) => self.nodes[node as usize].gate = Gate::Const(false),
+                    Some(true) => self.nodes[node as usize].gate = Gate::Bit(bit),
+                    None => {}
+                }
+                self.input(rest)
+            }
             Gate::Defer(bit, cont) => {
                 let rest = self.expand(node, bit, cont);
                 rest.and_then(|rest| self.eval(rest))
@@ -995,10 +1091,35 @@ impl Lazy {
         }
     }
 
-    /// Whether both (`all`) or either of `a` and `b` hold, `a` first. An
-    /// input that cannot be evaluated fails the gate only if the other does
-    /// not decide it.
-    fn eval_pair(&mut self, a: NodeId, b: NodeId, all: bool) -> Result<bool, Stop> {
+    /// Whether `node`'s gate is a constant, and which: a gate whose deferred
+    /// rest turned out false, or whose inputs did, is one from then on
+    /// ([`Lazy::expand`]); reading it again is a cache miss for nothing,
+    /// so the gates that read it are folded as they are evaluated (chess:
+    /// ORs of a piece's four directions, three of them false for good).
+    #[inline(always)]
+    fn constant(&self, node: NodeId) -> Option<bool> {
+        match self.nodes[node as usize].gate {
+            Gate::Const(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// Whether both (`all`) or either of `a` and `b` hold, `a` first, for
+    /// the gate `node`. An input that cannot be evaluated fails the gate
+    /// only if the other does not decide it. A constant input is folded
+    /// into the gate: one that decides it makes it that constant, the other
+    /// kind leaves the gate reading the other input twice (the second read
+    /// a memo in the cache).
+    fn eval_pair(&mut self, node: NodeId, a: NodeId, b: NodeId, all: bool) -> Result<bool, Stop> {
+        match (self.constant(a), self.constant(b)) {
+            (Some(c), _) | (_, Some(c)) if c != all => {
+                self.nodes[node as usize].gate = Gate::Const(c);
+                return Ok(c);
+            }
+            (Some(_), _) => self.nodes[node as usize].gate = pair(all, b, b),
+            (_, Some(_)) => self.nodes[node as usize].gate = pair(all, a, a),
+            _ => {}
+        }
         let first = self.input(a);
         if first == Ok(!all) {
             return first;
@@ -1009,24 +1130,74 @@ impl Lazy {
         }
     }
 
-    /// Whether all (`all`) or any of the inputs `from..to` hold, each read
-    /// as by [`Lazy::input`]. An input that cannot be evaluated (the joint
-    /// move without one, a cycle, a limit) fails the gate only if no other
-    /// input decides it.
-    fn eval_all(&mut self, from: u32, to: u32, all: bool) -> Result<bool, Stop> {
+    /// Whether all (`all`) or any of the inputs `from..to` of the gate
+    /// `node` hold, each read as by [`Lazy::input`]. An input that cannot
+    /// be evaluated (the joint move without one, a cycle, a limit) fails
+    /// the gate only if no other input decides it. Constant inputs are
+    /// folded into the gate: one that decides it makes it that constant,
+    /// the others are dropped from its inputs.
+    fn eval_all(&mut self, node: NodeId, from: u32, to: u32, all: bool) -> Result<bool, Stop> {
         let mut failed = None;
+        let mut constants = false;
+        let mut value = Ok(all);
         for k in from..to {
             let input = self.inputs[k as usize];
+            match self.constant(input) {
+                Some(c) if c != all => {
+                    self.nodes[node as usize].gate = Gate::Const(c);
+                    return Ok(c);
+                }
+                Some(_) => {
+                    constants = true;
+                    continue;
+                }
+                None => {}
+            }
             match self.input(input) {
-                Ok(value) if value != all => return Ok(!all),
+                Ok(v) if v != all => {
+                    value = Ok(v);
+                    break;
+                }
                 Ok(_) => {}
                 Err(stop) => failed = failed.or(Some(stop)),
             }
         }
-        match failed {
-            Some(stop) => Err(stop),
-            None => Ok(all),
+        if constants {
+            self.drop_constant_inputs(node, from, to, all);
         }
+        match (value, failed) {
+            (Ok(v), _) if v != all => Ok(v),
+            (_, Some(stop)) => Err(stop),
+            (value, None) => value,
+        }
+    }
+
+    /// Drops the constant inputs from `from..to`, the inputs of the AND
+    /// (`all`) or OR gate `node`: the gate keeps the others, in order, or
+    /// becomes the constant `all` if none is left, or the other constant
+    /// if one input is (an input may have turned constant while the gate
+    /// was evaluated).
+    fn drop_constant_inputs(&mut self, node: NodeId, from: u32, to: u32, all: bool) {
+        let mut kept = from;
+        for k in from..to {
+            let input = self.inputs[k as usize];
+            match self.constant(input) {
+                Some(c) if c != all => {
+                    self.nodes[node as usize].gate = Gate::Const(c);
+                    return;
+                }
+                Some(_) => {}
+                None => {
+                    self.inputs[kept as usize] = input;
+                    kept += 1;
+                }
+            }
+        }
+        self.nodes[node as usize].gate = match (kept - from, all) {
+            (0, _) => Gate::Const(all),
+            (_, true) => Gate::And(from, kept),
+            (_, false) => Gate::Or(from, kept),
+        };
     }
 
     /// The value of the enumeration `enumeration`: whether the rest holds
@@ -1047,17 +1218,29 @@ impl Lazy {
         // Where the next set candidate's rest is, or would go, in the
         // enumeration's rests (sorted by bit, as the candidates are met).
         let mut at = 0;
+        // How many candidates come before the group's.
+        let mut before = 0;
         for g in from..to {
             let Group { word, mask } = self.groups[g];
             let mut set = self.seen[word as usize] & mask;
             while set != 0 {
-                let bit = word * 64 + set.trailing_zeros();
+                let j = set.trailing_zeros();
+                let bit = word * 64 + j;
                 set &= set - 1;
-                let rest = match self.enumerations[e].rest_of(bit, &mut at) {
+                let place = before + (mask & ((1u64 << j) - 1)).count_ones();
+                let rest = match self.enumerations[e].rest_of(bit, place, &mut at) {
+                    // A rest that turned out constant is read from then
+                    // on as the constant's node, which stays in the cache.
+                    Some(rest) if rest > TRUE && self.constant(rest).is_some() => {
+                        let constant = if self.constant(rest) == Some(true) { TRUE } else { FALSE };
+                        self.enumerations[e].replace_rest(bit, place, at, constant);
+                        constant
+                    }
                     Some(rest) => rest,
                     None => match self.expand_matched(cont, self.truths[bit as usize]) {
                         Ok(rest) => {
-                            self.enumerations[e].add_rest(at, bit, rest);
+                            let list = &self.groups[from..to];
+                            self.dense_slots += self.enumerations[e].add_rest(at, bit, place, rest, list);
                             self.enumerated_rests += 1;
                             rest
                         }
@@ -1073,6 +1256,7 @@ impl Lazy {
                     Err(stop) => failed = failed.or(Some(stop)),
                 }
             }
+            before += mask.count_ones();
         }
         match failed {
             Some(stop) => Err(stop),
@@ -1666,7 +1850,7 @@ impl Lazy {
         }
         let cont = if f.left.is_empty() { NO_CONT } else { self.cont(Some(lit), f)? };
         let enumeration = self.enumerations.len() as u32;
-        self.enumerations.push(Enumeration { cont, from, to, near: [(NO_BIT, FALSE); 2], rests: Vec::new() });
+        self.enumerations.push(Enumeration::new(cont, from, to));
         match self.gate(Gate::Enumerate(enumeration), &[]) {
             Ok(node) => self.conclude(node, f),
             Err(stop) => {
@@ -2509,6 +2693,11 @@ mod tests {
                 .flat_map(|g| (0..64).filter(move |j| g.mask >> j & 1 == 1).map(move |j| g.word * 64 + j))
                 .collect()
         }
+
+        /// The rests grounded for `enumeration`, as (state bit, node).
+        fn rests(&self, enumeration: &Enumeration) -> Vec<(u32, NodeId)> {
+            enumeration.all_rests(&self.listed(enumeration))
+        }
     }
 
     /// The atom `(name args…)` of constants, interned in `setup`'s store.
@@ -2524,6 +2713,85 @@ mod tests {
     /// joint move is given (and answered when one is); the atoms around
     /// them, recursion without a ground cycle and negation of a
     /// declined-free atom included, are answered.
+    /// Random circuits over four state bits and the constants, of every
+    /// kind of gate that folds, evaluated state after state: each gate's
+    /// value stays that of the circuit as it was made (evaluated here
+    /// directly), while the gates that read constants are folded.
+    #[test]
+    fn gates_fold_constant_inputs_and_keep_their_values() {
+        let game = Game::parse(
+            "(role r) (init (on a)) (<= (legal r (go ?x)) (true (on ?x))) (<= (next (on ?x)) (does r (go ?x)))
+             (<= terminal (true (on d))) (goal r 100)",
+        )
+        .unwrap();
+        let mut setup = Setup::new(&game);
+        let base: Vec<TermId> = ["a", "b", "c", "d"].iter().map(|x| atom(&mut setup, "on", &[x])).collect();
+        let mut lazy = Lazy::new(&setup.rules, &setup.statics, &setup.program.store, &base);
+        let mut rng = SmallRng::seed_from_u64(5);
+        // Nodes as made, to evaluate directly: their gates are copied before
+        // any evaluation folds them.
+        let mut nodes: Vec<NodeId> = vec![FALSE, TRUE];
+        nodes.extend((0..4).map(|bit| lazy.leaf(bit).unwrap()));
+        for _ in 0..400 {
+            let pick = |rng: &mut SmallRng| nodes[rng.random_range(0..nodes.len())];
+            let node = match rng.random_range(0..5) {
+                0 => {
+                    let input = pick(&mut rng);
+                    lazy.gate(Gate::Not(input), &[]).unwrap()
+                }
+                1 => {
+                    let (bit, input) = (rng.random_range(0..4), pick(&mut rng));
+                    lazy.gate(Gate::Guard(bit, input), &[]).unwrap()
+                }
+                kind => {
+                    let inputs: Vec<NodeId> = (0..rng.random_range(2..6)).map(|_| pick(&mut rng)).collect();
+                    let gate = if kind == 2 { Gate::And(0, 0) } else { Gate::Or(0, 0) };
+                    lazy.gate(gate, &inputs).unwrap()
+                }
+            };
+            nodes.push(node);
+        }
+        let made = lazy.clone();
+        fn direct(lazy: &Lazy, node: NodeId, state: u64) -> bool {
+            let bit = |b: u32| state >> b & 1 == 1;
+            match lazy.nodes[node as usize].gate {
+                Gate::Const(c) => c,
+                Gate::Bit(b) => bit(b),
+                Gate::Not(a) => !direct(lazy, a, state),
+                Gate::Guard(b, a) => bit(b) && direct(lazy, a, state),
+                Gate::And2(a, b) => direct(lazy, a, state) && direct(lazy, b, state),
+                Gate::Or2(a, b) => direct(lazy, a, state) || direct(lazy, b, state),
+                Gate::And(from, to) => lazy.inputs[from as usize..to as usize].iter().all(|&a| direct(lazy, a, state)),
+                Gate::Or(from, to) => lazy.inputs[from as usize..to as usize].iter().any(|&a| direct(lazy, a, state)),
+                other => panic!("no such gate made here: {other:?}"),
+            }
+        }
+        for step in 0..60 {
+            let state = rng.random_range(0..16u64);
+            lazy.begin_state();
+            lazy.seen[0] = state;
+            for &node in nodes.iter().rev() {
+                let expected = direct(&made, node, state);
+                assert_eq!(lazy.eval(node), Ok(expected), "state {step} ({state:04b}), node {node}");
+            }
+        }
+        let folded = (0..lazy.nodes.len())
+            .filter(|&n| std::mem::discriminant(&lazy.nodes[n].gate) != std::mem::discriminant(&made.nodes[n].gate))
+            .count();
+        let shorter = (0..lazy.nodes.len())
+            .filter(|&n| match (lazy.nodes[n].gate, made.nodes[n].gate) {
+                (Gate::And(a, b), Gate::And(c, d)) | (Gate::Or(a, b), Gate::Or(c, d)) => b - a < d - c,
+                _ => false,
+            })
+            .count();
+        eprintln!("{folded} gates folded to another kind, {shorter} with fewer inputs, of {}", nodes.len());
+        assert!(folded > 40 && shorter > 10, "{folded} folded, {shorter} shorter");
+        let bits = (0..lazy.nodes.len())
+            .filter(|&n| matches!((lazy.nodes[n].gate, made.nodes[n].gate), (Gate::Bit(_), Gate::Guard(..))))
+            .count();
+        assert!(bits > 0, "a guard of a true rest is its bit");
+    }
+
     #[test]
     fn cycles_and_moves_are_declined() {
         let game = Game::parse(
@@ -2703,7 +2971,7 @@ mod tests {
         let ever_set = ever_set[0];
         assert!(held > 50 && not_held > 50, "{held} held, {not_held} not");
         assert!(lazy.enumerations.iter().any(|e| lazy.listed(e).len() >= 36), "an enumeration of the whole board");
-        let rests: Vec<u32> = lazy.enumerations.iter().flat_map(|e| e.all_rests().map(|(bit, _)| bit)).collect();
+        let rests: Vec<u32> = lazy.enumerations.iter().flat_map(|e| lazy.rests(e)).map(|(bit, _)| bit).collect();
         assert!(rests.iter().all(|&bit| ever_set >> bit & 1 == 1), "a rest grounded only once its bit is set");
         let candidates: usize = lazy.enumerations.iter().map(|e| lazy.listed(e).len()).sum();
         let (grounded, saved) = (rests.len(), candidates - rests.len());
@@ -2785,17 +3053,21 @@ mod tests {
             let listed = lazy.listed(e);
             assert!(listed == board || rows.contains(&listed), "a list is the board or a row: {listed:?}");
             assert!(
-                e.all_rests()
+                lazy.rests(e)
+                    .into_iter()
                     .all(|(bit, _)| ever_set[bit as usize / 64] >> (bit % 64) & 1 == 1 && listed.contains(&bit)),
                 "a rest only for a candidate set in some state"
             );
-            assert!(e.rests.windows(2).all(|w| w[0].0 < w[1].0), "rests sorted by bit");
-            let mut bits: Vec<u32> = e.all_rests().map(|(bit, _)| bit).collect();
+            let pairs = e.others.as_chunks::<2>().0;
+            assert!(e.dense || pairs.windows(2).all(|w| w[0][0] < w[1][0]), "rests sorted by bit");
+            assert!(!e.dense || e.others.len() == listed.len(), "a rest's place for each candidate");
+            let mut bits: Vec<u32> = lazy.rests(e).into_iter().map(|(bit, _)| bit).collect();
             bits.sort_unstable();
             assert!(bits.windows(2).all(|w| w[0] < w[1]), "one rest per candidate: {bits:?}");
         }
-        assert!(lazy.enumerations.iter().any(|e| !e.rests.is_empty()), "some enumeration has more than two rests");
-        assert!(lazy.enumerations.iter().any(|e| e.all_rests().next().is_some()), "some rest grounded");
+        assert!(lazy.enumerations.iter().any(|e| !e.dense && !e.others.is_empty()), "some with more than two rests");
+        assert!(lazy.enumerations.iter().any(|e| e.dense), "some with rests kept by candidate");
+        assert!(lazy.enumerations.iter().any(|e| !lazy.rests(e).is_empty()), "some rest grounded");
         assert!(board.iter().any(|&bit| bit >= 64), "the board spans more than one word");
     }
 
