@@ -1053,10 +1053,13 @@ impl Lazy {
             Gate::And2(a, b) => self.eval_pair(node, a, b, true),
             Gate::Or2(a, b) => self.eval_pair(node, a, b, false),
             Gate::Guard(bit, rest) => {
-                match self.constant(rest) {
-                    Some(false) => self.nodes[node as usize].gate = Gate::Const(false),
-                    Some(true) => self.nodes[node as usize].gate = Gate::Bit(bit),
-                    None => {}
+                match self.nodes[rest as usize].gate {
+                    Gate::Const(false) => self.nodes[node as usize].gate = Gate::Const(false),
+                    Gate::Const(true) => self.nodes[node as usize].gate = Gate::Bit(bit),
+                    // The same bit twice (an asked atom's rule and its
+                    // deferred rest both behind the moving piece's square).
+                    Gate::Guard(inner, next) if inner == bit => self.nodes[node as usize].gate = Gate::Guard(bit, next),
+                    _ => {}
                 }
                 self.input(rest)
             }
