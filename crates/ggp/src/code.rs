@@ -52,7 +52,7 @@ use crate::limits::{Limits, OutOfLimits, unlimited};
 
 /// A test on one word: all `pos` bits set, all `neg` bits clear, and (when
 /// `any` is not zero) at least one `any` bit set.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Clause {
     pub(crate) word: u32,
     /// Whether this is the last clause of its term (set by [`Code`]).
@@ -72,7 +72,7 @@ impl Clause {
 }
 
 /// A node: its output bit and the range of its clauses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Node {
     pub(crate) word: u32,
     pub(crate) mask: u64,
@@ -84,7 +84,7 @@ pub(crate) struct Node {
 /// nodes that all require some bits (a *guard*: every bit of `mask` in word
 /// `word` of each of its two tests): when one is clear they are all false and
 /// are not evaluated (the legal moves of a role not in control).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Step {
     Node(u32),
     Fixpoint { first: u32, end: u32 },

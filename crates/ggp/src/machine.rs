@@ -442,12 +442,51 @@ enum SpecCache {
     /// Indexed directly by the joint move's mixed-radix number (allocated
     /// on first use).
     Dense { radix: Vec<u32>, size: usize, specs: Vec<Option<Box<Spec>>> },
-    /// By joint move, for games with too many joint moves to index: a joint
+    /// By the joint move's mixed-radix number, for games with too many joint
+    /// moves to index but few enough to number in a `u64` (chess): a joint
     /// move is specialised the second time it is played (`None` after the
     /// first), since most of a large game's joint moves are played once in
     /// a while and specialising costs more than running the general program
-    /// once.
+    /// once. The number is the key itself, so a lookup reads no key stored
+    /// elsewhere (a cache miss per transition with boxed keys).
+    Numbered { radix: Vec<u32>, specs: FastMap<u64, Option<Box<Spec>>> },
+    /// By joint move, as [`SpecCache::Numbered`], for games whose joint
+    /// moves are too many to number in a `u64`.
     Sparse(FastMap<Box<[u32]>, Option<Box<Spec>>>),
+}
+
+/// Applies the specialisation of `key` in `specs` (a
+/// [`SpecCache::Numbered`] or [`SpecCache::Sparse`] cache) by `apply`,
+/// built by `build` the second time the key is asked for; the first time
+/// remembers the key (as `owned` makes it, while the cache holds fewer than
+/// [`MAX_SPECS`]) and applies nothing. Whether it applied one.
+fn apply_cached<K, Q>(
+    specs: &mut FastMap<K, Option<Box<Spec>>>,
+    key: &Q,
+    owned: impl FnOnce() -> K,
+    build: impl FnOnce() -> Spec,
+    apply: impl FnOnce(&Spec),
+) -> bool
+where
+    K: std::hash::Hash + Eq + std::borrow::Borrow<Q>,
+    Q: std::hash::Hash + Eq + ?Sized,
+{
+    match specs.get_mut(key) {
+        Some(slot) => apply(slot.get_or_insert_with(|| Box::new(build()))),
+        None => {
+            if specs.len() < MAX_SPECS {
+                specs.insert(owned(), None);
+            }
+            return false;
+        }
+    }
+    true
+}
+
+/// The mixed-radix number of `joint` (a move number per role) under `radix`
+/// (each role's number of moves), which the caller knows to fit.
+fn joint_number(radix: &[u32], joint: &[u32]) -> u64 {
+    joint.iter().zip(radix).fold(0u64, |k, (&mv, &r)| k * u64::from(r) + u64::from(mv))
 }
 
 /// Working memory for reasoning about states of one [`Machine`]: holds a
@@ -486,9 +525,10 @@ impl Evaluator {
     pub fn new(machine: &Machine) -> Evaluator {
         let c = &machine.0.circuit;
         let radix: Vec<u32> = machine.0.moves.iter().map(|m| m.len().max(1) as u32).collect();
-        let product = radix.iter().try_fold(1usize, |acc, &r| acc.checked_mul(r as usize).filter(|&p| p <= 1 << 16));
+        let product = radix.iter().try_fold(1u64, |acc, &r| acc.checked_mul(u64::from(r)));
         let specs = match product {
-            Some(size) => SpecCache::Dense { radix, size, specs: Vec::new() },
+            Some(size) if size <= 1 << 16 => SpecCache::Dense { radix, size: size as usize, specs: Vec::new() },
+            Some(_) => SpecCache::Numbered { radix, specs: FastMap::default() },
             None => SpecCache::Sparse(FastMap::default()),
         };
         let mut e = Evaluator {
@@ -640,56 +680,35 @@ impl Evaluator {
     fn run_next(&mut self, joint: &[u32]) {
         let c = &self.m.0.circuit;
         let next_word = c.next_word as usize;
-        let key = match &self.specs {
-            SpecCache::Dense { radix, .. } => {
-                let mut k = 0usize;
-                for (r, &mv) in joint.iter().enumerate() {
-                    k = k * radix[r] as usize + mv as usize;
-                }
-                Some(k)
-            }
-            SpecCache::Sparse(_) => None,
-        };
-        let spec: Option<&Spec> = match (&mut self.specs, key) {
-            (SpecCache::Dense { specs, size, .. }, Some(k)) => {
+        let (m, specializer, bits) = (&self.m, &mut self.specializer, &mut self.bits);
+        let mut build = || Self::build_spec(m, specializer, joint);
+        let mut apply = |spec: &Spec| spec.apply(bits, next_word);
+        let applied = match &mut self.specs {
+            SpecCache::Dense { radix, size, specs } => {
+                let k = joint_number(radix, joint) as usize;
                 if specs.is_empty() {
                     specs.resize_with(*size, || None);
                 }
-                if specs[k].is_none() {
-                    specs[k] = Some(Box::new(Self::build_spec(&self.m, &mut self.specializer, joint)));
-                }
-                specs[k].as_deref()
+                apply(specs[k].get_or_insert_with(|| Box::new(build())));
+                true
             }
-            (SpecCache::Sparse(map), _) => match map.get_mut(joint) {
-                Some(slot) => {
-                    if slot.is_none() {
-                        *slot = Some(Box::new(Self::build_spec(&self.m, &mut self.specializer, joint)));
-                    }
-                    slot.as_deref()
-                }
-                None => {
-                    if map.len() < MAX_SPECS {
-                        map.insert(joint.into(), None);
-                    }
-                    None
-                }
-            },
-            _ => None,
+            SpecCache::Numbered { radix, specs } => {
+                let k = joint_number(radix, joint);
+                apply_cached(specs, &k, || k, build, apply)
+            }
+            SpecCache::Sparse(specs) => apply_cached(specs, joint, || joint.into(), build, apply),
         };
-        match spec {
-            Some(spec) => spec.apply(&mut self.bits, next_word),
-            None => {
-                // The general program: the does bits, then every next node.
-                let does = c.state_words as usize..(c.state_words + c.does_words) as usize;
-                self.bits[does].iter_mut().for_each(|w| *w = 0);
-                self.bits[next_word..next_word + c.state_words as usize].iter_mut().for_each(|w| *w = 0);
-                for (r, &mv) in joint.iter().enumerate() {
-                    if let Some(bit) = self.m.0.infos[r].get(mv as usize).and_then(|i| i.does_bit) {
-                        self.bits[(bit / 64) as usize] |= 1 << (bit % 64);
-                    }
+        if !applied {
+            // The general program: the does bits, then every next node.
+            let does = c.state_words as usize..(c.state_words + c.does_words) as usize;
+            self.bits[does].iter_mut().for_each(|w| *w = 0);
+            self.bits[next_word..next_word + c.state_words as usize].iter_mut().for_each(|w| *w = 0);
+            for (r, &mv) in joint.iter().enumerate() {
+                if let Some(bit) = self.m.0.infos[r].get(mv as usize).and_then(|i| i.does_bit) {
+                    self.bits[(bit / 64) as usize] |= 1 << (bit % 64);
                 }
-                c.next.run(&mut self.bits);
             }
+            c.next.run(&mut self.bits);
         }
     }
 
@@ -1096,12 +1115,12 @@ mod tests {
                     joint.push(e.random_legal_move(r, &mut rng).expect("a legal move"));
                 }
                 let kind = match &e.specs {
-                    SpecCache::Sparse(map) => match map.get(&joint[..]) {
+                    SpecCache::Numbered { radix, specs } => match specs.get(&joint_number(radix, &joint)) {
                         Some(Some(_)) => 1,
                         Some(None) => 2,
                         None => 3,
                     },
-                    SpecCache::Dense { .. } => unreachable!("chess has too many joint moves to index"),
+                    _ => unreachable!("chess has too many joint moves to index, few enough to number"),
                 };
                 time(0, states, &mut || {
                     if let Some(oracle) = e.oracle.as_mut().filter(|o| o.reads_move()) {

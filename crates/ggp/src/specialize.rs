@@ -19,14 +19,41 @@
 //! a bit such a unit folded differently, and reuses the other units' folds
 //! and their assembly. From no `does` bit, every chess move reached about
 //! 840 of the 4,777 units (that some piece moved, and what follows on every
-//! square); from the reference, about 120.
+//! square); from the reference, about 120. A [`Spec`] shares the
+//! reference's masks and copies with every other (chess's 586 copied bits,
+//! about 190 word copies, 4.6 KB, were each move's own) and keeps only the
+//! words its refolded units change, its own copies and its residual nodes.
 
-use crate::code::{Clause, Code, Step, TermBuilder};
+use crate::code::{Clause, Code, Node, Step, TermBuilder};
 use crate::hash::FastMap;
+use std::sync::Arc;
 
-/// The next state for one joint move.
+/// The next state for one joint move: the reference's fold, shared by every
+/// joint move a [`Specializer`] specialises, patched where this move's fold
+/// differs from it.
 #[derive(Debug, Clone)]
 pub(crate) struct Spec {
+    /// The reference's masks and copies, shared (in chess, about 190
+    /// copies of `(next (check …))` bits from the oracle's inputs: read by
+    /// every joint move, so they stay in the cache, where a copy per move
+    /// did not).
+    pub(crate) shared: Arc<SharedFold>,
+    /// The words of the next region where this move's fold differs from the
+    /// reference's, in order.
+    pub(crate) patches: Box<[Patch]>,
+    /// Bits copied from elsewhere besides the shared ones, a word's worth at
+    /// a time.
+    pub(crate) moves: Box<[WordMove]>,
+    /// Nodes that still depend on the state; they write the next region.
+    /// Shared with every other joint move whose residual nodes are the
+    /// same (in chess, 5,661 joint moves had 676 residual programs).
+    pub(crate) residual: Option<Arc<Code>>,
+}
+
+/// The part of the reference's fold (see [`Specializer::reference`]) every
+/// [`Spec`] starts from.
+#[derive(Debug, Clone)]
+pub(crate) struct SharedFold {
     /// Per state word: the bits copied in place.
     pub(crate) keep: Box<[u64]>,
     /// Per state word: the bits set whatever the state.
@@ -34,8 +61,22 @@ pub(crate) struct Spec {
     /// Bits copied from elsewhere (another position of the state, or an
     /// input the oracle answered), a word's worth at a time.
     pub(crate) moves: Box<[WordMove]>,
-    /// Nodes that still depend on the state; they write the next region.
-    pub(crate) residual: Option<Code>,
+}
+
+/// A word of the next region where a joint move's fold differs from the
+/// reference's: `next = next & !clear | state & keep | set`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Patch {
+    /// The word, by its offset in the next region.
+    pub(crate) word: u32,
+    /// The bits of the units this move refolds that the reference's fold
+    /// wrote (kept, set or copied): cleared before this move's own are
+    /// written.
+    pub(crate) clear: u64,
+    /// The bits copied in place.
+    pub(crate) keep: u64,
+    /// The bits set whatever the state.
+    pub(crate) set: u64,
 }
 
 /// Copies of next-region bits from bits of one source word that lie at
@@ -308,7 +349,17 @@ pub(crate) struct Specializer {
     reference: Option<Vec<u32>>,
     /// [`Specializer::folded`] assembled.
     base: Assembly,
+    /// What every [`Spec`] shares: [`Specializer::base`]'s masks and
+    /// copies (set with the reference).
+    shared: Arc<SharedFold>,
+    /// The residual programs of the [`Spec`]s made so far, by their nodes,
+    /// clauses and steps (what the program runs is sealed from them alone).
+    residuals: FastMap<ResidualKey, Arc<Code>>,
 }
+
+/// A residual program's nodes, clauses and steps: the key
+/// [`Specializer::residuals`] shares programs by.
+type ResidualKey = (Vec<Node>, Vec<Clause>, Vec<Step>);
 
 impl Specializer {
     /// Folds `next` (the next-state program, writing the next region of
@@ -383,6 +434,8 @@ impl Specializer {
             computed,
             reference: None,
             base: Assembly::default(),
+            shared: Arc::new(SharedFold { keep: Box::new([]), set: Box::new([]), moves: Box::new([]) }),
+            residuals: FastMap::default(),
         };
         s.folded = s
             .units
@@ -411,6 +464,7 @@ impl Specializer {
             self.known_val = known_val;
             self.reference = Some(does_on.to_vec());
             self.base = self.base_assembly();
+            self.shared = Arc::new(self.shared_fold());
             return self.assemble(&[]);
         }
         self.assemble(&refolded)
@@ -429,6 +483,25 @@ impl Specializer {
             }
         }
         base
+    }
+
+    /// The masks and copies of [`Specializer::base`], which every [`Spec`]
+    /// shares.
+    fn shared_fold(&self) -> SharedFold {
+        let moves: Vec<(u32, u32)> = self
+            .base
+            .others
+            .iter()
+            .filter_map(|&u| match self.folded[u as usize] {
+                Folded::Move(src, dst) => Some((src, dst)),
+                _ => None,
+            })
+            .collect();
+        SharedFold {
+            keep: self.base.keep.clone().into_boxed_slice(),
+            set: self.base.set.clone().into_boxed_slice(),
+            moves: word_moves(&moves).into_boxed_slice(),
+        }
     }
 
     /// The units whose fold changes from the reference's (or from no `does`
@@ -489,22 +562,38 @@ impl Specializer {
 
     /// The [`Spec`] of every unit's fold for the reference's `does` bits
     /// (see [`Specializer::folded`]), except the units of `refolded` (in
-    /// order), which folded as given.
-    fn assemble(&self, refolded: &[(u32, Folded)]) -> Spec {
+    /// order), which folded as given: the shared fold, patched in the words
+    /// where a refolded unit's bit was written by the reference's fold or is
+    /// kept or set by its own, plus the refolded units' copies.
+    fn assemble(&mut self, refolded: &[(u32, Folded)]) -> Spec {
         let in_next = |word: u32| self.region.holds(word);
-        let (mut keep, mut set) = (self.base.keep.clone(), self.base.set.clone());
+        let words = self.region.state_words as usize;
+        let (mut clear, mut keep, mut set) = (vec![0u64; words], vec![0u64; words], vec![0u64; words]);
+        let at = |dst: u32| ((dst / 64) as usize, 1u64 << (dst % 64));
         for (u, folded) in refolded {
             match self.folded[*u as usize] {
-                Folded::Set(dst) => set[(dst / 64) as usize] &= !(1 << (dst % 64)),
-                Folded::Keep(dst) => keep[(dst / 64) as usize] &= !(1 << (dst % 64)),
+                Folded::Set(dst) | Folded::Keep(dst) | Folded::Move(_, dst) => {
+                    let (w, m) = at(dst);
+                    clear[w] |= m;
+                }
                 _ => {}
             }
             match *folded {
-                Folded::Set(dst) => set[(dst / 64) as usize] |= 1 << (dst % 64),
-                Folded::Keep(dst) => keep[(dst / 64) as usize] |= 1 << (dst % 64),
+                Folded::Set(dst) => {
+                    let (w, m) = at(dst);
+                    set[w] |= m;
+                }
+                Folded::Keep(dst) => {
+                    let (w, m) = at(dst);
+                    keep[w] |= m;
+                }
                 _ => {}
             }
         }
+        let patches: Box<[Patch]> = (0..words)
+            .filter(|&w| clear[w] | keep[w] | set[w] != 0)
+            .map(|w| Patch { word: w as u32, clear: clear[w], keep: keep[w], set: set[w] })
+            .collect();
         let mut moves = Vec::new();
         // Residual nodes, in order, as (output bit, terms, group).
         let mut residual: Vec<(u32, &[TermBuilder], Option<usize>)> = Vec::new();
@@ -523,7 +612,11 @@ impl Specializer {
                 }
                 (Some(&&o), _) => {
                     others.next();
-                    (o, &self.folded[o as usize])
+                    match &self.folded[o as usize] {
+                        // Among the shared copies.
+                        Folded::Move(..) => continue,
+                        folded => (o, folded),
+                    }
                 }
                 (None, Some(&(c, f))) => {
                     changed.next();
@@ -590,13 +683,16 @@ impl Specializer {
                 }
             }
         }
-        code.seal();
-        Spec {
-            keep: keep.into_boxed_slice(),
-            set: set.into_boxed_slice(),
-            moves: word_moves(&moves).into_boxed_slice(),
-            residual: (!code.nodes.is_empty()).then_some(code),
-        }
+        let moves = word_moves(&moves).into_boxed_slice();
+        let residual = (!code.nodes.is_empty()).then(|| {
+            let key = (code.nodes.clone(), code.clauses.clone(), code.steps.clone());
+            let shared = self.residuals.entry(key).or_insert_with(|| {
+                code.seal();
+                Arc::new(code)
+            });
+            Arc::clone(shared)
+        });
+        Spec { shared: Arc::clone(&self.shared), patches, moves, residual }
     }
 }
 
@@ -604,8 +700,16 @@ impl Spec {
     /// Writes the next state of the state in `bits` into the next region.
     #[inline]
     pub(crate) fn apply(&self, bits: &mut [u64], next_word: usize) {
-        for (w, (&keep, &set)) in self.keep.iter().zip(self.set.iter()).enumerate() {
+        let shared = &*self.shared;
+        for (w, (&keep, &set)) in shared.keep.iter().zip(shared.set.iter()).enumerate() {
             bits[next_word + w] = (bits[w] & keep) | set;
+        }
+        for m in shared.moves.iter() {
+            bits[next_word + m.dst as usize] |= (bits[m.src as usize] & m.mask).rotate_left(m.rotate);
+        }
+        for p in self.patches.iter() {
+            let w = p.word as usize;
+            bits[next_word + w] = (bits[next_word + w] & !p.clear) | (bits[w] & p.keep) | p.set;
         }
         for m in self.moves.iter() {
             bits[next_word + m.dst as usize] |= (bits[m.src as usize] & m.mask).rotate_left(m.rotate);
@@ -736,7 +840,13 @@ mod tests {
                     (0..rng.random_range(0..=3)).map(|_| DOES_WORD * 64 + rng.random_range(0..14)).collect();
                 refolded_from_reference += usize::from(specializer.reference.is_some());
                 let spec = specializer.specialize(&code, &on);
-                copies += spec.moves.iter().map(|m| m.mask.count_ones() as usize).sum::<usize>();
+                copies += spec
+                    .shared
+                    .moves
+                    .iter()
+                    .chain(spec.moves.iter())
+                    .map(|m| m.mask.count_ones() as usize)
+                    .sum::<usize>();
                 for _ in 0..20 {
                     let mut memory: Vec<u64> = (0..TOTAL_WORDS).map(|_| rng.random()).collect();
                     memory[DOES_WORD as usize] = on.iter().fold(0, |w, &bit| w | 1 << (bit % 64));
