@@ -54,7 +54,11 @@ pub enum LeafEvaluation {
     /// A few plies of playout (none by default), then each role's lead in
     /// mobility (legal moves) over the last states, scored strictly between
     /// the worst and the best goal, so that proven values always outrank it
-    /// (see [`crate::MobilityWindow`]).
+    /// (see [`crate::MobilityWindow`]). More moves count as better until
+    /// the playouts show beyond chance that fewer moves win (and back again
+    /// if they later show the opposite); while that is not settled, a fifth
+    /// of the states the search visits go to playouts to the end that
+    /// measure it ([`crate::PlayoutProfile::mobility_settled`]).
     Mobility,
     /// Playouts until measured in a game of two or more roles (at least
     /// half a second of searching), then mobility for good when a move's

@@ -186,6 +186,13 @@ pub struct Mcts {
     evaluation: Option<LeafEvaluation>,
     /// Wall time spent searching with playouts to the end.
     playout_time: Duration,
+    /// Mobility counts fewer moves as better: the playouts last showed,
+    /// beyond chance, that the side with fewer moves wins (until they show
+    /// the opposite; more moves count as better until either is shown).
+    inverted: bool,
+    /// The way mobility was counted in the trees' values (`Some(inverted)`),
+    /// once a search has valued leaves by mobility.
+    valued_inverted: Option<bool>,
 }
 
 impl Mcts {
@@ -203,7 +210,16 @@ impl Mcts {
         let trees = (0..threads as u64)
             .map(|i| Tree::new(Evaluator::new(machine), &each, seed ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15)))
             .collect();
-        Mcts { config, trees, current: 0, iterations: 0, evaluation: None, playout_time: Duration::ZERO }
+        Mcts {
+            config,
+            trees,
+            current: 0,
+            iterations: 0,
+            evaluation: None,
+            playout_time: Duration::ZERO,
+            inverted: false,
+            valued_inverted: None,
+        }
     }
 
     /// The settings.
@@ -252,9 +268,18 @@ impl Mcts {
         }
     }
 
+    /// Whether the mobility evaluation counts fewer moves as better: the
+    /// playouts measured so far (before the switch to mobility, and the
+    /// share still run after it) last showed beyond chance that the side
+    /// with fewer moves wins.
+    pub fn mobility_inverted(&self) -> bool {
+        self.inverted
+    }
+
     /// Chooses the leaf evaluation before a search of `time` (none for a
     /// search by a number of iterations: those depend on no clock) and sets
-    /// it in the trees.
+    /// it in the trees, with the way mobility points as the playouts have
+    /// shown it so far.
     fn prepare_evaluation(&mut self, time: Option<Duration>) {
         if self.evaluation.is_none()
             && let Some(time) = time
@@ -282,11 +307,29 @@ impl Mcts {
         }
         let evaluation = self.evaluation();
         // Mobility counts fewer moves as better where the playouts have
-        // shown that the side with fewer moves wins.
-        let inverted = evaluation == LeafEvaluation::Mobility && self.profile().fewer_moves_win();
+        // shown that the side with fewer moves wins, and more again where
+        // they later show the opposite; until it is settled, the trees keep
+        // measuring it with a share of their playouts.
+        let profile = self.profile();
+        if profile.fewer_moves_win() {
+            self.inverted = true;
+        } else if profile.more_moves_win() {
+            self.inverted = false;
+        }
+        if evaluation == LeafEvaluation::Mobility {
+            // The trees' values were taken with mobility pointing the other
+            // way: wrong, and they would outweigh the new ones for many
+            // moves.
+            if self.valued_inverted.is_some_and(|was| was != self.inverted) {
+                self.clear();
+            }
+            self.valued_inverted = Some(self.inverted);
+        }
+        let measuring = !profile.mobility_settled();
         for tree in &mut self.trees {
             tree.set_evaluation(evaluation);
-            tree.set_mobility_inverted(inverted);
+            tree.set_mobility_inverted(self.inverted);
+            tree.set_measuring(measuring);
         }
     }
 
@@ -557,7 +600,7 @@ fn choose_move(stats: &[MoveStatistics], proven: Option<&[u8]>, role: usize) -> 
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::game::Game;
 
@@ -602,6 +645,70 @@ mod tests {
         mcts.search(&start, 0, Instant::now() + Duration::from_millis(700));
         mcts.search(&start, 0, Instant::now() + Duration::from_millis(5));
         (mcts.evaluation(), mcts.profile())
+    }
+
+    /// Two roles take turns taking one of their own eight cells, or two
+    /// adjacent ones; the game ends when a role has taken all of its own.
+    /// With `fewer_win`, that role wins (the side with fewer moves left is
+    /// ahead, as in amazonsSuicide); otherwise it loses.
+    pub(crate) fn stocks(fewer_win: bool) -> Machine {
+        let cells: String = (1..=8).map(|c| format!("(index {c}) ")).collect();
+        let succ: String = (1..8).map(|c| format!("(succ {c} {}) ", c + 1)).collect();
+        let (out, not_out) = ("(out ?p)", "(not (out ?p))");
+        let (winner, loser) = if fewer_win { (out, not_out) } else { (not_out, out) };
+        let text = format!(
+            "(role a) (role b) (init (control a)) {cells} {succ}
+             (<= (legal ?p (take ?c)) (true (control ?p)) (index ?c) (not (true (gone ?p ?c))))
+             (<= (legal ?p (take2 ?c)) (true (control ?p)) (succ ?c ?d)
+                 (not (true (gone ?p ?c))) (not (true (gone ?p ?d))))
+             (<= (legal ?p noop) (role ?p) (not (true (control ?p))))
+             (<= (next (gone ?p ?c)) (does ?p (take ?c))) (<= (next (gone ?p ?c)) (does ?p (take2 ?c)))
+             (<= (next (gone ?p ?d)) (does ?p (take2 ?c)) (succ ?c ?d))
+             (<= (next (gone ?p ?c)) (true (gone ?p ?c)))
+             (<= (next (control a)) (true (control b))) (<= (next (control b)) (true (control a)))
+             (<= (has ?p) (role ?p) (index ?c) (not (true (gone ?p ?c))))
+             (<= (out ?p) (role ?p) (not (has ?p)))
+             (<= terminal (out ?p))
+             (<= (goal ?p 100) (role ?p) {winner}) (<= (goal ?p 0) (role ?p) {loser})"
+        );
+        Machine::compile(&Game::parse(&text).expect("the game parses")).expect("the game compiles")
+    }
+
+    /// Searches of 3,000 iterations from the start of `machine`, leaves
+    /// valued by mobility from the first: after each, whether mobility is
+    /// inverted, and the profile.
+    fn directions_under_mobility(machine: &Machine) -> Vec<(bool, PlayoutProfile)> {
+        let config = MctsConfig { evaluation: LeafEvaluation::Mobility, ..MctsConfig::default() };
+        let mut mcts = Mcts::with_config(machine, 11, config);
+        let start = machine.initial_state();
+        (0..4)
+            .map(|_| {
+                mcts.search_iterations(&start, 0, 3000);
+                (mcts.mobility_inverted(), mcts.profile())
+            })
+            .collect()
+    }
+
+    /// No playout measured mobility before the search valued leaves by it
+    /// (before, the way it pointed was then never measured): the share of
+    /// playouts the search keeps running shows that fewer moves win where
+    /// they do (the oracle: the rules, the first role to run out of moves
+    /// wins), and mobility is inverted for the next searches; where more
+    /// moves win it stays as it was. Once settled, it is measured no more.
+    #[test]
+    fn mobility_keeps_being_measured_after_the_switch_and_turns_where_fewer_moves_win() {
+        let fewer = directions_under_mobility(&stocks(true));
+        let (_, first) = &fewer[0];
+        assert_eq!(first.finished(), 0, "measuring playouts are not counted as valuing ones");
+        assert!(first.fewer_moves_win() && first.mobility_settled(), "{:?}", first.mobility_correlation());
+        for (inverted, profile) in &fewer[1..] {
+            assert!(inverted);
+            assert_eq!(profile, first, "settled: measured no more");
+        }
+        let more = directions_under_mobility(&stocks(false));
+        let (_, last) = more.last().expect("four searches");
+        assert!(last.more_moves_win(), "{:?}", last.mobility_correlation());
+        assert!(more.iter().all(|(inverted, _)| !inverted));
     }
 
     #[test]

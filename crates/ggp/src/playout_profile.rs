@@ -11,6 +11,20 @@ use std::time::Duration;
 /// outcome is told.
 const MOBILITY_MEASURED: f64 = 20.0;
 
+/// Standard errors (of a correlation of none, about 1 / √n) the measured
+/// correlation must lie beyond for the playouts to show which way mobility
+/// points.
+const SHOWN: f64 = 2.0;
+
+/// Standard errors beyond which the way mobility points is settled, so
+/// that measuring it further is not worth the playouts' cost.
+const SETTLED: f64 = 3.0;
+
+/// Playouts recorded with their mobility after which measuring stops,
+/// whatever they showed: a correlation still within three standard errors
+/// of none (below 0.15) is too weak to matter.
+const MOBILITY_ENOUGH: f64 = 400.0;
+
 /// Most distinct outcomes kept apart; the rest are counted together (a game
 /// with that many outcomes is informative anyway).
 const MAX_OUTCOMES: usize = 16;
@@ -149,11 +163,55 @@ impl PlayoutProfile {
         self.mobility.coefficient()
     }
 
+    /// The mobility correlation in standard errors from none (r·√n), once
+    /// it is told ([`PlayoutProfile::mobility_correlation`]).
+    fn mobility_evidence(&self) -> Option<f64> {
+        self.mobility_correlation().map(|r| r * self.mobility.n.sqrt())
+    }
+
     /// Whether the playouts show, beyond chance, that the side with fewer
     /// moves along the way wins: a negative correlation at least two
     /// standard errors (about 2 / √n) from none.
     pub fn fewer_moves_win(&self) -> bool {
-        self.mobility_correlation().is_some_and(|r| r * self.mobility.n.sqrt() < -2.0)
+        self.mobility_evidence().is_some_and(|z| z < -SHOWN)
+    }
+
+    /// Whether the playouts show, beyond chance, that the side with more
+    /// moves along the way wins: a positive correlation at least two
+    /// standard errors from none.
+    pub fn more_moves_win(&self) -> bool {
+        self.mobility_evidence().is_some_and(|z| z > SHOWN)
+    }
+
+    /// Whether the way mobility points is measured well enough: its
+    /// correlation with the outcome is three standard errors from none, or
+    /// 400 playouts have been recorded with their mobility (any correlation
+    /// still hidden by chance is then too weak to matter). Until then a
+    /// search valuing leaves by mobility keeps running a share of playouts
+    /// to measure it.
+    ///
+    /// ```
+    /// use bouton_ggp::PlayoutProfile;
+    ///
+    /// let mut profile = PlayoutProfile::default();
+    /// // Fewer moves win, but one playout in three says otherwise.
+    /// let playouts = [([300, 100], [100, 0]), ([100, 300], [100, 0]), ([300, 100], [0, 100])];
+    /// for i in 0..39 {
+    ///     let (moves, goals) = playouts[i % 3];
+    ///     profile.record_mobility(&moves, &goals);
+    ///     if i == 20 {
+    ///         // r = −0.5 over 21 playouts: shown (2.3 standard errors), not
+    ///         // settled.
+    ///         assert!(profile.fewer_moves_win() && !profile.mobility_settled());
+    ///     }
+    /// }
+    /// // Over 39 playouts: 3.1 standard errors.
+    /// assert!(profile.fewer_moves_win() && profile.mobility_settled());
+    /// assert!(!profile.more_moves_win());
+    /// assert!(!PlayoutProfile::default().mobility_settled());
+    /// ```
+    pub fn mobility_settled(&self) -> bool {
+        self.mobility.n >= MOBILITY_ENOUGH || self.mobility_evidence().is_some_and(|z| z.abs() >= SETTLED)
     }
 
     /// Adds searching time.
@@ -227,6 +285,28 @@ mod tests {
         let mut merged = PlayoutProfile::default();
         merged.merge_playouts(&suicide);
         assert_eq!(merged.mobility_correlation(), suicide.mobility_correlation());
+    }
+
+    /// More moves win: shown, and settled at three standard errors;
+    /// outcomes unrelated to mobility are settled only after 400 playouts,
+    /// with neither way shown.
+    #[test]
+    fn measuring_mobility_is_settled_by_evidence_or_by_enough_playouts() {
+        let mut more = PlayoutProfile::default();
+        let mut unrelated = PlayoutProfile::default();
+        for i in 0..400u64 {
+            let moves = [200 + 10 * (i % 7), 200 + 10 * (i % 5)];
+            let more_wins = if moves[0] > moves[1] { [100, 0] } else { [0, 100] };
+            more.record_mobility(&moves, &more_wins);
+            if i < 30 {
+                assert!(more.more_moves_win() == (i + 1 >= 20), "{i}: {:?}", more.mobility_correlation());
+            }
+            assert!(!unrelated.mobility_settled(), "{i}");
+            unrelated.record_mobility(&moves, if i % 2 == 0 { &[100, 0] } else { &[0, 100] });
+        }
+        assert!(more.mobility_settled() && !more.fewer_moves_win());
+        assert!(unrelated.mobility_settled());
+        assert!(!unrelated.more_moves_win() && !unrelated.fewer_moves_win(), "{:?}", unrelated.mobility_correlation());
     }
 
     #[test]

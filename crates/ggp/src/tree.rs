@@ -39,7 +39,11 @@
 //!   end, or — where the search has found playouts uninformative within a
 //!   move's time — valued by mobility ([`MobilityWindow`]) over the last
 //!   states of the descent. The playouts run to the end are recorded
-//!   ([`PlayoutProfile`]) for that choice.
+//!   ([`PlayoutProfile`]) for that choice; under mobility, while the
+//!   playouts have not settled whether more or fewer moves win, a share of
+//!   the new leaves (a fifth of the states visited) is also played out to
+//!   the end to measure it, so that the decision rests on the playouts of
+//!   the whole match rather than of its first half second.
 //!
 //! The tree asks its questions of a [`Reasoner`]: the compiled machine's
 //! evaluator, or the reference prover for a game not compiled (yet). It is
@@ -74,6 +78,10 @@ const MAX_PLAYOUT: usize = 10_000;
 const MAX_DESCENT: usize = 1_000;
 /// Most joint moves a node keeps in a dense child array.
 const DENSE_CHILDREN: usize = 4096;
+/// Under the mobility evaluation, while the way mobility points is not
+/// settled: the share of the states visited that go to playouts to the end
+/// measuring it (the rest to new leaves valued by mobility).
+const MEASURING_SHARE: f64 = 0.2;
 
 /// Simulations through a move and the sum of its role's returns.
 #[derive(Debug, Clone, Copy, Default)]
@@ -250,6 +258,14 @@ pub(crate) struct Tree<R: Reasoner> {
     outcome: Vec<u8>,
     /// What sibling states have shown of mobility ([`Tree::siblings`]).
     siblings: SiblingMobility,
+    /// Under mobility, a share of the new leaves is also played out to the
+    /// end to measure which way mobility points ([`MEASURING_SHARE`]).
+    measuring: bool,
+    /// States visited by the mobility evaluation of new leaves (each leaf
+    /// and the plies played from it).
+    mobility_states: u64,
+    /// States visited by the playouts measuring mobility.
+    measured_states: u64,
 }
 
 impl<R: Reasoner> Tree<R> {
@@ -279,6 +295,9 @@ impl<R: Reasoner> Tree<R> {
             counts: vec![0; roles],
             outcome: vec![0; roles],
             siblings: SiblingMobility::default(),
+            measuring: false,
+            mobility_states: 0,
+            measured_states: 0,
         }
     }
 
@@ -293,6 +312,13 @@ impl<R: Reasoner> Tree<R> {
     /// [`MobilityWindow::set_inverted`]).
     pub(crate) fn set_mobility_inverted(&mut self, inverted: bool) {
         self.window.set_inverted(inverted);
+    }
+
+    /// Whether, under the mobility evaluation, a share of the new leaves is
+    /// also played out to the end to measure which way mobility points (off
+    /// by default).
+    pub(crate) fn set_measuring(&mut self, measuring: bool) {
+        self.measuring = measuring;
     }
 
     /// The outcomes of the playouts this tree ran to the end.
@@ -908,7 +934,13 @@ impl<R: Reasoner> Tree<R> {
     /// when the deadline cut the work short (nothing to credit).
     fn play_out(&mut self) -> bool {
         if self.evaluation == LeafEvaluation::Mobility {
-            return self.evaluate_mobility();
+            if !self.evaluate_mobility() {
+                return false;
+            }
+            if self.measuring_due() {
+                self.measure_mobility();
+            }
+            return true;
         }
         if !self.mast.playout(&mut self.eval, &mut self.rng, MAX_PLAYOUT, &mut self.trace, &mut self.watch) {
             return false;
@@ -927,11 +959,43 @@ impl<R: Reasoner> Tree<R> {
         true
     }
 
+    /// Whether the next playout measuring mobility is due: measuring is on
+    /// and its playouts have visited at most their share of the states.
+    fn measuring_due(&self) -> bool {
+        let total = self.measured_states + self.mobility_states;
+        self.measuring && self.measured_states as f64 <= MEASURING_SHARE * total as f64
+    }
+
+    /// Plays on from the evaluator's state to the end of the game to
+    /// measure which way mobility points: the playout is recorded in the
+    /// profile with its mobility, and credits nothing (the leaf keeps its
+    /// mobility value; its moves are left out of the MAST and GRAVE
+    /// records).
+    fn measure_mobility(&mut self) {
+        if self.eval.is_terminal() {
+            return;
+        }
+        let before = self.trace.len();
+        let finished = self.mast.playout(&mut self.eval, &mut self.rng, MAX_PLAYOUT, &mut self.trace, &mut self.watch);
+        self.measured_states += (self.trace.len() - before) as u64 + 1;
+        self.trace.truncate(before);
+        if !finished {
+            return;
+        }
+        for r in 0..self.outcome.len() {
+            self.outcome[r] = self.eval.goal(r).unwrap_or(0);
+        }
+        if !self.eval.expired() {
+            self.profile.record_mobility(self.mast.moves_seen(), &self.outcome);
+        }
+    }
+
     /// A short playout (`evaluation_depth` plies of the MAST policy) from
     /// the evaluator's state, then the mobility evaluation of the states
     /// reached (exact goals where the playout ends the game).
     fn evaluate_mobility(&mut self) -> bool {
         let roles = self.rewards.len();
+        self.mobility_states += 1 + self.config.evaluation_depth as u64;
         for _ in 0..self.config.evaluation_depth {
             if self.eval.is_terminal() {
                 break;
@@ -1528,5 +1592,28 @@ mod tests {
         let m7 = machine.move_index(0, &"m7".parse().unwrap()).unwrap();
         let report = tree.report(0);
         assert_eq!(report.iter().find(|m| m.mv == m7).unwrap().proven, Some(100));
+    }
+
+    /// Under mobility, playouts measuring which way it points run only
+    /// when asked for, and then take their share of the states visited and
+    /// no more; a few thousand iterations settle it in a small game where
+    /// fewer moves win.
+    #[test]
+    fn measuring_playouts_take_their_share_of_the_states() {
+        let machine = crate::mcts::tests::stocks(true);
+        let config = MctsConfig { evaluation: LeafEvaluation::Mobility, ..MctsConfig::default() };
+        let mut tree = Tree::new(Evaluator::new(&machine), &config, 5);
+        tree.set_evaluation(LeafEvaluation::Mobility);
+        tree.set_root(&machine.initial_state(), None);
+        let far = Instant::now() + std::time::Duration::from_secs(3600);
+        tree.run(far, 2000, None, None);
+        assert!(tree.profile().mobility_correlation().is_none(), "measuring is off by default");
+        tree.set_measuring(true);
+        tree.run(far, 4000, None, None);
+        let (measured, valued) = (tree.measured_states, tree.mobility_states);
+        assert!(measured > 0 && valued > 0);
+        // Within one playout (at most 17 states) of the share.
+        assert!(measured as f64 <= MEASURING_SHARE * (measured + valued) as f64 + 17.0, "{measured} {valued}");
+        assert!(tree.profile().mobility_settled(), "{:?}", tree.profile().mobility_correlation());
     }
 }
