@@ -1234,11 +1234,14 @@ impl Lazy {
                 let rest = match self.enumerations[e].rest_of(bit, place, &mut at) {
                     // A rest that turned out constant is read from then
                     // on as the constant's node, which stays in the cache.
-                    Some(rest) if rest > TRUE && self.constant(rest).is_some() => {
-                        let constant = if self.constant(rest) == Some(true) { TRUE } else { FALSE };
-                        self.enumerations[e].replace_rest(bit, place, at, constant);
-                        constant
-                    }
+                    Some(rest) if rest > TRUE => match self.constant(rest) {
+                        Some(c) => {
+                            let constant = if c { TRUE } else { FALSE };
+                            self.enumerations[e].replace_rest(bit, place, at, constant);
+                            constant
+                        }
+                        None => rest,
+                    },
                     Some(rest) => rest,
                     None => match self.expand_matched(cont, self.truths[bit as usize]) {
                         Ok(rest) => {
