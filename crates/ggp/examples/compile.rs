@@ -67,17 +67,11 @@ fn main() {
                     let until = Instant::now() + Duration::from_secs_f64(seconds);
                     let clock = PlayoutClock::start();
                     // Playouts of at most 200 joint moves, the clock read
-                    // after each (a hybrid network's transition can be slow).
+                    // after each.
                     while Instant::now() < until && steps < most_transitions {
                         e.load(&start);
                         playouts += 1;
-                        while Instant::now() < until && steps < most_transitions {
-                            let n = e.playout(&mut rng, 1);
-                            steps += n;
-                            if n == 0 || steps % 200 == 0 {
-                                break;
-                            }
-                        }
+                        steps += e.playout(&mut rng, 200.min(most_transitions - steps));
                     }
                     let rates = clock.rates(steps);
                     println!("  {playouts} playouts, {steps} transitions, {rates}");

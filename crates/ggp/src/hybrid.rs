@@ -1116,6 +1116,36 @@ impl Oracle {
         Ok(true)
     }
 
+    /// The input bits of the externals that read the joint move.
+    pub(crate) fn move_inputs(&self) -> &[u32] {
+        &self.move_bits
+    }
+
+    /// Whether the lazy grounder still answers the state's asks (it is
+    /// dropped after [`LAZY_FAILURES`] failures).
+    pub(crate) fn answers_lazily(&self) -> bool {
+        self.lazy.is_some()
+    }
+
+    /// Answers the state externals of the input bits `inputs` by the lazy
+    /// grounder, in the state of the first bits of `memory`: sets in
+    /// `values` (by word of the input region, from its first word) the bit
+    /// of each that holds. `false` (and perhaps some set) when it cannot
+    /// answer one; the caller then derives the state in full.
+    pub(crate) fn answer_inputs(&mut self, memory: &[u64], inputs: &[u32], values: &mut [u64]) -> bool {
+        let Some(lazy) = &mut self.lazy else { return false };
+        let first_bit = self.words.0 * 64;
+        let mut atoms = std::mem::take(&mut self.asked.1);
+        atoms.clear();
+        atoms.extend(inputs.iter().map(|&input| self.inputs[(input - first_bit) as usize]));
+        let answered = lazy.values(&atoms, memory, None, |at| {
+            let at = inputs[at] - first_bit;
+            values[(at / 64) as usize] |= 1 << (at % 64);
+        });
+        self.asked.1 = atoms;
+        answered
+    }
+
     /// Whether some external atom reads the joint move.
     pub(crate) fn reads_move(&self) -> bool {
         !self.moves.is_empty()

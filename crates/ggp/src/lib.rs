@@ -55,6 +55,7 @@ mod datalog;
 mod decompose;
 mod defs;
 mod dnf;
+mod drawn;
 mod flat_mc;
 mod fluents;
 mod follower;

@@ -11,6 +11,7 @@ use crate::asks;
 use crate::circuit::{self, Circuit, MoveInfo};
 use crate::compile_error::CompileError;
 use crate::datalog::PeriodicCheck;
+use crate::drawn::DrawnMoves;
 use crate::game::Game;
 use crate::ground::{self, Grounding, Kind, Limits, Networks};
 use crate::hash::FastMap;
@@ -59,6 +60,9 @@ struct Inner {
     stats: Stats,
     /// For a hybrid network, what answers its input atoms.
     oracle: Option<Oracle>,
+    /// For a hybrid network whose rules allow it, how random playouts draw
+    /// their moves before the oracle answers for them.
+    drawn: Option<DrawnMoves>,
 }
 
 /// Finds a role's move by its term without a copy of every term: the move
@@ -344,9 +348,13 @@ impl Machine {
         {
             return Err(CompileError::TooLarge(ORACLE_TOO_LARGE));
         }
+        let drawn = match &oracle {
+            Some(oracle) => DrawnMoves::new_within(&g, &circuit, &infos, oracle.move_inputs(), check)?,
+            None => None,
+        };
         stop.check()?;
         let stats = Stats { compile_ms: started.elapsed().as_millis() as u64, ..stats };
-        Ok(Machine(Arc::new(Inner { roles, moves, infos, lookup, base, circuit, max_goal, stats, oracle })))
+        Ok(Machine(Arc::new(Inner { roles, moves, infos, lookup, base, circuit, max_goal, stats, oracle, drawn })))
     }
 
     /// The roles, in declaration order.
@@ -518,6 +526,78 @@ pub struct Evaluator {
     joint: Vec<u32>,
     /// The oracle of a hybrid network, this evaluator's own.
     oracle: Option<Box<Oracle>>,
+    /// Where the machine's playouts draw their moves ([`DrawnMoves`]), what
+    /// they draw with.
+    draw: Option<Box<Drawing>>,
+}
+
+/// What a playout that draws its moves ([`DrawnMoves`]) works with, by word
+/// of the input region: the inputs the current state asks about, those
+/// answered for the moves drawn and their values; each role's superset of
+/// legal moves (as [`Evaluator::legal_words`] gives them); buffers.
+#[derive(Debug, Clone, Default)]
+struct Drawing {
+    asked: Vec<u64>,
+    answered: Vec<u64>,
+    values: Vec<u64>,
+    superset: Vec<Vec<(u64, i64)>>,
+    /// Each role's move known legal, once one is.
+    accepted: Vec<Option<u32>>,
+    /// The moves drawn in the current round, one per role.
+    pending: Vec<u32>,
+    /// The inputs to answer in the current round.
+    inputs: Vec<u32>,
+}
+
+/// How drawing a joint move in a state derived optimistically ended.
+enum Draw {
+    /// Each role's move drawn, and known legal.
+    Joint,
+    /// The state is terminal, or a role has no legal move.
+    Over,
+    /// Not decided (the lazy grounder declined, too many moves drawn were
+    /// illegal, or terminality is not known): the state is to be derived in
+    /// full.
+    Unsure,
+}
+
+/// The most rounds of drawing in one state before it is derived in full.
+const MOST_DRAWS: usize = 8;
+
+/// The words holding the `count` legal bits from bit `first` of `bits`,
+/// each masked to them, with the move number of each word's bit 0.
+#[inline(always)]
+fn legal_words_of(bits: &[u64], first: u32, count: u32) -> impl Iterator<Item = (u64, i64)> + Clone + '_ {
+    let end = first + count;
+    (first / 64..end.div_ceil(64)).map(move |w| {
+        let lo = (w * 64).max(first);
+        let hi = ((w + 1) * 64).min(end);
+        let width = hi - lo;
+        let mask = if width == 64 { !0 } else { ((1u64 << width) - 1) << (lo % 64) };
+        (bits[w as usize] & mask, i64::from(w * 64) - i64::from(first))
+    })
+}
+
+/// A move drawn uniformly from those set in `words` (as
+/// [`legal_words_of`] gives them), `None` if none is.
+fn draw_from(words: impl Iterator<Item = (u64, i64)> + Clone, rng: &mut impl Rng) -> Option<u32> {
+    let count: u32 = words.clone().map(|(w, _)| w.count_ones()).sum();
+    if count == 0 {
+        return None;
+    }
+    let mut k = rng.random_range(0..count);
+    for (mut word, base) in words {
+        let ones = word.count_ones();
+        if k >= ones {
+            k -= ones;
+            continue;
+        }
+        for _ in 0..k {
+            word &= word - 1;
+        }
+        return Some((base + i64::from(word.trailing_zeros())) as u32);
+    }
+    unreachable!("k is below the number of moves set")
 }
 
 impl Evaluator {
@@ -539,6 +619,17 @@ impl Evaluator {
             specializer: None,
             joint: Vec::new(),
             oracle: machine.0.oracle.clone().map(Box::new),
+            draw: machine.0.drawn.as_ref().map(|drawn| {
+                let words = drawn.region().1;
+                let roles = machine.0.roles.len();
+                Box::new(Drawing {
+                    asked: vec![0; words],
+                    answered: vec![0; words],
+                    values: vec![0; words],
+                    superset: vec![Vec::new(); roles],
+                    ..Drawing::default()
+                })
+            }),
         };
         e.load(&machine.initial_state());
         e
@@ -598,16 +689,8 @@ impl Evaluator {
     /// The words holding `role`'s legal bits, each masked to them, with the
     /// move number of each word's bit 0.
     #[inline(always)]
-    fn legal_words(&self, role: usize) -> impl Iterator<Item = (u64, i64)> + '_ {
-        let first = self.m.0.circuit.legal_first[role];
-        let end = first + self.m.0.infos[role].len() as u32;
-        (first / 64..end.div_ceil(64)).map(move |w| {
-            let lo = (w * 64).max(first);
-            let hi = ((w + 1) * 64).min(end);
-            let width = hi - lo;
-            let mask = if width == 64 { !0 } else { ((1u64 << width) - 1) << (lo % 64) };
-            (self.bits[w as usize] & mask, i64::from(w * 64) - i64::from(first))
-        })
+    fn legal_words(&self, role: usize) -> impl Iterator<Item = (u64, i64)> + Clone + '_ {
+        legal_words_of(&self.bits, self.m.0.circuit.legal_first[role], self.m.0.infos[role].len() as u32)
     }
 
     /// Replaces `out` with the moves of `role` legal in the current state.
@@ -623,23 +706,7 @@ impl Evaluator {
 
     /// A uniformly random legal move of `role`, if it has one.
     pub fn random_legal_move(&self, role: usize, rng: &mut impl Rng) -> Option<u32> {
-        let count: u32 = self.legal_words(role).map(|(w, _)| w.count_ones()).sum();
-        if count == 0 {
-            return None;
-        }
-        let mut k = rng.random_range(0..count);
-        for (mut word, base) in self.legal_words(role) {
-            let ones = word.count_ones();
-            if k >= ones {
-                k -= ones;
-                continue;
-            }
-            for _ in 0..k {
-                word &= word - 1;
-            }
-            return Some((base + i64::from(word.trailing_zeros())) as u32);
-        }
-        unreachable!("k is below the number of legal moves")
+        draw_from(self.legal_words(role), rng)
     }
 
     /// Whether move `mv` of `role` is legal in the current state.
@@ -767,6 +834,9 @@ impl Evaluator {
         max_steps: usize,
         mut go_on: impl FnMut() -> bool,
     ) -> Option<usize> {
+        if self.draw.is_some() && self.oracle.as_ref().is_some_and(|o| o.answers_lazily()) {
+            return self.playout_drawing(rng, max_steps, go_on);
+        }
         let roles = self.m.0.roles.len();
         let mut steps = 0;
         let mut joint = std::mem::take(&mut self.joint);
@@ -787,6 +857,175 @@ impl Evaluator {
         }
         self.joint = joint;
         Some(steps)
+    }
+
+    /// [`Evaluator::playout_while`] where the machine's playouts draw their
+    /// moves ([`DrawnMoves`]): each state after the first derived
+    /// optimistically, its joint move drawn and checked; a state where that
+    /// is not decided is derived in full and played as by
+    /// [`Evaluator::playout_while`]. The state the playout stops in is
+    /// derived in full.
+    fn playout_drawing(
+        &mut self,
+        rng: &mut impl Rng,
+        max_steps: usize,
+        mut go_on: impl FnMut() -> bool,
+    ) -> Option<usize> {
+        let roles = self.m.0.roles.len();
+        let mut steps = 0;
+        let mut joint = std::mem::take(&mut self.joint);
+        let mut exact = true;
+        let finished = loop {
+            if steps >= max_steps || (exact && self.is_terminal()) {
+                break true;
+            }
+            if !go_on() {
+                break false;
+            }
+            joint.clear();
+            if !exact {
+                match self.draw_joint(rng, &mut joint) {
+                    Draw::Joint => {}
+                    Draw::Over => break true,
+                    Draw::Unsure => {
+                        joint.clear();
+                        self.derive_state();
+                        exact = true;
+                        if self.is_terminal() {
+                            break true;
+                        }
+                    }
+                }
+            }
+            if exact {
+                for r in 0..roles {
+                    match self.random_legal_move(r, rng) {
+                        Some(mv) => joint.push(mv),
+                        None => break,
+                    }
+                }
+                if joint.len() < roles {
+                    break true;
+                }
+            }
+            self.compute_next(&joint);
+            let c = &self.m.0.circuit;
+            let (s, next_word) = (c.state_words as usize, c.next_word as usize);
+            self.bits.copy_within(next_word..next_word + s, 0);
+            self.derive_optimistic();
+            self.goals_ready = false;
+            exact = false;
+            steps += 1;
+        };
+        if !exact {
+            self.derive_state();
+        }
+        self.joint = joint;
+        finished.then_some(steps)
+    }
+
+    /// Derives the current state for drawing: the asks, then the legal
+    /// moves and terminality with every asked state external optimistic
+    /// (a superset of the legal moves, a lower bound of terminality).
+    fn derive_optimistic(&mut self) {
+        let (Some(drawn), Some(d)) = (&self.m.0.drawn, &mut self.draw) else {
+            return self.derive_state();
+        };
+        let c = &self.m.0.circuit;
+        c.ask.run(&mut self.bits);
+        let (first, words) = drawn.region();
+        let first_bit = (first * 64) as u32;
+        d.asked.iter_mut().for_each(|w| *w = 0);
+        c.asks.each_asked(&self.bits, |input| {
+            let at = input - first_bit;
+            d.asked[(at / 64) as usize] |= 1 << (at % 64);
+            true
+        });
+        d.answered.iter_mut().for_each(|w| *w = 0);
+        d.values.iter_mut().for_each(|w| *w = 0);
+        for (w, (&asked, &optimistic)) in d.asked.iter().zip(drawn.optimistic()).enumerate().take(words) {
+            self.bits[first + w] = asked & optimistic;
+        }
+        c.legal.run(&mut self.bits);
+    }
+
+    /// Draws a joint move in the current state, derived optimistically
+    /// ([`Evaluator::derive_optimistic`]), into `joint`: rounds of drawing a
+    /// move of each role not yet known legal from its superset, answering
+    /// the asked inputs of the drawn moves' cones, and running the legal
+    /// moves with every other asked input pessimistic; a move outside that
+    /// subset leaves the superset.
+    fn draw_joint(&mut self, rng: &mut impl Rng, joint: &mut Vec<u32>) -> Draw {
+        let c = &self.m.0.circuit;
+        if self.bit(c.terminal_bit) {
+            return Draw::Over;
+        }
+        let (Some(drawn), Some(d), Some(oracle)) = (&self.m.0.drawn, &mut self.draw, &mut self.oracle) else {
+            return Draw::Unsure;
+        };
+        let roles = self.m.0.roles.len();
+        let (first, _) = drawn.region();
+        let first_bit = (first * 64) as u32;
+        for r in 0..roles {
+            let first_legal = c.legal_first[r];
+            d.superset[r].clear();
+            d.superset[r].extend(legal_words_of(&self.bits, first_legal, self.m.0.infos[r].len() as u32));
+        }
+        d.accepted.clear();
+        d.accepted.resize(roles, None);
+        for _ in 0..MOST_DRAWS {
+            d.inputs.clear();
+            d.pending.clear();
+            for r in 0..roles {
+                if let Some(mv) = d.accepted[r] {
+                    d.pending.push(mv);
+                    continue;
+                }
+                let Some(mv) = draw_from(d.superset[r].iter().copied(), rng) else { return Draw::Over };
+                d.pending.push(mv);
+                for &input in drawn.cone(r, mv) {
+                    let at = input - first_bit;
+                    let (w, mask) = ((at / 64) as usize, 1u64 << (at % 64));
+                    if d.asked[w] & mask != 0 && d.answered[w] & mask == 0 {
+                        d.answered[w] |= mask;
+                        d.inputs.push(input);
+                    }
+                }
+            }
+            if !d.inputs.is_empty() && !oracle.answer_inputs(&self.bits, &d.inputs, &mut d.values) {
+                return Draw::Unsure;
+            }
+            for (w, &state) in drawn.state().iter().enumerate() {
+                let pessimistic = state & !drawn.optimistic()[w];
+                self.bits[first + w] = (d.answered[w] & d.values[w]) | (d.asked[w] & !d.answered[w] & pessimistic);
+            }
+            c.legal.run(&mut self.bits);
+            let mut all = true;
+            for r in 0..roles {
+                let mv = d.pending[r];
+                let bit = self.m.0.infos[r][mv as usize].legal_bit;
+                if self.bits[(bit / 64) as usize] & (1 << (bit % 64)) != 0 {
+                    d.accepted[r] = Some(mv);
+                    continue;
+                }
+                all = false;
+                let at = i64::from(mv);
+                for (word, base) in &mut d.superset[r] {
+                    if (*base..*base + 64).contains(&at) {
+                        *word &= !(1 << (at - *base));
+                    }
+                }
+            }
+            if all {
+                let terminal = c.terminal_bit;
+                if drawn.terminal_reads() && self.bits[(terminal / 64) as usize] & (1 << (terminal % 64)) != 0 {
+                    return Draw::Unsure;
+                }
+                joint.extend_from_slice(&d.pending);
+                return Draw::Joint;
+            }
+        }
+        Draw::Unsure
     }
 }
 
@@ -1218,5 +1457,110 @@ mod tests {
         let c = &machine.0.circuit;
         assert!(c.ask.is_lowered() && c.legal.is_lowered() && c.next.is_lowered());
         assert!(lowered_programs_agree(&machine, 3, 25) > 40);
+    }
+
+    /// The legal moves of each role in the evaluator's current state.
+    fn legal_sets(e: &Evaluator) -> Vec<Vec<u32>> {
+        let mut moves = Vec::new();
+        (0..e.machine().roles().len())
+            .map(|r| {
+                e.legal_moves(r, &mut moves);
+                moves.clone()
+            })
+            .collect()
+    }
+
+    /// How many moves of each role the evaluator's legal bits hold.
+    fn legal_counts(e: &Evaluator) -> Vec<u32> {
+        (0..e.machine().roles().len()).map(|r| e.legal_words(r).map(|(w, _)| w.count_ones()).sum()).collect()
+    }
+
+    /// In chess, playouts draw their moves ([`DrawnMoves`]): along random
+    /// playouts, every joint move drawn in a state (derived optimistically
+    /// afresh for each draw) is legal there as the state derived in full
+    /// says, a draw ends the playout only in a terminal state, and the
+    /// optimistic superset held illegal moves in some states (so that
+    /// rejecting them was tried). In the first state whose superset holds
+    /// an illegal move, drawing 3,000 times plays every legal move about as
+    /// often as every other.
+    #[test]
+    fn drawn_moves_are_legal_and_uniform_in_chess() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/games/chess.kif");
+        let machine = Machine::compile_hybrid(&game(path)).expect("chess compiles");
+        assert!(machine.0.drawn.is_some(), "chess draws its playouts' moves");
+        let mut e = Evaluator::new(&machine);
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(17);
+        let (mut drawn, mut wider, mut uniform_checked) = (0, 0, false);
+        for _ in 0..3 {
+            e.load(&machine.initial_state());
+            for _ in 0..70 {
+                let (legal, terminal, state) = (legal_sets(&e), e.is_terminal(), e.state());
+                e.derive_optimistic();
+                let superset = legal_counts(&e);
+                let illegal_in_superset = superset.iter().zip(&legal).any(|(&n, l)| n as usize > l.len());
+                wider += usize::from(illegal_in_superset);
+                let draws = if illegal_in_superset && !uniform_checked { 3000 } else { 4 };
+                let mut counts: Vec<FastMap<u32, u32>> = vec![FastMap::default(); legal.len()];
+                for _ in 0..draws {
+                    e.derive_optimistic();
+                    let mut joint = Vec::new();
+                    match e.draw_joint(&mut rng, &mut joint) {
+                        Draw::Joint => {
+                            assert!(!terminal, "a joint move drawn in a terminal state");
+                            for (r, mv) in joint.iter().enumerate() {
+                                assert!(legal[r].contains(mv), "role {r}: move {mv} drawn, legal {:?}", legal[r]);
+                                *counts[r].entry(*mv).or_default() += 1;
+                            }
+                            drawn += 1;
+                        }
+                        Draw::Over => assert!(terminal || legal.iter().any(Vec::is_empty), "the drawing ended a game"),
+                        Draw::Unsure => {}
+                    }
+                }
+                if draws > 4 {
+                    uniform_checked = true;
+                    for (r, moves) in legal.iter().enumerate() {
+                        let total: u32 = counts[r].values().sum();
+                        let expected = f64::from(total) / moves.len() as f64;
+                        for mv in moves {
+                            let n = f64::from(counts[r].get(mv).copied().unwrap_or(0));
+                            // Five standard deviations of a binomial count.
+                            let spread = 5.0 * (expected * (1.0 - 1.0 / moves.len() as f64)).sqrt();
+                            assert!(
+                                (n - expected).abs() <= spread + 1.0,
+                                "role {r}: move {mv} drawn {n} times, {expected:.0} expected"
+                            );
+                        }
+                    }
+                }
+                e.load(&state);
+                if terminal || legal.iter().any(Vec::is_empty) {
+                    break;
+                }
+                let joint: Vec<u32> = legal.iter().map(|l| l[rng.random_range(0..l.len())]).collect();
+                e.advance(&joint);
+            }
+        }
+        assert!(drawn > 400, "{drawn} joint moves drawn");
+        assert!(wider > 0 && uniform_checked, "no state's superset held an illegal move");
+    }
+
+    /// A playout that draws its moves stops in a state derived in full: its
+    /// legal moves and terminality are those a fresh evaluator loaded with
+    /// that state finds.
+    #[test]
+    fn a_drawing_playout_stops_in_a_state_derived_in_full() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/games/chess.kif");
+        let machine = Machine::compile_hybrid(&game(path)).expect("chess compiles");
+        let mut e = Evaluator::new(&machine);
+        let mut fresh = Evaluator::new(&machine);
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
+        for steps in [1, 7, 30, 400] {
+            e.load(&machine.initial_state());
+            e.playout(&mut rng, steps);
+            fresh.load(&e.state());
+            assert_eq!(legal_sets(&e), legal_sets(&fresh), "after a playout of at most {steps} steps");
+            assert_eq!(e.is_terminal(), fresh.is_terminal());
+        }
     }
 }

@@ -1,0 +1,301 @@
+//! Moves drawn, then checked: random playouts of a hybrid network that ask
+//! the oracle only about the moves they play.
+//!
+//! To list chess's legal moves, a state asks the oracle ([`crate::hybrid`])
+//! whether the king is left threatened once each piece that can move has
+//! left its square: about sixteen atoms, each a few enumerations of the
+//! opponent's pieces, two thirds of a playout's time. A random playout then
+//! plays one move. Where the rules allow it, a playout instead
+//!
+//! 1. runs the legal-moves program with every external atom the state asks
+//!    about set *optimistic* — the value under which the literals that read
+//!    it hold: a superset of the legal moves;
+//! 2. draws a move of each role from that superset, and asks the oracle only
+//!    about the externals that the drawn move's rules read (its *cone*) and
+//!    the state asks about;
+//! 3. runs the program again with those answers and every other asked
+//!    external *pessimistic*: a subset of the legal moves, exact for each
+//!    drawn move. A drawn move outside it is illegal: it leaves the
+//!    superset, and another is drawn.
+//!
+//! Drawing uniformly from a superset and rejecting what falls outside the
+//! set draws uniformly from the set: each legal move is as likely as when
+//! every legal move was listed.
+//!
+//! That holds when the rules read each state external with one sign only
+//! (so "optimistic" has a meaning), when every legal atom can only gain from
+//! optimism (a superset, then a subset), when no next-state atom depends on a
+//! state external at all, and when terminality can only lose from optimism
+//! (chess: "no legal move" is terminal). Then terminality with every asked
+//! external optimistic is a lower bound of the truth, and once the drawn
+//! moves are answered, with the rest pessimistic, an upper bound: when
+//! both say "not terminal", it is not; when the first says "terminal", it
+//! is. In between the state is derived in full. [`DrawnMoves::new_within`]
+//! checks these conditions on the ground rules, by the sign of each atom's
+//! dependence on the externals (a fixpoint over the rules: a negative literal
+//! flips it), and builds nothing where one fails.
+
+use std::collections::HashSet;
+
+use crate::circuit::{Circuit, MoveInfo};
+use crate::datalog::PeriodicCheck;
+use crate::ground::Grounding;
+use crate::hash::FastMap;
+use crate::limits::OutOfLimits;
+use crate::store::{Node, TermId};
+use crate::symbol::kw;
+
+/// The atom can only become true, never false, as externals turn
+/// optimistic.
+const RAISED: u8 = 1;
+
+/// The atom can only become false as externals turn optimistic.
+const LOWERED: u8 = 2;
+
+/// The dependence of a literal's negation on the externals.
+fn flipped(sign: u8) -> u8 {
+    (sign & RAISED) << 1 | (sign & LOWERED) >> 1
+}
+
+/// The most external atoms the rules of one move may read: past that, the
+/// answers a drawn move needs are too many for drawing to pay.
+const MOST_CONE: usize = 1024;
+
+/// How a hybrid network's random playouts draw moves before the oracle
+/// answers for them (see the module documentation).
+#[derive(Debug, Clone)]
+pub(crate) struct DrawnMoves {
+    /// The input region's first word.
+    first_word: u32,
+    /// By word of the input region: the externals the state decides (not
+    /// those that read the joint move).
+    state: Vec<u64>,
+    /// By word of the input region: the optimistic value of each state
+    /// external (set where the rules read it positively).
+    optimistic: Vec<u64>,
+    /// The input bits of the externals each move's rules read.
+    cones: Cones,
+    /// Whether terminality depends on some state external (then only
+    /// lowered by optimism).
+    terminal_reads: bool,
+}
+
+impl DrawnMoves {
+    /// The drawing of the hybrid network `circuit` of the grounding `g`
+    /// (its ground rules, asks added), `moves` each role's moves,
+    /// `move_inputs` the input bits of the
+    /// externals that read the joint move; `None` where the rules do not
+    /// allow it (see the module documentation) or no state external is
+    /// asked about. A step of `check` per rule looked at.
+    ///
+    /// # Errors
+    ///
+    /// Why `check`'s limits stopped it.
+    pub(crate) fn new_within(
+        g: &Grounding,
+        circuit: &Circuit,
+        moves: &[Vec<MoveInfo>],
+        move_inputs: &[u32],
+        check: &mut PeriodicCheck,
+    ) -> Result<Option<DrawnMoves>, OutOfLimits> {
+        let (first_word, words) = circuit.input_words;
+        if words == 0 || circuit.asks.is_empty() {
+            return Ok(None);
+        }
+        let moving: HashSet<u32> = move_inputs.iter().copied().collect();
+        let externals: FastMap<TermId, u32> =
+            circuit.inputs.iter().copied().filter(|(_, bit)| !moving.contains(bit)).collect();
+        if externals.is_empty() {
+            return Ok(None);
+        }
+        // The signs each external is read with.
+        let mut read: FastMap<TermId, u8> = FastMap::default();
+        for rule in g.rules.iter() {
+            check.step()?;
+            for &(atom, positive) in rule.body {
+                if externals.contains_key(&atom) {
+                    *read.entry(atom).or_default() |= if positive { RAISED } else { LOWERED };
+                }
+            }
+        }
+        if read.values().any(|&signs| signs == RAISED | LOWERED) {
+            return Ok(None);
+        }
+        let Some(sign) = dependence(g, &read, check)? else { return Ok(None) };
+        let sign_of = |atom: TermId| sign.get(atom.0 as usize).copied().unwrap_or(0);
+        let terminal = g.store.find(&Node::Sym(kw::TERMINAL));
+        for rule in g.rules.iter() {
+            check.step()?;
+            let s = sign_of(rule.head);
+            let allowed = match g.store.node(rule.head) {
+                _ if s == 0 => true,
+                Node::App(kw::LEGAL, _) => s == RAISED,
+                Node::App(kw::NEXT, _) => false,
+                _ if Some(rule.head) == terminal => s == LOWERED,
+                _ => true,
+            };
+            if !allowed {
+                return Ok(None);
+            }
+        }
+        let Some(cones) = Cones::new(g, moves, &externals, &sign_of, check)? else { return Ok(None) };
+        let region = |bit: u32| {
+            let at = bit - first_word * 64;
+            ((at / 64) as usize, 1u64 << (at % 64))
+        };
+        let mut state = vec![0u64; words as usize];
+        let mut optimistic = vec![0u64; words as usize];
+        for (&atom, &bit) in &externals {
+            let (word, mask) = region(bit);
+            state[word] |= mask;
+            if read.get(&atom) == Some(&RAISED) {
+                optimistic[word] |= mask;
+            }
+        }
+        let terminal_reads = terminal.is_some_and(|t| sign_of(t) != 0);
+        Ok(Some(DrawnMoves { first_word, state, optimistic, cones, terminal_reads }))
+    }
+
+    /// The input bits of the externals the rules of move `mv` of `role` read.
+    pub(crate) fn cone(&self, role: usize, mv: u32) -> &[u32] {
+        let starts = &self.cones.starts[role];
+        &self.cones.bits[starts[mv as usize] as usize..starts[mv as usize + 1] as usize]
+    }
+
+    /// The input region's first word and number of words.
+    pub(crate) fn region(&self) -> (usize, usize) {
+        (self.first_word as usize, self.state.len())
+    }
+
+    /// By word of the input region: the state externals.
+    pub(crate) fn state(&self) -> &[u64] {
+        &self.state
+    }
+
+    /// By word of the input region: the optimistic values of the state
+    /// externals.
+    pub(crate) fn optimistic(&self) -> &[u64] {
+        &self.optimistic
+    }
+
+    /// Whether terminality depends on some state external.
+    pub(crate) fn terminal_reads(&self) -> bool {
+        self.terminal_reads
+    }
+}
+
+/// The sign of each atom's dependence on the externals (by term id,
+/// [`RAISED`] and [`LOWERED`] bits), each external `read` with the signs
+/// given (the atom is raised by optimism when read positively, lowered when
+/// read negatively, so that every literal reading it is raised): a fixpoint
+/// over the ground rules of `g`. `None` past as many passes over the rules
+/// as there are sign bits to gain per atom allows (it cannot be, but a bound
+/// keeps the loop finite).
+///
+/// # Errors
+///
+/// Why `check`'s limits stopped it.
+fn dependence(
+    g: &Grounding,
+    read: &FastMap<TermId, u8>,
+    check: &mut PeriodicCheck,
+) -> Result<Option<Vec<u8>>, OutOfLimits> {
+    let mut sign = vec![0u8; g.store.len()];
+    for (&atom, &signs) in read {
+        sign[atom.0 as usize] = if signs == RAISED { RAISED } else { LOWERED };
+    }
+    let most_passes = 2 * g.rules.len() + 2;
+    for _ in 0..most_passes {
+        let mut changed = false;
+        for rule in g.rules.iter() {
+            check.step()?;
+            let mut gained = 0;
+            for &(atom, positive) in rule.body {
+                let s = sign[atom.0 as usize];
+                if s != 0 {
+                    gained |= if positive { s } else { flipped(s) };
+                }
+            }
+            let head = &mut sign[rule.head.0 as usize];
+            if gained & !*head != 0 {
+                *head |= gained;
+                changed = true;
+            }
+        }
+        if !changed {
+            return Ok(Some(sign));
+        }
+    }
+    Ok(None)
+}
+
+/// Each move's *cone*: the input bits of the externals its legal rules
+/// read.
+#[derive(Debug, Clone)]
+struct Cones {
+    /// For each role, where the cone of each move starts in
+    /// [`Cones::bits`], then where the last one ends (move `i`'s is from
+    /// the `i`-th to the next).
+    starts: Vec<Vec<u32>>,
+    /// The cones one after another.
+    bits: Vec<u32>,
+}
+
+impl Cones {
+    /// The cones of the moves `moves` of each role, the state externals
+    /// `externals` (atom and input bit), by the ground rules of `g`; `None`
+    /// where a legal rule reads a derived atom that depends on an external
+    /// (`sign_of` it not 0: the cone would have to follow it) or a cone is
+    /// larger than [`MOST_CONE`].
+    ///
+    /// # Errors
+    ///
+    /// Why `check`'s limits stopped it.
+    fn new(
+        g: &Grounding,
+        moves: &[Vec<MoveInfo>],
+        externals: &FastMap<TermId, u32>,
+        sign_of: &dyn Fn(TermId) -> u8,
+        check: &mut PeriodicCheck,
+    ) -> Result<Option<Cones>, OutOfLimits> {
+        let mut move_of: FastMap<TermId, (usize, usize)> = FastMap::default();
+        for (r, infos) in moves.iter().enumerate() {
+            for (i, info) in infos.iter().enumerate() {
+                check.step()?;
+                if let Some(atom) = g.store.find(&Node::App(kw::LEGAL, &[g.roles[r], info.term])) {
+                    move_of.insert(atom, (r, i));
+                }
+            }
+        }
+        let mut by_move: Vec<Vec<Vec<u32>>> = moves.iter().map(|infos| vec![Vec::new(); infos.len()]).collect();
+        for rule in g.rules.iter() {
+            check.step()?;
+            let Some(&(r, i)) = move_of.get(&rule.head) else { continue };
+            for &(atom, _) in rule.body {
+                match externals.get(&atom) {
+                    Some(&bit) => by_move[r][i].push(bit),
+                    None if sign_of(atom) != 0 => return Ok(None),
+                    None => {}
+                }
+            }
+        }
+        let (mut starts, mut cone) = (Vec::with_capacity(by_move.len()), Vec::new());
+        let at = |cone: &Vec<u32>| u32::try_from(cone.len()).expect("fewer than 2^32 cone bits");
+        for role in by_move {
+            let mut role_starts = Vec::with_capacity(role.len() + 1);
+            for mut bits in role {
+                role_starts.push(at(&cone));
+                check.step()?;
+                bits.sort_unstable();
+                bits.dedup();
+                if bits.len() > MOST_CONE {
+                    return Ok(None);
+                }
+                cone.extend_from_slice(&bits);
+            }
+            role_starts.push(at(&cone));
+            starts.push(role_starts);
+        }
+        Ok(Some(Cones { starts, bits: cone }))
+    }
+}
