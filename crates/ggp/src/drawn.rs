@@ -78,6 +78,14 @@ pub(crate) struct DrawnMoves {
     /// Whether terminality depends on some state external (then only
     /// lowered by optimism).
     terminal_reads: bool,
+    /// Whether it does only through atoms that say a role has some legal
+    /// move ([`DrawnMoves::has_moves`]): then it is known once each of
+    /// those is.
+    terminal_by_moves: bool,
+    /// The atoms every rule of which is one legal literal of one role
+    /// ("the player has a legal move"), as that role and the moves whose
+    /// legal atoms they read, by move number (bit `i % 64` of word `i / 64`).
+    has_moves: Vec<(usize, Vec<u64>)>,
 }
 
 impl DrawnMoves {
@@ -121,7 +129,7 @@ impl DrawnMoves {
         if read.values().any(|&signs| signs == RAISED | LOWERED) {
             return Ok(None);
         }
-        let Some(sign) = dependence(g, &read, check)? else { return Ok(None) };
+        let Some(sign) = dependence(g, &read, &HashSet::new(), check)? else { return Ok(None) };
         let sign_of = |atom: TermId| sign.get(atom.0 as usize).copied().unwrap_or(0);
         let terminal = g.store.find(&Node::Sym(kw::TERMINAL));
         for rule in g.rules.iter() {
@@ -153,7 +161,16 @@ impl DrawnMoves {
             }
         }
         let terminal_reads = terminal.is_some_and(|t| sign_of(t) != 0);
-        Ok(Some(DrawnMoves { first_word, state, optimistic, cones, terminal_reads }))
+        let has_moves = has_move_atoms(g, moves, check)?;
+        let terminal_by_moves = match terminal {
+            Some(t) if terminal_reads => {
+                let pinned: HashSet<TermId> = has_moves.keys().copied().collect();
+                dependence(g, &read, &pinned, check)?.is_some_and(|cut| cut[t.0 as usize] == 0)
+            }
+            _ => false,
+        };
+        let has_moves = has_moves.into_values().collect();
+        Ok(Some(DrawnMoves { first_word, state, optimistic, cones, terminal_reads, terminal_by_moves, has_moves }))
     }
 
     /// The input bits of the externals the rules of move `mv` of `role` read.
@@ -182,11 +199,41 @@ impl DrawnMoves {
     pub(crate) fn terminal_reads(&self) -> bool {
         self.terminal_reads
     }
+
+    /// Whether terminality, with every asked state external optimistic, is
+    /// known to be the truth once each role `r` has the move `found[r]`
+    /// known legal, the superset of its legal moves being `superset[r]` (as
+    /// [`crate::machine::Evaluator`]'s legal words: masked words, each with
+    /// the move number of its bit 0): terminality reads the externals only
+    /// through atoms that say a role has a legal move, and each of those is
+    /// false in the superset already, or reads the role's move found.
+    pub(crate) fn terminal_known(&self, superset: &[Vec<(u64, i64)>], found: &[u32]) -> bool {
+        if !self.terminal_reads {
+            return true;
+        }
+        if !self.terminal_by_moves {
+            return false;
+        }
+        self.has_moves.iter().all(|(role, members)| {
+            let member = |mv: i64| members.get((mv / 64) as usize).is_some_and(|w| w >> (mv % 64) & 1 == 1);
+            let none_in_superset = superset[*role].iter().all(|&(word, base)| {
+                let mut word = word;
+                while word != 0 {
+                    if member(base + i64::from(word.trailing_zeros())) {
+                        return false;
+                    }
+                    word &= word - 1;
+                }
+                true
+            });
+            none_in_superset || member(i64::from(found[*role]))
+        })
+    }
 }
 
 /// The sign of each atom's dependence on the externals (by term id,
-/// [`RAISED`] and [`LOWERED`] bits), each external `read` with the signs
-/// given (the atom is raised by optimism when read positively, lowered when
+/// [`RAISED`] and [`LOWERED`] bits; none for the atoms `pinned`), each
+/// external `read` with the signs given (the atom is raised by optimism when read positively, lowered when
 /// read negatively, so that every literal reading it is raised): a fixpoint
 /// over the ground rules of `g`. `None` past as many passes over the rules
 /// as there are sign bits to gain per atom allows (it cannot be, but a bound
@@ -198,6 +245,7 @@ impl DrawnMoves {
 fn dependence(
     g: &Grounding,
     read: &FastMap<TermId, u8>,
+    pinned: &HashSet<TermId>,
     check: &mut PeriodicCheck,
 ) -> Result<Option<Vec<u8>>, OutOfLimits> {
     let mut sign = vec![0u8; g.store.len()];
@@ -217,7 +265,7 @@ fn dependence(
                 }
             }
             let head = &mut sign[rule.head.0 as usize];
-            if gained & !*head != 0 {
+            if gained & !*head != 0 && !pinned.contains(&rule.head) {
                 *head |= gained;
                 changed = true;
             }
@@ -258,15 +306,7 @@ impl Cones {
         sign_of: &dyn Fn(TermId) -> u8,
         check: &mut PeriodicCheck,
     ) -> Result<Option<Cones>, OutOfLimits> {
-        let mut move_of: FastMap<TermId, (usize, usize)> = FastMap::default();
-        for (r, infos) in moves.iter().enumerate() {
-            for (i, info) in infos.iter().enumerate() {
-                check.step()?;
-                if let Some(atom) = g.store.find(&Node::App(kw::LEGAL, &[g.roles[r], info.term])) {
-                    move_of.insert(atom, (r, i));
-                }
-            }
-        }
+        let move_of = legal_atoms(g, moves, check)?;
         let mut by_move: Vec<Vec<Vec<u32>>> = moves.iter().map(|infos| vec![Vec::new(); infos.len()]).collect();
         for rule in g.rules.iter() {
             check.step()?;
@@ -298,4 +338,62 @@ impl Cones {
         }
         Ok(Some(Cones { starts, bits: cone }))
     }
+}
+
+/// The atoms every rule of which is one positive legal literal of one role
+/// of `g` (chess's `(has_legal_move white)`), each with that role and the
+/// moves (of `moves`, by number) whose legal atoms its rules read, as bits.
+///
+/// # Errors
+///
+/// Why `check`'s limits stopped it.
+fn has_move_atoms(
+    g: &Grounding,
+    moves: &[Vec<MoveInfo>],
+    check: &mut PeriodicCheck,
+) -> Result<FastMap<TermId, (usize, Vec<u64>)>, OutOfLimits> {
+    let move_of = legal_atoms(g, moves, check)?;
+    let mut found: FastMap<TermId, (usize, Vec<u64>)> = FastMap::default();
+    let mut other: HashSet<TermId> = HashSet::new();
+    for rule in g.rules.iter() {
+        check.step()?;
+        let read = match rule.body {
+            &[(atom, true)] => move_of.get(&atom).copied(),
+            _ => None,
+        };
+        let Some((r, i)) = read else {
+            other.insert(rule.head);
+            continue;
+        };
+        let (role, members) = found.entry(rule.head).or_insert_with(|| (r, vec![0; moves[r].len().div_ceil(64)]));
+        if *role != r {
+            other.insert(rule.head);
+        }
+        members[i / 64] |= 1 << (i % 64);
+    }
+    found.retain(|atom, _| !other.contains(atom));
+    Ok(found)
+}
+
+/// The legal atom of each move of `moves` (of each role of `g`, by number)
+/// that the rules of `g` can derive, with its role and move number.
+///
+/// # Errors
+///
+/// Why `check`'s limits stopped it.
+fn legal_atoms(
+    g: &Grounding,
+    moves: &[Vec<MoveInfo>],
+    check: &mut PeriodicCheck,
+) -> Result<FastMap<TermId, (usize, usize)>, OutOfLimits> {
+    let mut move_of = FastMap::default();
+    for (r, infos) in moves.iter().enumerate() {
+        for (i, info) in infos.iter().enumerate() {
+            check.step()?;
+            if let Some(atom) = g.store.find(&Node::App(kw::LEGAL, &[g.roles[r], info.term])) {
+                move_of.insert(atom, (r, i));
+            }
+        }
+    }
+    Ok(move_of)
 }

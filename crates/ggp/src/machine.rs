@@ -973,7 +973,7 @@ impl Evaluator {
         }
         d.accepted.clear();
         d.accepted.resize(roles, None);
-        for _ in 0..MOST_DRAWS {
+        for round in 0..MOST_DRAWS {
             d.inputs.clear();
             d.pending.clear();
             for r in 0..roles {
@@ -994,6 +994,16 @@ impl Evaluator {
             }
             if !d.inputs.is_empty() && !oracle.answer_inputs(&self.bits, &d.inputs, &mut d.values) {
                 return Draw::Unsure;
+            }
+            // Every answer the optimistic value: the legal bits already
+            // computed are exact for the moves drawn (all of them legal).
+            let optimistic = d.answered.iter().zip(&d.values).zip(drawn.optimistic());
+            if round == 0
+                && optimistic.into_iter().all(|((&answered, &value), &best)| answered & (value ^ best) == 0)
+                && drawn.terminal_known(&d.superset, &d.pending)
+            {
+                joint.extend_from_slice(&d.pending);
+                return Draw::Joint;
             }
             for (w, &state) in drawn.state().iter().enumerate() {
                 let pessimistic = state & !drawn.optimistic()[w];
@@ -1562,5 +1572,29 @@ mod tests {
             assert_eq!(legal_sets(&e), legal_sets(&fresh), "after a playout of at most {steps} steps");
             assert_eq!(e.is_terminal(), fresh.is_terminal());
         }
+    }
+
+    /// Chess's terminality reads its externals only through "the player has
+    /// a legal move", one such atom per role; sudoku's terminality (the
+    /// solved grid, left to the oracle) would gain from optimism, so its
+    /// playouts do not draw.
+    #[test]
+    fn drawing_follows_what_terminality_reads() {
+        let dir = env!("CARGO_MANIFEST_DIR");
+        let chess = Machine::compile_hybrid(&game(&format!("{dir}/tests/games/chess.kif"))).expect("chess");
+        let drawn = chess.0.drawn.as_ref().expect("chess draws");
+        assert!(drawn.terminal_reads());
+        let no_moves: Vec<Vec<(u64, i64)>> = vec![vec![(0, 0)]; 2];
+        assert!(drawn.terminal_known(&no_moves, &[0, 0]), "no legal move in the superset: terminality is known");
+        // White's moves: noop (not a move the "has a legal move" atom reads)
+        // and a piece's move (one it reads).
+        let white = &chess.0.moves[0];
+        let noop = white.iter().position(|m| m.to_string() == "noop").expect("noop") as u32;
+        let pawn = white.iter().position(|m| m.to_string() == "(move wp e 2 e 4)").expect("e2-e4") as u32;
+        let superset = |mv: u32| vec![vec![(1u64 << (mv % 64), i64::from(mv - mv % 64))], vec![(0, 0)]];
+        assert!(drawn.terminal_known(&superset(pawn), &[pawn, 0]), "white has a legal move: not stuck");
+        assert!(!drawn.terminal_known(&superset(pawn), &[noop, 0]), "noop says nothing of white's moves");
+        let sudoku = Machine::compile_hybrid(&game(&format!("{dir}/tests/games/sudoku.kif"))).expect("sudoku");
+        assert!(sudoku.is_hybrid() && sudoku.0.drawn.is_none());
     }
 }
