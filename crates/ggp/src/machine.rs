@@ -18,6 +18,7 @@ use crate::hash::FastMap;
 use crate::hybrid::{self, Oracle};
 use crate::limits::OutOfLimits;
 use crate::pace;
+use crate::reasoner::Chooser;
 use crate::specialize::{Spec, Specializer};
 use crate::store::TermId;
 use crate::term::Term;
@@ -529,6 +530,17 @@ pub struct Evaluator {
     /// Where the machine's playouts draw their moves ([`DrawnMoves`]), what
     /// they draw with.
     draw: Option<Box<Drawing>>,
+    /// The legal moves offered to a playout's chooser (a buffer).
+    offered: Vec<u32>,
+}
+
+/// The uniform playout policy: each move offered equally likely.
+struct Uniform<'a, R>(&'a mut R);
+
+impl<R: Rng> Chooser for Uniform<'_, R> {
+    fn choose(&mut self, _role: usize, offered: &[u32], _first: bool) -> u32 {
+        offered[self.0.random_range(0..offered.len())]
+    }
 }
 
 /// What a playout that draws its moves ([`DrawnMoves`]) works with, by word
@@ -547,6 +559,8 @@ struct Drawing {
     pending: Vec<u32>,
     /// The inputs to answer in the current round.
     inputs: Vec<u32>,
+    /// The moves offered to a role's chooser.
+    offered: Vec<u32>,
 }
 
 /// How drawing a joint move in a state derived optimistically ended.
@@ -619,6 +633,7 @@ impl Evaluator {
             specializer: None,
             joint: Vec::new(),
             oracle: machine.0.oracle.clone().map(Box::new),
+            offered: Vec::new(),
             draw: machine.0.drawn.as_ref().map(|drawn| {
                 let words = drawn.region().1;
                 let roles = machine.0.roles.len();
@@ -834,8 +849,8 @@ impl Evaluator {
         max_steps: usize,
         mut go_on: impl FnMut() -> bool,
     ) -> Option<usize> {
-        if self.draw.is_some() && self.oracle.as_ref().is_some_and(|o| o.answers_lazily()) {
-            return self.playout_drawing(rng, max_steps, go_on);
+        if self.draws() {
+            return self.playout_drawing(max_steps, go_on, &mut Uniform(rng));
         }
         let roles = self.m.0.roles.len();
         let mut steps = 0;
@@ -859,17 +874,60 @@ impl Evaluator {
         Some(steps)
     }
 
-    /// [`Evaluator::playout_while`] where the machine's playouts draw their
-    /// moves ([`DrawnMoves`]): each state after the first derived
-    /// optimistically, its joint move drawn and checked; a state where that
-    /// is not decided is derived in full and played as by
-    /// [`Evaluator::playout_while`]. The state the playout stops in is
-    /// derived in full.
-    fn playout_drawing(
+    /// Whether this evaluator's playouts draw their moves ([`DrawnMoves`]):
+    /// the machine allows it and the lazy grounder still answers.
+    fn draws(&self) -> bool {
+        self.draw.is_some() && self.oracle.as_ref().is_some_and(|o| o.answers_lazily())
+    }
+
+    /// As [`Evaluator::playout_while`], each role's move chosen by
+    /// `chooser` (among a superset of the legal moves where the playout
+    /// draws its moves, [`DrawnMoves`]).
+    pub(crate) fn playout_choosing(
         &mut self,
-        rng: &mut impl Rng,
         max_steps: usize,
         mut go_on: impl FnMut() -> bool,
+        chooser: &mut impl Chooser,
+    ) -> Option<usize> {
+        if self.draws() {
+            return self.playout_drawing(max_steps, go_on, chooser);
+        }
+        let roles = self.m.0.roles.len();
+        let (mut joint, mut offered) = (std::mem::take(&mut self.joint), std::mem::take(&mut self.offered));
+        let mut steps = 0;
+        let finished = 'play: loop {
+            if steps >= max_steps || self.is_terminal() {
+                break true;
+            }
+            if !go_on() {
+                break false;
+            }
+            joint.clear();
+            for r in 0..roles {
+                self.legal_moves(r, &mut offered);
+                if offered.is_empty() {
+                    break 'play true;
+                }
+                joint.push(chooser.choose(r, &offered, true));
+            }
+            chooser.played(&joint);
+            self.advance(&joint);
+            steps += 1;
+        };
+        (self.joint, self.offered) = (joint, offered);
+        finished.then_some(steps)
+    }
+
+    /// [`Evaluator::playout_choosing`] where the machine's playouts draw
+    /// their moves ([`DrawnMoves`]): each state after the first derived
+    /// optimistically, its joint move drawn and checked; a state where that
+    /// is not decided is derived in full, its legal moves offered. The state
+    /// the playout stops in is derived in full.
+    fn playout_drawing(
+        &mut self,
+        max_steps: usize,
+        mut go_on: impl FnMut() -> bool,
+        chooser: &mut impl Chooser,
     ) -> Option<usize> {
         let roles = self.m.0.roles.len();
         let mut steps = 0;
@@ -884,7 +942,7 @@ impl Evaluator {
             }
             joint.clear();
             if !exact {
-                match self.draw_joint(rng, &mut joint) {
+                match self.draw_joint(chooser, &mut joint) {
                     Draw::Joint => {}
                     Draw::Over => break true,
                     Draw::Unsure => {
@@ -898,16 +956,20 @@ impl Evaluator {
                 }
             }
             if exact {
+                let mut offered = std::mem::take(&mut self.offered);
                 for r in 0..roles {
-                    match self.random_legal_move(r, rng) {
-                        Some(mv) => joint.push(mv),
-                        None => break,
+                    self.legal_moves(r, &mut offered);
+                    if offered.is_empty() {
+                        break;
                     }
+                    joint.push(chooser.choose(r, &offered, true));
                 }
+                self.offered = offered;
                 if joint.len() < roles {
                     break true;
                 }
             }
+            chooser.played(&joint);
             self.compute_next(&joint);
             let c = &self.m.0.circuit;
             let (s, next_word) = (c.state_words as usize, c.next_word as usize);
@@ -955,7 +1017,7 @@ impl Evaluator {
     /// the asked inputs of the drawn moves' cones, and running the legal
     /// moves with every other asked input pessimistic; a move outside that
     /// subset leaves the superset.
-    fn draw_joint(&mut self, rng: &mut impl Rng, joint: &mut Vec<u32>) -> Draw {
+    fn draw_joint(&mut self, chooser: &mut impl Chooser, joint: &mut Vec<u32>) -> Draw {
         let c = &self.m.0.circuit;
         if self.bit(c.terminal_bit) {
             return Draw::Over;
@@ -981,7 +1043,18 @@ impl Evaluator {
                     d.pending.push(mv);
                     continue;
                 }
-                let Some(mv) = draw_from(d.superset[r].iter().copied(), rng) else { return Draw::Over };
+                d.offered.clear();
+                for &(word, base) in &d.superset[r] {
+                    let mut word = word;
+                    while word != 0 {
+                        d.offered.push((base + i64::from(word.trailing_zeros())) as u32);
+                        word &= word - 1;
+                    }
+                }
+                if d.offered.is_empty() {
+                    return Draw::Over;
+                }
+                let mv = chooser.choose(r, &d.offered, round == 0);
                 d.pending.push(mv);
                 for &input in drawn.cone(r, mv) {
                     let at = input - first_bit;
@@ -1514,7 +1587,7 @@ mod tests {
                 for _ in 0..draws {
                     e.derive_optimistic();
                     let mut joint = Vec::new();
-                    match e.draw_joint(&mut rng, &mut joint) {
+                    match e.draw_joint(&mut Uniform(&mut rng), &mut joint) {
                         Draw::Joint => {
                             assert!(!terminal, "a joint move drawn in a terminal state");
                             for (r, mv) in joint.iter().enumerate() {

@@ -14,7 +14,7 @@
 
 use rand::Rng;
 
-use crate::reasoner::Reasoner;
+use crate::reasoner::{Chooser, Reasoner};
 use crate::watch::DeadlineWatch;
 
 /// ε-greedy: the share of playout moves chosen at random rather than
@@ -44,11 +44,11 @@ pub(crate) struct Mast {
     temperature: f32,
     /// The weight of an unseen move.
     unseen: f32,
-    /// Scratch: legal moves of one role.
-    legal: Vec<u32>,
-    /// Scratch: the joint move being built.
-    joint: Vec<u32>,
     enabled: bool,
+    /// Per role, in the state being played: whether it had a choice, and
+    /// whether its move is picked uniformly (the ε of ε-greedy).
+    choice: Vec<bool>,
+    uniform: Vec<bool>,
     /// Each role's legal moves, added up over the states of the last
     /// playout (its mobility along the way).
     moves_seen: Vec<u64>,
@@ -63,8 +63,16 @@ impl Mast {
             (0..reasoner.roles()).map(|r| vec![Record::default(); reasoner.move_count(r)]).collect();
         let temperature = temperature as f32;
         let unseen = if temperature > 0.0 { (1.0 / temperature).exp() } else { 0.0 };
-        let moves_seen = vec![0; records.len()];
-        Mast { records, temperature, unseen, legal: Vec::new(), joint: Vec::new(), enabled, moves_seen }
+        let roles = records.len();
+        Mast {
+            records,
+            temperature,
+            unseen,
+            enabled,
+            choice: vec![false; roles],
+            uniform: vec![false; roles],
+            moves_seen: vec![0; roles],
+        }
     }
 
     /// Weakens the old evidence by `factor` (between moves of a match: the
@@ -103,37 +111,44 @@ impl Mast {
         }
     }
 
-    /// The move `role` plays in the evaluator's current state, or `None`
-    /// without a legal move; whether it had a choice.
-    fn pick(&mut self, e: &mut impl Reasoner, role: usize, rng: &mut impl Rng) -> Option<(u32, bool)> {
-        e.legal_moves(role, &mut self.legal);
-        self.moves_seen[role] += self.legal.len() as u64;
-        match self.legal.len() {
-            0 => return None,
-            1 => return Some((self.legal[0], false)),
-            _ => {}
+    /// The move `role` plays among `offered` (its legal moves, or a
+    /// superset of them where the reasoner draws its moves): the first
+    /// offer in a state counts the moves offered as seen, says whether the
+    /// role has a choice, and decides (ε-greedy) whether this state's pick
+    /// is uniform; a later offer (the move picked was illegal) keeps that
+    /// decision, so that each rule of the policy picks among the legal moves
+    /// alone.
+    fn pick(&mut self, role: usize, offered: &[u32], first: bool, rng: &mut impl Rng) -> u32 {
+        if first {
+            self.moves_seen[role] += offered.len() as u64;
+            self.choice[role] = offered.len() > 1;
+            self.uniform[role] =
+                !self.enabled || (self.temperature == 0.0 && offered.len() > 1 && rng.random_bool(EPSILON));
         }
-        if !self.enabled || (self.temperature == 0.0 && rng.random_bool(EPSILON)) {
-            return Some((self.legal[rng.random_range(0..self.legal.len())], true));
+        if offered.len() == 1 {
+            return offered[0];
+        }
+        if self.uniform[role] {
+            return offered[rng.random_range(0..offered.len())];
         }
         if self.temperature > 0.0 {
             let weight = |mv: u32| match self.records[role].get(mv as usize) {
                 Some(r) if r.count > 0.0 => r.weight,
                 _ => self.unseen,
             };
-            let total: f32 = self.legal.iter().map(|&m| weight(m)).sum();
+            let total: f32 = offered.iter().map(|&m| weight(m)).sum();
             let mut x = rng.random::<f32>() * total;
-            for &mv in &self.legal {
+            for &mv in offered {
                 x -= weight(mv);
                 if x < 0.0 {
-                    return Some((mv, true));
+                    return mv;
                 }
             }
-            return Some((*self.legal.last().expect("several moves"), true));
+            return *offered.last().expect("several moves");
         }
         // The best average, ties broken uniformly at random.
-        let (mut best, mut best_value, mut ties) = (self.legal[0], f32::MIN, 0u32);
-        for &mv in &self.legal {
+        let (mut best, mut best_value, mut ties) = (offered[0], f32::MIN, 0u32);
+        for &mv in offered {
             let v = self.value(role, mv);
             if v > best_value {
                 (best, best_value, ties) = (mv, v, 1);
@@ -144,7 +159,7 @@ impl Mast {
                 }
             }
         }
-        Some((best, true))
+        best
     }
 
     /// Each role's legal moves added up over the states of the last
@@ -166,34 +181,32 @@ impl Mast {
         trace: &mut Vec<(u16, u32)>,
         watch: &mut DeadlineWatch,
     ) -> bool {
-        let roles = self.records.len();
-        let mut joint = std::mem::take(&mut self.joint);
-        let mut finished = true;
         self.moves_seen.iter_mut().for_each(|m| *m = 0);
-        'play: for _ in 0..max_steps {
-            if e.is_terminal() {
-                break;
-            }
-            if watch.passed() {
-                finished = false;
-                break;
-            }
-            joint.clear();
-            for r in 0..roles {
-                match self.pick(e, r, rng) {
-                    Some((mv, choice)) => {
-                        joint.push(mv);
-                        if choice {
-                            trace.push((r as u16, mv));
-                        }
-                    }
-                    None => break 'play,
-                }
-            }
-            e.advance(&joint);
-        }
-        self.joint = joint;
+        let mut policy = Policy { mast: self, rng, trace };
+        let finished = e.playout_choosing(max_steps, || !watch.passed(), &mut policy).is_some();
         finished && !e.expired()
+    }
+}
+
+/// The MAST policy choosing a playout's moves, with what it records.
+struct Policy<'a, R> {
+    mast: &'a mut Mast,
+    rng: &'a mut R,
+    trace: &'a mut Vec<(u16, u32)>,
+}
+
+impl<R: Rng> Chooser for Policy<'_, R> {
+    fn choose(&mut self, role: usize, offered: &[u32], first: bool) -> u32 {
+        self.mast.pick(role, offered, first, self.rng)
+    }
+
+    /// Appends the move of each role that had a choice to the trace.
+    fn played(&mut self, joint: &[u32]) {
+        for (r, &mv) in joint.iter().enumerate() {
+            if self.mast.choice[r] {
+                self.trace.push((r as u16, mv));
+            }
+        }
     }
 }
 
@@ -268,5 +281,47 @@ mod tests {
         gibbs.update(&[(0, left); 10], &[1.0]);
         let (lefts, _) = count_in_playouts(&mut gibbs, &mut e, &machine, &mut rng, 100, left);
         assert!(lefts >= 495, "{lefts} of 500");
+    }
+
+    /// Offered a superset whose best move was illegal, the greedy policy
+    /// picks the best of the moves left; the ε of ε-greedy is decided once
+    /// per state (a later offer keeps a uniform pick uniform); the first
+    /// offer counts the moves seen and whether the role has a choice.
+    #[test]
+    fn a_later_offer_keeps_the_state_s_decisions() {
+        let game = Game::parse(
+            "(role r) (init (t 0)) (s 0 1) (legal r a) (legal r b) (legal r c)
+             (<= (next (t ?y)) (true (t ?x)) (s ?x ?y)) (<= terminal (true (t 1))) (goal r 50)",
+        )
+        .unwrap();
+        let machine = Machine::compile(&game).unwrap();
+        let [a, b, c] = ["a", "b", "c"].map(|m| machine.move_index(0, &m.parse().unwrap()).unwrap());
+        let e = Evaluator::new(&machine);
+        let mut mast = Mast::new(&e, true, 0.0);
+        mast.update(&[(0, a); 10], &[1.0]);
+        mast.update(&[(0, b); 10], &[0.6]);
+        mast.update(&[(0, c); 10], &[0.2]);
+        let mut rng = SmallRng::seed_from_u64(5);
+        let (mut greedy, mut uniform_c) = (0, 0);
+        for _ in 0..400 {
+            mast.moves_seen[0] = 0;
+            let first = mast.pick(0, &[a, b, c], true, &mut rng);
+            assert_eq!((mast.moves_seen[0], mast.choice[0]), (3, true));
+            if first != a || mast.uniform[0] {
+                // A uniform pick: the later offer is uniform too.
+                assert!(mast.uniform[0] || first == a);
+                if mast.uniform[0] && mast.pick(0, &[b, c], false, &mut rng) == c {
+                    uniform_c += 1;
+                }
+                continue;
+            }
+            // Greedy: a was the best; offered the rest, b is.
+            assert_eq!(mast.pick(0, &[b, c], false, &mut rng), b);
+            assert_eq!(mast.moves_seen[0], 3, "a later offer counts nothing");
+            greedy += 1;
+        }
+        // About 60% greedy; half of the uniform later picks are c.
+        assert!((180..300).contains(&greedy), "{greedy} greedy of 400");
+        assert!(uniform_c > 30, "{uniform_c} uniform later picks of c");
     }
 }

@@ -68,6 +68,55 @@ pub(crate) trait Reasoner {
     fn expired(&self) -> bool {
         false
     }
+
+    /// Plays from the current state until a terminal state, a role without
+    /// legal moves, or `max_steps` transitions, each role's move chosen by
+    /// `chooser`, `go_on` asked before each transition; the number of
+    /// transitions, `None` when `go_on` said no. A reasoner that lists
+    /// every legal move offers them all (this way); one that draws its
+    /// moves (a hybrid [`Evaluator`]) may offer a superset and offer again
+    /// without a move found illegal.
+    fn playout_choosing(
+        &mut self,
+        max_steps: usize,
+        mut go_on: impl FnMut() -> bool,
+        chooser: &mut impl Chooser,
+    ) -> Option<usize> {
+        let roles = self.roles();
+        let (mut joint, mut legal) = (Vec::with_capacity(roles), Vec::new());
+        let mut steps = 0;
+        while steps < max_steps && !self.is_terminal() {
+            if !go_on() {
+                return None;
+            }
+            joint.clear();
+            for r in 0..roles {
+                self.legal_moves(r, &mut legal);
+                if legal.is_empty() {
+                    return Some(steps);
+                }
+                joint.push(chooser.choose(r, &legal, true));
+            }
+            chooser.played(&joint);
+            self.advance(&joint);
+            steps += 1;
+        }
+        Some(steps)
+    }
+}
+
+/// A playout policy: which move a role plays among those offered.
+pub(crate) trait Chooser {
+    /// The move `role` plays among `offered` (never empty): its legal
+    /// moves, or a superset of them. `first`: whether this is the first
+    /// offer to `role` in this state; a later one (the move chosen was
+    /// illegal) offers the moves left.
+    fn choose(&mut self, role: usize, offered: &[u32], first: bool) -> u32;
+
+    /// The joint move played after the offers of a state.
+    fn played(&mut self, joint: &[u32]) {
+        let _ = joint;
+    }
 }
 
 impl Reasoner for Evaluator {
@@ -126,6 +175,15 @@ impl Reasoner for Evaluator {
     #[inline]
     fn known<'a>(oracle: &'a Solver, state: &State) -> Option<&'a [u8]> {
         oracle.known(state)
+    }
+
+    fn playout_choosing(
+        &mut self,
+        max_steps: usize,
+        go_on: impl FnMut() -> bool,
+        chooser: &mut impl Chooser,
+    ) -> Option<usize> {
+        Evaluator::playout_choosing(self, max_steps, go_on, chooser)
     }
 }
 
