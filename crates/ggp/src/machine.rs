@@ -886,36 +886,16 @@ impl Evaluator {
     pub(crate) fn playout_choosing(
         &mut self,
         max_steps: usize,
-        mut go_on: impl FnMut() -> bool,
+        go_on: impl FnMut() -> bool,
         chooser: &mut impl Chooser,
     ) -> Option<usize> {
         if self.draws() {
             return self.playout_drawing(max_steps, go_on, chooser);
         }
-        let roles = self.m.0.roles.len();
         let (mut joint, mut offered) = (std::mem::take(&mut self.joint), std::mem::take(&mut self.offered));
-        let mut steps = 0;
-        let finished = 'play: loop {
-            if steps >= max_steps || self.is_terminal() {
-                break true;
-            }
-            if !go_on() {
-                break false;
-            }
-            joint.clear();
-            for r in 0..roles {
-                self.legal_moves(r, &mut offered);
-                if offered.is_empty() {
-                    break 'play true;
-                }
-                joint.push(chooser.choose(r, &offered, true));
-            }
-            chooser.played(&joint);
-            self.advance(&joint);
-            steps += 1;
-        };
+        let played = crate::reasoner::play_listing(self, max_steps, go_on, chooser, &mut joint, &mut offered);
         (self.joint, self.offered) = (joint, offered);
-        finished.then_some(steps)
+        played
     }
 
     /// [`Evaluator::playout_choosing`] where the machine's playouts draw

@@ -79,30 +79,45 @@ pub(crate) trait Reasoner {
     fn playout_choosing(
         &mut self,
         max_steps: usize,
-        mut go_on: impl FnMut() -> bool,
+        go_on: impl FnMut() -> bool,
         chooser: &mut impl Chooser,
-    ) -> Option<usize> {
-        let roles = self.roles();
-        let (mut joint, mut legal) = (Vec::with_capacity(roles), Vec::new());
-        let mut steps = 0;
-        while steps < max_steps && !self.is_terminal() {
-            if !go_on() {
-                return None;
-            }
-            joint.clear();
-            for r in 0..roles {
-                self.legal_moves(r, &mut legal);
-                if legal.is_empty() {
-                    return Some(steps);
-                }
-                joint.push(chooser.choose(r, &legal, true));
-            }
-            chooser.played(&joint);
-            self.advance(&joint);
-            steps += 1;
-        }
-        Some(steps)
+    ) -> Option<usize>
+    where
+        Self: Sized,
+    {
+        play_listing(self, max_steps, go_on, chooser, &mut Vec::new(), &mut Vec::new())
     }
+}
+
+/// [`Reasoner::playout_choosing`] offering every legal move, with `joint`
+/// and `offered` as buffers.
+pub(crate) fn play_listing<R: Reasoner>(
+    reasoner: &mut R,
+    max_steps: usize,
+    mut go_on: impl FnMut() -> bool,
+    chooser: &mut impl Chooser,
+    joint: &mut Vec<u32>,
+    offered: &mut Vec<u32>,
+) -> Option<usize> {
+    let roles = reasoner.roles();
+    let mut steps = 0;
+    while steps < max_steps && !reasoner.is_terminal() {
+        if !go_on() {
+            return None;
+        }
+        joint.clear();
+        for r in 0..roles {
+            reasoner.legal_moves(r, offered);
+            if offered.is_empty() {
+                return Some(steps);
+            }
+            joint.push(chooser.choose(r, offered, true));
+        }
+        chooser.played(joint);
+        reasoner.advance(joint);
+        steps += 1;
+    }
+    Some(steps)
 }
 
 /// A playout policy: which move a role plays among those offered.
