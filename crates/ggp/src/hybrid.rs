@@ -38,6 +38,7 @@ use crate::hash::FastMap;
 use crate::lazy::Lazy;
 use crate::limits::{Limits, OutOfLimits, unlimited};
 use crate::magic;
+use crate::need_index::NeedIndex;
 use crate::normalize::{Lit, NRule};
 use crate::store::{Pred, TermId, TermStore};
 use crate::symbol::{Symbols, kw};
@@ -872,11 +873,16 @@ pub(crate) struct Oracle {
     move_bits: Vec<u32>,
     /// The atom of each of [`Oracle::move_bits`].
     move_atoms: Vec<TermId>,
-    /// What each of [`Oracle::move_atoms`] needs of the state before the
-    /// move ([`crate::asks::state_needs`]): one of these (word, mask) bits
-    /// set, else it does not hold and is not asked (`None`: always asked;
-    /// empty until [`Oracle::for_network_within`] reads them).
-    move_needs: Vec<Option<crate::asks::StateNeed>>,
+    /// The places in [`Oracle::move_atoms`] of those each state asks, by
+    /// what each needs of the state before the move
+    /// ([`crate::asks::state_needs`]): one of some state bits set, else it
+    /// does not hold and is not asked (every one until
+    /// [`Oracle::for_network_within`] reads them).
+    move_needs: NeedIndex,
+    /// The places [`Oracle::move_needs`] marks (a buffer).
+    move_marked: Vec<u64>,
+    /// [`Oracle::move_bits`] as (word, mask) pairs, to clear them.
+    move_words: Vec<(u32, u64)>,
     /// The move atoms asked in the current joint move, and their bits (buffers).
     moving: (Vec<TermId>, Vec<u32>),
     /// How many joint moves the lazy grounder could not answer; from
@@ -1039,7 +1045,9 @@ impl Oracle {
             lazy_failures: 0,
             move_bits: move_inputs.iter().map(|&(bit, _)| bit).collect(),
             move_atoms: move_inputs.iter().map(|&(_, atom)| atom).collect(),
-            move_needs: Vec::new(),
+            move_needs: NeedIndex::all(move_inputs.len()),
+            move_marked: Vec::new(),
+            move_words: word_masks(move_inputs.iter().map(|&(bit, _)| bit)),
             moving: Default::default(),
             move_failures: 0,
             joint: Vec::new(),
@@ -1088,7 +1096,7 @@ impl Oracle {
         if !oracle.move_bits.is_empty() {
             let atom_of: HashMap<u32, TermId> = circuit.inputs.iter().map(|&(atom, bit)| (bit, atom)).collect();
             let atoms: Vec<TermId> = oracle.move_bits.iter().map(|bit| atom_of[bit]).collect();
-            oracle.move_needs = crate::asks::state_needs(g, &atoms, &circuit.base, stop)?;
+            oracle.move_needs = NeedIndex::new(&crate::asks::state_needs(g, &atoms, &circuit.base, stop)?);
         }
         Ok(oracle)
     }
@@ -1244,8 +1252,8 @@ impl Oracle {
         let mut does = std::mem::take(&mut self.joint);
         does.clear();
         does.extend(self.does.iter().zip(joint).filter_map(|(atoms, &m)| atoms.get(m as usize).copied()));
-        for &bit in &self.move_bits {
-            memory[(bit / 64) as usize] &= !(1 << (bit % 64));
+        for &(word, mask) in &self.move_words {
+            memory[word as usize] &= !mask;
         }
         if !self.fill_move_lazily(memory, &does) {
             self.evaluate(|oracle| &mut oracle.moves, memory, &does);
@@ -1264,16 +1272,10 @@ impl Oracle {
         let (mut atoms, mut bits) = std::mem::take(&mut self.moving);
         atoms.clear();
         bits.clear();
-        for (k, &atom) in self.move_atoms.iter().enumerate() {
-            let needed = match self.move_needs.get(k) {
-                Some(Some(need)) => need.iter().any(|&(word, mask)| memory[word as usize] & mask != 0),
-                _ => true,
-            };
-            if needed {
-                atoms.push(atom);
-                bits.push(self.move_bits[k]);
-            }
-        }
+        self.move_needs.each_needed(memory, &mut self.move_marked, |k| {
+            atoms.push(self.move_atoms[k]);
+            bits.push(self.move_bits[k]);
+        });
         let mut set = std::mem::take(&mut self.set);
         set.clear();
         let answered = lazy.values(&atoms, memory, Some(does), |at| set.push(bits[at]));
@@ -1490,6 +1492,20 @@ fn estimate(sizes: &HashMap<Pred, usize>, moves: &HashSet<Pred>, derived: usize,
 /// relation derived per state: larger than the state, so that joins bind
 /// through the state first.
 const DERIVED: usize = 1000;
+
+/// The bits `bits` as (word, mask) pairs, one per word, in the order the
+/// words are first met.
+fn word_masks(bits: impl Iterator<Item = u32>) -> Vec<(u32, u64)> {
+    let mut words: Vec<(u32, u64)> = Vec::new();
+    for bit in bits {
+        let (word, mask) = (bit / 64, 1u64 << (bit % 64));
+        match words.iter_mut().find(|(w, _)| *w == word) {
+            Some((_, m)) => *m |= mask,
+            None => words.push((word, mask)),
+        }
+    }
+    words
+}
 
 #[cfg(test)]
 mod tests {

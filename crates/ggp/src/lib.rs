@@ -74,6 +74,7 @@ mod magic;
 mod mast;
 mod mcts;
 mod mobility;
+mod need_index;
 mod normalize;
 mod pace;
 mod playout_profile;
