@@ -559,6 +559,9 @@ struct Drawing {
     pending: Vec<u32>,
     /// The inputs to answer in the current round.
     inputs: Vec<u32>,
+    /// The inputs asked about, and those answered, in the current state.
+    asked_list: Vec<u32>,
+    answered_list: Vec<u32>,
     /// The moves offered to a role's chooser.
     offered: Vec<u32>,
 }
@@ -977,16 +980,24 @@ impl Evaluator {
         c.ask.run(&mut self.bits);
         let (first, words) = drawn.region();
         let first_bit = (first * 64) as u32;
-        d.asked.iter_mut().for_each(|w| *w = 0);
+        // Only the words of the inputs asked or answered in the last state
+        // are cleared (of hundreds in chess's input region).
+        for &input in d.asked_list.iter().chain(&d.answered_list) {
+            let w = ((input - first_bit) / 64) as usize;
+            (d.asked[w], d.answered[w], d.values[w]) = (0, 0, 0);
+        }
+        d.asked_list.clear();
+        d.answered_list.clear();
+        self.bits[first..first + words].iter_mut().for_each(|w| *w = 0);
         c.asks.each_asked(&self.bits, |input| {
-            let at = input - first_bit;
-            d.asked[(at / 64) as usize] |= 1 << (at % 64);
+            d.asked_list.push(input);
             true
         });
-        d.answered.iter_mut().for_each(|w| *w = 0);
-        d.values.iter_mut().for_each(|w| *w = 0);
-        for (w, (&asked, &optimistic)) in d.asked.iter().zip(drawn.optimistic()).enumerate().take(words) {
-            self.bits[first + w] = asked & optimistic;
+        for &input in &d.asked_list {
+            let at = input - first_bit;
+            let (w, mask) = ((at / 64) as usize, 1u64 << (at % 64));
+            d.asked[w] |= mask;
+            self.bits[first + w] |= drawn.optimistic()[w] & mask;
         }
         c.legal.run(&mut self.bits);
     }
@@ -1041,6 +1052,7 @@ impl Evaluator {
                     let (w, mask) = ((at / 64) as usize, 1u64 << (at % 64));
                     if d.asked[w] & mask != 0 && d.answered[w] & mask == 0 {
                         d.answered[w] |= mask;
+                        d.answered_list.push(input);
                         d.inputs.push(input);
                     }
                 }
@@ -1050,17 +1062,26 @@ impl Evaluator {
             }
             // Every answer the optimistic value: the legal bits already
             // computed are exact for the moves drawn (all of them legal).
-            let optimistic = d.answered.iter().zip(&d.values).zip(drawn.optimistic());
+            let optimistic = |input: u32| {
+                let at = input - first_bit;
+                let (w, mask) = ((at / 64) as usize, 1u64 << (at % 64));
+                (d.values[w] ^ drawn.optimistic()[w]) & mask == 0
+            };
             if round == 0
-                && optimistic.into_iter().all(|((&answered, &value), &best)| answered & (value ^ best) == 0)
+                && d.answered_list.iter().all(|&input| optimistic(input))
                 && drawn.terminal_known(&d.superset, &d.pending)
             {
                 joint.extend_from_slice(&d.pending);
                 return Draw::Joint;
             }
-            for (w, &state) in drawn.state().iter().enumerate() {
-                let pessimistic = state & !drawn.optimistic()[w];
-                self.bits[first + w] = (d.answered[w] & d.values[w]) | (d.asked[w] & !d.answered[w] & pessimistic);
+            // Each asked input its answer, or pessimistic (the others stay
+            // clear).
+            for &input in &d.asked_list {
+                let at = input - first_bit;
+                let (w, mask) = ((at / 64) as usize, 1u64 << (at % 64));
+                let pessimistic = drawn.state()[w] & !drawn.optimistic()[w];
+                let source = if d.answered[w] & mask != 0 { d.values[w] } else { pessimistic };
+                self.bits[first + w] = self.bits[first + w] & !mask | source & mask;
             }
             c.legal.run(&mut self.bits);
             let mut all = true;
