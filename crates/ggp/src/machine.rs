@@ -957,9 +957,16 @@ impl Evaluator {
             let c = &self.m.0.circuit;
             let (s, next_word) = (c.state_words as usize, c.next_word as usize);
             self.bits.copy_within(next_word..next_word + s, 0);
-            self.derive_optimistic();
+            // The state the playout stops in is derived in full anyway (a
+            // playout of one step, as the mobility evaluation plays them,
+            // costs what it did).
+            exact = steps + 1 >= max_steps;
+            if exact {
+                self.derive_state();
+            } else {
+                self.derive_optimistic();
+            }
             self.goals_ready = false;
-            exact = false;
             steps += 1;
         };
         if !exact {
