@@ -1120,8 +1120,8 @@ fn split_programs(
     let is_state = |i: usize| matches!(b.kinds[i], Kind::State(_)) && layout.bit_of[i].is_some();
     let implied = implied_state_literals(&b.defs, &layout.node_order, cyclic, is_state, check)?;
     Ok([
-        build_program(b, layout, cyclic, |i| p0[i], Some(&implied), check)?,
-        build_program(b, layout, cyclic, |i| p1[i] && !p0[i], Some(&implied), check)?,
+        build_program(b, layout, cyclic, |i| p0[i], Some((&implied, Sharing::Most)), check)?,
+        build_program(b, layout, cyclic, |i| p1[i] && !p0[i], Some((&implied, Sharing::Fewest)), check)?,
         build_program(b, layout, cyclic, |i| p2[i] && !before(i), None, check)?,
         build_program(b, layout, cyclic, |i| p3[i] && !before(i), None, check)?,
     ])
@@ -1204,7 +1204,8 @@ fn asked_inputs(b: &Builder<'_>, roots: &Roots, layout: &Layout) -> Vec<(u32, Op
 /// The program computing the `member` atoms in layout order, each recursive
 /// group as a fixpoint, each atom's bodies factored by [`lower_bodies`].
 /// With `implied` (each atom's implied state literals,
-/// [`implied_state_literals`]), atoms that require a common guard
+/// [`implied_state_literals`], and which of them a block's second guard
+/// is, [`split_by_second_guard`]), atoms that require a common guard
 /// ([`choose_guards`]) are gathered into blocks that run only when the guard is set: an atom joins
 /// the open block of its guard, and a block is closed (emitted) just before
 /// the first atom that reads one of its atoms, so dependencies stay first.
@@ -1216,7 +1217,7 @@ fn build_program(
     layout: &Layout,
     cyclic: &[bool],
     member: impl Fn(usize) -> bool,
-    implied: Option<&[Vec<Lit>]>,
+    implied: Option<(&[Vec<Lit>], Sharing)>,
     check: &mut PeriodicCheck,
 ) -> Result<Code, OutOfLimits> {
     let bit_of = &layout.bit_of;
@@ -1243,7 +1244,8 @@ fn build_program(
             }
             return;
         }
-        for (second, part) in split_by_second_guard(&b.defs, implied.unwrap_or_default(), guard, members) {
+        let (implied, sharing) = implied.unwrap_or((&[], Sharing::Most));
+        for (second, part) in split_by_second_guard(&b.defs, implied, sharing, guard, members) {
             let first = code.nodes.len() as u32;
             for &i in &part {
                 code.push_node(out_bit(i), &lower_bodies(&b.defs, i, &bit));
@@ -1317,25 +1319,38 @@ fn common_literals(defs: &Defs, i: usize) -> impl Iterator<Item = Lit> + '_ {
 /// for each, of the literals all its bodies require besides `guard`, the one
 /// the most members require, kept where at least [`MIN_BLOCK`] members share
 /// it (a piece on a square, under the mover's `control`); for the members
-/// left without one, likewise among the state literals their bodies imply
-/// (`implied`, [`implied_state_literals`]: the moving piece on its square,
-/// required through a derived atom); the others in a part without one.
-/// Parts in order of their first member.
+/// left without one, among the state literals their bodies imply (`implied`,
+/// [`implied_state_literals`]: the moving piece on its square, required
+/// through a derived atom) the one the most members require, or the fewest
+/// (`sharing`), of those at least [`MIN_BLOCK`] members require; the others
+/// in a part without one. Parts in order of their first member.
+///
+/// The legal moves' program takes the fewest shared: implied literals
+/// gather what a move requires along its way, chess's `(legal2 black (move
+/// bb a 1 f 6))` the bishop on a1 and b2 to e5 blank. The most shared of
+/// those is a square many moves cross, blank in most states (its block, the
+/// moves of every piece that cross it, ran in most states and, as an indexed
+/// run, read some twenty words of their `legal2` bits for a hit or two); the
+/// fewest shared is the piece on its square, whose block runs only where it
+/// stands (chess's legal-moves program takes a third less time). The asks'
+/// program keeps the most shared: it was a few percent slower with the
+/// fewest.
 fn split_by_second_guard(
     defs: &Defs,
     implied: &[Vec<Lit>],
+    sharing: Sharing,
     guard: Lit,
     members: Vec<usize>,
 ) -> Vec<(Option<Lit>, Vec<usize>)> {
     let direct: Vec<Vec<Lit>> =
         members.iter().map(|&i| common_literals(defs, i).filter(|&l| l != guard).collect()).collect();
-    let mut second = most_shared(&direct);
+    let mut second = shared(&direct, Sharing::Most);
     let left: Vec<usize> = (0..members.len()).filter(|&k| second[k].is_none()).collect();
     let through: Vec<Vec<Lit>> = left
         .iter()
         .map(|&k| implied.get(members[k]).into_iter().flatten().copied().filter(|&l| l != guard).collect())
         .collect();
-    for (k, l) in left.into_iter().zip(most_shared(&through)) {
+    for (k, l) in left.into_iter().zip(shared(&through, sharing)) {
         second[k] = l;
     }
     let mut parts: Vec<(Option<Lit>, Vec<usize>)> = Vec::new();
@@ -1350,9 +1365,19 @@ fn split_by_second_guard(
     parts
 }
 
-/// For each list of `candidates`, the one shared by the most lists, if at
-/// least [`MIN_BLOCK`] share it.
-fn most_shared(candidates: &[Vec<Lit>]) -> Vec<Option<Lit>> {
+/// Which literal of a list [`shared`] takes: the one the most lists share,
+/// or the fewest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sharing {
+    /// The literal the most lists share: the largest blocks.
+    Most,
+    /// The literal the fewest lists share: the blocks that run the least.
+    Fewest,
+}
+
+/// For each list of `candidates`, the one shared by the most lists (or the
+/// fewest, by `sharing`) of those at least [`MIN_BLOCK`] lists share.
+fn shared(candidates: &[Vec<Lit>], sharing: Sharing) -> Vec<Option<Lit>> {
     let mut frequency: FastMap<Lit, usize> = FastMap::default();
     for l in candidates.iter().flatten() {
         *frequency.entry(*l).or_default() += 1;
@@ -1360,10 +1385,11 @@ fn most_shared(candidates: &[Vec<Lit>]) -> Vec<Option<Lit>> {
     candidates
         .iter()
         .map(|list| {
-            list.iter()
-                .copied()
-                .filter(|l| frequency[l] >= MIN_BLOCK)
-                .max_by_key(|&l| (frequency[&l], std::cmp::Reverse(l)))
+            let kept = list.iter().copied().filter(|l| frequency[l] >= MIN_BLOCK);
+            match sharing {
+                Sharing::Most => kept.max_by_key(|&l| (frequency[&l], std::cmp::Reverse(l))),
+                Sharing::Fewest => kept.min_by_key(|&l| (frequency[&l], l)),
+            }
         })
         .collect()
 }
@@ -1679,12 +1705,14 @@ mod tests {
     }
 
     /// Members without a second guard among the literals their bodies name
-    /// are split by the state literals they imply.
+    /// are split by the state literals they imply, the fewest shared (of
+    /// those at least [`MIN_BLOCK`] share) or the most.
     #[test]
     fn blocks_split_by_implied_literals() {
         // Guard 0 (control); atoms 10..18 read 0 and a derived atom of their
         // own; 10..13 imply bit 1 (a piece on one square), 14..17 bit 2, 18
-        // bit 3 alone; 19..22 name bit 4 themselves.
+        // bit 3 alone, and all of them bit 5 (a square their moves cross);
+        // 19..22 name bit 4 themselves.
         let p = |a: usize| lit(a, true);
         let mut defs: Vec<Vec<Vec<Lit>>> = vec![vec![]; 23];
         for (i, def) in defs.iter_mut().enumerate().skip(10) {
@@ -1695,18 +1723,21 @@ mod tests {
         let mut implied = vec![Vec::new(); 43];
         let square = |i: usize| p(1 + usize::from(i >= 14) + usize::from(i >= 18));
         for (i, list) in implied.iter_mut().enumerate().take(19).skip(10) {
-            *list = vec![square(i)];
+            *list = vec![square(i), p(5)];
         }
-        let parts = split_by_second_guard(&defs, &implied, p(0), (10..23).collect());
+        let parts = split_by_second_guard(&defs, &implied, Sharing::Fewest, p(0), (10..23).collect());
         assert_eq!(
             parts,
             vec![
                 (Some(p(1)), vec![10, 11, 12, 13]),
                 (Some(p(2)), vec![14, 15, 16, 17]),
-                (None, vec![18]),
+                (Some(p(5)), vec![18]),
                 (Some(p(4)), vec![19, 20, 21, 22]),
             ]
         );
+        // The most shared: the square all nine cross.
+        let parts = split_by_second_guard(&defs, &implied, Sharing::Most, p(0), (10..23).collect());
+        assert_eq!(parts, vec![(Some(p(5)), (10..19).collect()), (Some(p(4)), vec![19, 20, 21, 22])]);
     }
 
     #[test]
