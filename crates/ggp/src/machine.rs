@@ -784,11 +784,16 @@ impl Evaluator {
 
     /// Plays `joint` in the current state: the next state becomes current.
     pub fn advance(&mut self, joint: &[u32]) {
+        self.enter_next(joint);
+        self.derive_state();
+    }
+
+    /// Makes the state after `joint` the current one, not yet derived.
+    fn enter_next(&mut self, joint: &[u32]) {
         self.compute_next(joint);
         let c = &self.m.0.circuit;
         let (s, next_word) = (c.state_words as usize, c.next_word as usize);
         self.bits.copy_within(next_word..next_word + s, 0);
-        self.derive_state();
         self.goals_ready = false;
     }
 

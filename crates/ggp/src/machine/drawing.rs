@@ -111,10 +111,7 @@ impl Evaluator {
                 }
             }
             chooser.played(&joint);
-            self.compute_next(&joint);
-            let c = &self.m.0.circuit;
-            let (s, next_word) = (c.state_words as usize, c.next_word as usize);
-            self.bits.copy_within(next_word..next_word + s, 0);
+            self.enter_next(&joint);
             // The state the playout stops in is derived in full anyway (a
             // playout of one step, as the mobility evaluation plays them,
             // costs what it did).
@@ -124,7 +121,6 @@ impl Evaluator {
             } else {
                 self.derive_optimistic();
             }
-            self.goals_ready = false;
             steps += 1;
         };
         if !exact {
