@@ -21,8 +21,9 @@
 //! - `(does r m)`, ground, is a leaf reading the joint move; with free
 //!   arguments, it makes the rest of the body a *switch* on the joint move:
 //!   for each `does` atom of a joint move it is evaluated with, the literal
-//!   is matched to the atom and the rest grounded, once (chess's discovered
-//!   checks: grounded once per rook, king square and move met);
+//!   is matched to the atom and the rest grounded, once for the atom's
+//!   arguments the rest reads (chess's discovered checks: once per rook,
+//!   king square and square left, whatever the piece and where it went);
 //! - the atom's node is the OR over its rules' solutions of the AND of each
 //!   solution's state-dependent parts, constants folded.
 //!
@@ -150,12 +151,33 @@ enum Gate {
 
 /// What the `does` literal of a [`Gate::Switch`] can match, where its
 /// pattern fixes it: the role, and the relation key of the move (chess's
-/// `(does ?player (move ?piece ?u ?v ?x ?y))` never matches a `noop`).
+/// `(does ?player (move ?piece ?u ?v ?x ?y))` never matches a `noop`); and
+/// which of the atom's arguments the rest reads, where that decides the
+/// rest ([`SwitchKey::reads`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct SwitchKey {
     role: Option<TermId>,
     moved: Option<Pred>,
+    /// Where the literal matches every atom the key admits (its role
+    /// given, or a variable; its move the relation's arguments as distinct
+    /// variables, none bound before), the places of the atom's arguments
+    /// whose variables the rest of the body reads ([`READ_ROLE`], or
+    /// `1 + i` for the move's argument `i`; [`READ_NONE`] after the last):
+    /// the rest grounded for one atom is the rest of every atom that agrees
+    /// with it there. Chess's discovered check reads the role and the
+    /// square left, not the piece or where it went: one rest per square,
+    /// not per move. `None` where the literal is not of that form (the
+    /// rest is kept by atom).
+    reads: Option<[u8; SWITCH_READS]>,
 }
+
+/// Most arguments of a `does` atom a switch's rest may read and still be
+/// kept by them ([`SwitchKey::reads`]).
+const SWITCH_READS: usize = 4;
+/// In [`SwitchKey::reads`]: the atom's role…
+const READ_ROLE: u8 = 0;
+/// … and no place.
+const READ_NONE: u8 = u8::MAX;
 
 impl SwitchKey {
     /// Whether a `does` atom of role `role` and move key `moved` can match.
@@ -676,8 +698,10 @@ pub(crate) struct Lazy {
     /// The leaf of each `(does r m)` atom, once made ([`Gate::Move`]).
     move_leaves: FastMap<TermId, NodeId>,
     /// The rest of each [`Gate::Switch`] for each `does` atom it has been
-    /// evaluated with, by the switch's node and the atom.
-    switches: FastMap<(NodeId, TermId), NodeId>,
+    /// evaluated with, by the switch's node and the atom's arguments the
+    /// rest reads ([`SwitchKey::reads`]; the atom itself first where the
+    /// switch has none).
+    switches: FastMap<(NodeId, [TermId; SWITCH_READS]), NodeId>,
     /// The keys of the switches ([`Gate::Switch`]), each once, and their
     /// places.
     switch_keys: Vec<SwitchKey>,
@@ -1294,11 +1318,29 @@ impl Lazy {
                 continue;
             }
             let atom = self.joint[k];
-            let rest = match self.switches.get(&(node, atom)) {
+            let mut read = [TermId(u32::MAX); SWITCH_READS];
+            match key.reads {
+                None => read[0] = atom,
+                Some(places) => {
+                    let (role, moved) = match self.store.args(atom) {
+                        &[role, moved] => (role, moved),
+                        _ => (atom, atom),
+                    };
+                    let args = self.store.args(moved);
+                    for (slot, &place) in read.iter_mut().zip(&places) {
+                        *slot = match place {
+                            READ_NONE => break,
+                            READ_ROLE => role,
+                            i => args[usize::from(i) - 1],
+                        };
+                    }
+                }
+            }
+            let rest = match self.switches.get(&(node, read)) {
                 Some(&rest) => rest,
                 None => {
                     let rest = self.expand_matched(cont, atom)?;
-                    self.switches.insert((node, atom), rest);
+                    self.switches.insert((node, read), rest);
                     rest
                 }
             };
@@ -1815,6 +1857,48 @@ impl Lazy {
         self.conclude(node, f)
     }
 
+    /// Of a switch's `does` literal `(does role moved)` in rule `rule`
+    /// under `f`'s bindings (`f.left` the literals after it): the places of
+    /// the atom's arguments the rest reads, where the literal is of the form
+    /// [`SwitchKey::reads`] describes.
+    fn switch_reads(&self, rule: u32, role: &Pat, moved: &Pat, f: &Frame) -> Option<[u8; SWITCH_READS]> {
+        let Pat::App(_, args) = moved else { return None };
+        if self.widths[rule as usize] > 64 {
+            return None;
+        }
+        // Each variable of the literal with its place; each must be free
+        // and met once (the literal then matches every atom admitted).
+        let mut vars: Vec<(u16, u8)> = Vec::with_capacity(args.len() + 1);
+        let free = |v: u16| f.b[usize::from(v)].is_none();
+        match *role {
+            Pat::Var(v) if free(v) => vars.push((v, READ_ROLE)),
+            Pat::Var(_) | Pat::Ground(_) => {}
+            Pat::App(..) => return None,
+        }
+        for (i, a) in args.iter().enumerate() {
+            match *a {
+                Pat::Var(v) if free(v) && !vars.iter().any(|&(w, _)| w == v) => {
+                    vars.push((v, u8::try_from(i + 1).ok().filter(|&p| p != READ_NONE)?))
+                }
+                _ => return None,
+            }
+        }
+        let masks = &self.lit_masks[rule as usize];
+        let read = f.left.iter().fold(0u64, |mask, &l| mask | masks[l]);
+        let mut places = [READ_NONE; SWITCH_READS];
+        let mut n = 0;
+        for (v, place) in vars {
+            if v >= 64 {
+                return None;
+            }
+            if read & 1 << v != 0 {
+                *places.get_mut(n)? = place;
+                n += 1;
+            }
+        }
+        Some(places)
+    }
+
     /// The place in [`Lazy::switch_keys`] of what the `does` literal `lit`
     /// of the rule being solved can match under `f`'s bindings.
     fn switch_key(&mut self, lit: usize, f: &Frame) -> Result<u32, Stop> {
@@ -1833,6 +1917,7 @@ impl Lazy {
                 Pat::App(name, args) => Some(Pred::new(*name, args.len())),
                 other => bound(other).map(|t| self.store.pred(t)),
             },
+            reads: self.switch_reads(rule, role, moved, f),
         };
         let next = self.switch_keys.len() as u32;
         let place = *self.switch_key_places.entry(key).or_insert(next);
@@ -2568,9 +2653,12 @@ mod tests {
     /// A line of cells where a rook's ray to the king opens when the piece
     /// between moves away (a discovered check, as in chess): `does` literals
     /// with free arguments under a ground atom (`vacated`, `next`), under a
-    /// negation, with the role free (`last`), and bound (`stayed`). Every
-    /// atom that reads the move is answered, as the bottom-up evaluator
-    /// derives it, after every transition of many random playouts.
+    /// negation, with the role free (`last`), and bound (`stayed`); rests
+    /// kept by the arguments they read ([`SwitchKey::reads`]: `discovered`
+    /// reads where the piece left, `beside` where it went) and by atom (a
+    /// constant in the move, `from_two`). Every atom that reads the move is
+    /// answered, as the bottom-up evaluator derives it, after every
+    /// transition of many random playouts.
     #[test]
     fn discovered_checks_agree_with_bottom_up() {
         let game = Game::parse(
@@ -2596,6 +2684,10 @@ mod tests {
              (<= (open ?x ?y ?u) (succ ?x ?z) (empty_or ?z ?u) (open ?z ?y ?u))
              (<= (discovered ?x) (does p (move ?u ?v)) (true (at r ?x)) (true (at k ?y)) (open ?x ?y ?u))
              (<= (next (check ?x)) (discovered ?x))
+             (<= (beside ?y) (does p (move ?u ?v)) (true (at k ?y)) (succ ?v ?y))
+             (<= (next (near ?y)) (beside ?y))
+             (<= (from_two ?v) (does p (move 2 ?v)) (true (at k ?y)) (succ ?v ?y))
+             (<= (next (near2 ?v)) (from_two ?v))
              (<= (last ?role) (does ?role ?m) (distinct ?m noop) (distinct ?m wait))
              (<= (next (moved ?role)) (last ?role))
              (<= (stayed) (does p wait) (does q noop))
