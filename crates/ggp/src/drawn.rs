@@ -13,10 +13,14 @@
 //! 2. draws a move of each role from that superset, and asks the oracle only
 //!    about the externals that the drawn move's rules read (its *cone*) and
 //!    the state asks about;
-//! 3. runs the program again with those answers and every other asked
-//!    external *pessimistic*: a subset of the legal moves, exact for each
-//!    drawn move. A drawn move outside it is illegal: it leaves the
-//!    superset, and another is drawn.
+//! 3. unless every answer is the optimistic value, sets every other asked
+//!    external *pessimistic* and evaluates each drawn move's legal node
+//!    alone (its other literals do not depend on the externals), exact for
+//!    that move — or, where terminality is not known from the moves found
+//!    legal ([`DrawnMoves::terminal_known`]), runs the whole program again:
+//!    a subset of the legal moves, exact for each drawn move, and an upper
+//!    bound of terminality. A drawn move found illegal leaves the superset,
+//!    and another is drawn.
 //!
 //! Drawing uniformly from a superset and rejecting what falls outside the
 //! set draws uniformly from the set: each legal move is as likely as when
@@ -38,6 +42,7 @@
 use std::collections::HashSet;
 
 use crate::circuit::{Circuit, MoveInfo};
+use crate::code::Step;
 use crate::datalog::PeriodicCheck;
 use crate::ground::Grounding;
 use crate::hash::FastMap;
@@ -86,7 +91,15 @@ pub(crate) struct DrawnMoves {
     /// ("the player has a legal move"), as that role and the moves whose
     /// legal atoms they read, by move number (bit `i % 64` of word `i / 64`).
     has_moves: Vec<(usize, Vec<u64>)>,
+    /// For each role, by move number: the node of the legal-moves program
+    /// that computes the move's legal bit, evaluated alone to check a drawn
+    /// move ([`DrawnMoves::legal_node`]); [`NO_NODE`] where none does
+    /// outside a fixpoint.
+    legal_nodes: Vec<Vec<u32>>,
 }
+
+/// No node, in [`DrawnMoves::legal_nodes`].
+const NO_NODE: u32 = u32::MAX;
 
 impl DrawnMoves {
     /// The drawing of the hybrid network `circuit` of the grounding `g`
@@ -170,13 +183,33 @@ impl DrawnMoves {
             _ => false,
         };
         let has_moves = has_moves.into_values().collect();
-        Ok(Some(DrawnMoves { first_word, state, optimistic, cones, terminal_reads, terminal_by_moves, has_moves }))
+        let legal_nodes = legal_nodes(circuit, moves);
+        Ok(Some(DrawnMoves {
+            first_word,
+            state,
+            optimistic,
+            cones,
+            terminal_reads,
+            terminal_by_moves,
+            has_moves,
+            legal_nodes,
+        }))
     }
 
     /// The input bits of the externals the rules of move `mv` of `role` read.
     pub(crate) fn cone(&self, role: usize, mv: u32) -> &[u32] {
         let starts = &self.cones.starts[role];
         &self.cones.bits[starts[mv as usize] as usize..starts[mv as usize + 1] as usize]
+    }
+
+    /// The node of the legal-moves program ([`Circuit::legal`]) that
+    /// computes the legal bit of move `mv` of `role`, if one does outside a
+    /// fixpoint. Its cone's inputs answered, it says whether the move is
+    /// legal, read alone: a legal rule reads no derived atom that depends
+    /// on an external ([`Cones`]), so every other atom it reads is the same
+    /// whatever the externals.
+    pub(crate) fn legal_node(&self, role: usize, mv: u32) -> Option<u32> {
+        self.legal_nodes[role].get(mv as usize).copied().filter(|&node| node != NO_NODE)
     }
 
     /// The input region's first word and number of words.
@@ -275,6 +308,29 @@ fn dependence(
         }
     }
     Ok(None)
+}
+
+/// For each role, by move number, the node of `circuit`'s legal-moves
+/// program that writes the move's legal bit ([`NO_NODE`] where none does,
+/// or only within a fixpoint).
+fn legal_nodes(circuit: &Circuit, moves: &[Vec<MoveInfo>]) -> Vec<Vec<u32>> {
+    let code = &circuit.legal;
+    let mut node_of_bit: FastMap<u32, u32> = FastMap::default();
+    let mut add = |i: u32| {
+        let node = &code.nodes[i as usize];
+        node_of_bit.insert(node.word * 64 + node.mask.trailing_zeros(), i);
+    };
+    for step in &code.steps {
+        match *step {
+            Step::Node(i) => add(i),
+            Step::Guarded { first, end, .. } => (first..end).for_each(&mut add),
+            Step::Fixpoint { .. } => {}
+        }
+    }
+    moves
+        .iter()
+        .map(|infos| infos.iter().map(|info| node_of_bit.get(&info.legal_bit).copied().unwrap_or(NO_NODE)).collect())
+        .collect()
 }
 
 /// Each move's *cone*: the input bits of the externals its legal rules

@@ -244,12 +244,26 @@ impl Evaluator {
                 let source = if d.answered[w] & mask != 0 { d.values[w] } else { pessimistic };
                 self.bits[first + w] = self.bits[first + w] & !mask | source & mask;
             }
-            c.legal.run(&mut self.bits);
+            // Where terminality is known once the moves drawn are legal,
+            // each move not yet known legal is checked alone, by its legal
+            // node; else the program runs again.
+            let alone = drawn.terminal_known(&d.superset, &d.pending)
+                && (0..roles).all(|r| d.accepted[r].is_some() || drawn.legal_node(r, d.pending[r]).is_some());
+            if !alone {
+                c.legal.run(&mut self.bits);
+            }
             let mut all = true;
             for r in 0..roles {
                 let mv = d.pending[r];
-                let bit = self.m.0.infos[r][mv as usize].legal_bit;
-                if self.bits[(bit / 64) as usize] & (1 << (bit % 64)) != 0 {
+                let legal = match (alone, d.accepted[r], drawn.legal_node(r, mv)) {
+                    (true, Some(_), _) => true,
+                    (true, None, Some(node)) => c.legal.value(node, &self.bits),
+                    _ => {
+                        let bit = self.m.0.infos[r][mv as usize].legal_bit;
+                        self.bits[(bit / 64) as usize] & (1 << (bit % 64)) != 0
+                    }
+                };
+                if legal {
                     d.accepted[r] = Some(mv);
                     continue;
                 }
@@ -263,7 +277,8 @@ impl Evaluator {
             }
             if all {
                 let terminal = c.terminal_bit;
-                if drawn.terminal_reads() && self.bits[(terminal / 64) as usize] & (1 << (terminal % 64)) != 0 {
+                if !alone && drawn.terminal_reads() && self.bits[(terminal / 64) as usize] & (1 << (terminal % 64)) != 0
+                {
                     return Draw::Unsure;
                 }
                 joint.extend_from_slice(&d.pending);
@@ -301,6 +316,45 @@ mod tests {
     /// How many moves of each role the evaluator's legal bits hold.
     fn legal_counts(e: &Evaluator) -> Vec<u32> {
         (0..e.machine().roles().len()).map(|r| e.legal_words(r).map(|(w, _)| w.count_ones()).sum()).collect()
+    }
+
+    /// Along random chess playouts, each state derived in full: every move's
+    /// legal node ([`DrawnMoves::legal_node`](crate::drawn::DrawnMoves::legal_node)),
+    /// evaluated alone, says what the legal-moves program says of the move;
+    /// nearly every move has one.
+    #[test]
+    fn legal_nodes_alone_agree_with_the_program_in_chess() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/games/chess.kif");
+        let machine = Machine::compile_hybrid(&game(path)).expect("chess compiles");
+        let drawn = machine.0.drawn.as_ref().expect("chess draws its playouts' moves");
+        let mut e = Evaluator::new(&machine);
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(23);
+        let (mut compared, mut held, mut without) = (0usize, 0usize, 0usize);
+        for _ in 0..4 {
+            e.load(&machine.initial_state());
+            for _ in 0..60 {
+                if e.is_terminal() {
+                    break;
+                }
+                for (r, infos) in machine.0.infos.iter().enumerate() {
+                    for mv in 0..infos.len() as u32 {
+                        let Some(node) = drawn.legal_node(r, mv) else {
+                            without += 1;
+                            continue;
+                        };
+                        let alone = machine.0.circuit.legal.value(node, &e.bits);
+                        assert_eq!(alone, e.is_legal(r, mv), "role {r}, move {mv}");
+                        compared += 1;
+                        held += usize::from(alone);
+                    }
+                }
+                let joint: Vec<u32> = (0..machine.roles().len())
+                    .map(|r| e.random_legal_move(r, &mut rng).expect("a legal move"))
+                    .collect();
+                e.advance(&joint);
+            }
+        }
+        assert!(held > 1000 && without * 100 < compared, "{compared} compared, {held} legal, {without} without a node");
     }
 
     /// In chess, playouts draw their moves
