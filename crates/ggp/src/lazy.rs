@@ -166,8 +166,8 @@ struct SwitchKey {
     /// the rest grounded for one atom is the rest of every atom that agrees
     /// with it there. Chess's discovered check reads the role and the
     /// square left, not the piece or where it went: one rest per square,
-    /// not per move. `None` where the literal is not of that form (the
-    /// rest is kept by atom).
+    /// not per move. `None` where the literal is not of that form, or the
+    /// rest reads every variable of it (the rest is kept by atom).
     reads: Option<[u8; SWITCH_READS]>,
 }
 
@@ -698,10 +698,11 @@ pub(crate) struct Lazy {
     /// The leaf of each `(does r m)` atom, once made ([`Gate::Move`]).
     move_leaves: FastMap<TermId, NodeId>,
     /// The rest of each [`Gate::Switch`] for each `does` atom it has been
-    /// evaluated with, by the switch's node and the atom's arguments the
-    /// rest reads ([`SwitchKey::reads`]; the atom itself first where the
-    /// switch has none).
-    switches: FastMap<(NodeId, [TermId; SWITCH_READS]), NodeId>,
+    /// evaluated with, by the switch's node and the atom…
+    switches: FastMap<(NodeId, TermId), NodeId>,
+    /// … or, for a switch whose rest reads only some of the atom's
+    /// arguments ([`SwitchKey::reads`]), by the node and those arguments.
+    switches_by_reads: FastMap<(NodeId, [TermId; SWITCH_READS]), NodeId>,
     /// The keys of the switches ([`Gate::Switch`]), each once, and their
     /// places.
     switch_keys: Vec<SwitchKey>,
@@ -820,6 +821,7 @@ impl Lazy {
             moving: false,
             move_leaves: FastMap::default(),
             switches: FastMap::default(),
+            switches_by_reads: FastMap::default(),
             switch_keys: Vec::new(),
             switch_key_places: FastMap::default(),
             joint_keys: Vec::new(),
@@ -853,6 +855,7 @@ impl Lazy {
             + self.atoms.bytes()
             + (self.negations.len() + self.move_leaves.len()) * 24
             + self.switches.len() * 32
+            + self.switches_by_reads.len() * 40
             + self.store.len().saturating_sub(self.pristine.len()) * 48
     }
 
@@ -876,6 +879,7 @@ impl Lazy {
         self.negations.clear();
         self.move_leaves.clear();
         self.switches.clear();
+        self.switches_by_reads.clear();
         self.switch_keys.clear();
         self.switch_key_places.clear();
         self.atoms.clear();
@@ -1318,10 +1322,17 @@ impl Lazy {
                 continue;
             }
             let atom = self.joint[k];
-            let mut read = [TermId(u32::MAX); SWITCH_READS];
-            match key.reads {
-                None => read[0] = atom,
+            let rest = match key.reads {
+                None => match self.switches.get(&(node, atom)) {
+                    Some(&rest) => rest,
+                    None => {
+                        let rest = self.expand_matched(cont, atom)?;
+                        self.switches.insert((node, atom), rest);
+                        rest
+                    }
+                },
                 Some(places) => {
+                    let mut read = [TermId(u32::MAX); SWITCH_READS];
                     let (role, moved) = match self.store.args(atom) {
                         &[role, moved] => (role, moved),
                         _ => (atom, atom),
@@ -1334,14 +1345,14 @@ impl Lazy {
                             i => args[usize::from(i) - 1],
                         };
                     }
-                }
-            }
-            let rest = match self.switches.get(&(node, read)) {
-                Some(&rest) => rest,
-                None => {
-                    let rest = self.expand_matched(cont, atom)?;
-                    self.switches.insert((node, read), rest);
-                    rest
+                    match self.switches_by_reads.get(&(node, read)) {
+                        Some(&rest) => rest,
+                        None => {
+                            let rest = self.expand_matched(cont, atom)?;
+                            self.switches_by_reads.insert((node, read), rest);
+                            rest
+                        }
+                    }
                 }
             };
             if self.eval(rest)? {
@@ -1887,6 +1898,7 @@ impl Lazy {
         let read = f.left.iter().fold(0u64, |mask, &l| mask | masks[l]);
         let mut places = [READ_NONE; SWITCH_READS];
         let mut n = 0;
+        let count = vars.len();
         for (v, place) in vars {
             if v >= 64 {
                 return None;
@@ -1896,7 +1908,9 @@ impl Lazy {
                 n += 1;
             }
         }
-        Some(places)
+        // Reading every argument, the rest is kept by the atom (a shorter
+        // key, the same sharing).
+        (n < count).then_some(places)
     }
 
     /// The place in [`Lazy::switch_keys`] of what the `does` literal `lit`
