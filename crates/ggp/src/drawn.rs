@@ -212,6 +212,13 @@ impl DrawnMoves {
         self.legal_nodes[role].get(mv as usize).copied().filter(|&node| node != NO_NODE)
     }
 
+    /// The word of the input region (from its first) and the mask of the
+    /// input bit `input`.
+    pub(crate) fn place(&self, input: u32) -> (usize, u64) {
+        let at = input - self.first_word * 64;
+        ((at / 64) as usize, 1u64 << (at % 64))
+    }
+
     /// The input region's first word and number of words.
     pub(crate) fn region(&self) -> (usize, usize) {
         (self.first_word as usize, self.state.len())

@@ -145,11 +145,10 @@ impl Evaluator {
         let c = &self.m.0.circuit;
         c.ask.run(&mut self.bits);
         let (first, words) = drawn.region();
-        let first_bit = (first * 64) as u32;
         // Only the words of the inputs asked or answered in the last state
         // are cleared (of hundreds in chess's input region).
         for &input in d.asked_list.iter().chain(&d.answered_list) {
-            let w = ((input - first_bit) / 64) as usize;
+            let (w, _) = drawn.place(input);
             (d.asked[w], d.answered[w], d.values[w]) = (0, 0, 0);
         }
         d.asked_list.clear();
@@ -160,8 +159,7 @@ impl Evaluator {
             true
         });
         for &input in &d.asked_list {
-            let at = input - first_bit;
-            let (w, mask) = ((at / 64) as usize, 1u64 << (at % 64));
+            let (w, mask) = drawn.place(input);
             d.asked[w] |= mask;
             self.bits[first + w] |= drawn.optimistic()[w] & mask;
         }
@@ -184,7 +182,6 @@ impl Evaluator {
         };
         let roles = self.m.0.roles.len();
         let (first, _) = drawn.region();
-        let first_bit = (first * 64) as u32;
         for r in 0..roles {
             let first_legal = c.legal_first[r];
             d.superset[r].clear();
@@ -214,8 +211,7 @@ impl Evaluator {
                 let mv = chooser.choose(r, &d.offered, round == 0);
                 d.pending.push(mv);
                 for &input in drawn.cone(r, mv) {
-                    let at = input - first_bit;
-                    let (w, mask) = ((at / 64) as usize, 1u64 << (at % 64));
+                    let (w, mask) = drawn.place(input);
                     if d.asked[w] & mask != 0 && d.answered[w] & mask == 0 {
                         d.answered[w] |= mask;
                         d.answered_list.push(input);
@@ -229,8 +225,7 @@ impl Evaluator {
             // Every answer the optimistic value: the legal bits already
             // computed are exact for the moves drawn (all of them legal).
             let optimistic = |input: u32| {
-                let at = input - first_bit;
-                let (w, mask) = ((at / 64) as usize, 1u64 << (at % 64));
+                let (w, mask) = drawn.place(input);
                 (d.values[w] ^ drawn.optimistic()[w]) & mask == 0
             };
             if round == 0
@@ -243,8 +238,7 @@ impl Evaluator {
             // Each asked input its answer, or pessimistic (the others stay
             // clear).
             for &input in &d.asked_list {
-                let at = input - first_bit;
-                let (w, mask) = ((at / 64) as usize, 1u64 << (at % 64));
+                let (w, mask) = drawn.place(input);
                 let pessimistic = drawn.state()[w] & !drawn.optimistic()[w];
                 let source = if d.answered[w] & mask != 0 { d.values[w] } else { pessimistic };
                 self.bits[first + w] = self.bits[first + w] & !mask | source & mask;
